@@ -1,0 +1,98 @@
+// The one boundary between domain code and the kernels. Domain code asks for
+// `getKernels()` and calls these methods with typed arrays; only src/engine/
+// knows about WASM pointers, the arena and memory growth.
+//
+// Each kernel family (hash, fold, channels, standby) declares its interface
+// here and has two implementations: src/engine/reference/<family>.ts (pure TS,
+// the obviously-correct twin) and src/engine/wasm/<family>.ts (the WASM binding).
+import { AssignorError } from '../errors.js';
+import { referenceHash } from './reference/hash.js';
+import { referenceFold } from './reference/fold.js';
+import { referenceChannels } from './reference/channels.js';
+import { referenceStandby } from './reference/standby.js';
+import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
+import { wasmHash } from './wasm/hash.js';
+import { wasmFold } from './wasm/fold.js';
+import { wasmChannels } from './wasm/channels.js';
+import { wasmStandby } from './wasm/standby.js';
+export type { ChannelKernels } from './reference/channels.js';
+export type { StandbyKernels } from './reference/standby.js';
+import type { ChannelKernels } from './reference/channels.js';
+import type { StandbyKernels } from './reference/standby.js';
+
+/** Fills `data` with key bytes and `offsets` (count + 1 entries, offsets[0] = 0); returns nothing. */
+export type KeyEncoder = (data: Uint8Array, offsets: Int32Array) => void;
+
+export interface HashKernels {
+  /**
+   * Key i is data[offsets[i] .. offsets[i+1]). Returns, per key,
+   * toPositive(murmur2(key)) % n when n > 0, or the signed murmur2 when n == 0.
+   */
+  hashVar(data: Uint8Array, offsets: Int32Array, count: number, n: number): Int32Array;
+  /** Key i is data[i*keyLen .. (i+1)*keyLen); results as for hashVar. */
+  hashFixed(data: Uint8Array, keyLen: number, count: number, n: number): Int32Array;
+  /**
+   * Lets a producer write key bytes straight into kernel memory: `encode` gets a
+   * byte buffer of at least `byteBound` bytes and an offsets array to fill.
+   */
+  hashEncoded(encode: KeyEncoder, count: number, byteBound: number, n: number): Int32Array;
+}
+
+export interface FoldKernels {
+  /**
+   * out[i] = partitions[i] mod bases[streams[i]]: the task slot of partition
+   * partitions[i] of stream streams[i] when that stream's task set is fixed at
+   * its base partition count.
+   */
+  foldPartitions(streams: Int32Array, partitions: Int32Array, bases: Int32Array): Int32Array;
+}
+
+export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels {
+  /** 'reference', 'wasm-scalar' or 'wasm-simd'. */
+  readonly name: EngineName;
+}
+
+export type EngineName = 'reference' | 'wasm-scalar' | 'wasm-simd';
+/** What a caller may ask for: `wasm` picks SIMD when the runtime validates it. */
+export type EngineChoice = 'wasm' | EngineName;
+export interface EngineOptions {
+  engine?: EngineChoice;
+}
+
+const ENGINE_CHOICES: readonly EngineChoice[] = ['wasm', 'reference', 'wasm-scalar', 'wasm-simd'];
+const cache = new Map<EngineName, Kernels>();
+
+function resolve(choice: EngineChoice): EngineName {
+  if (choice === 'wasm') return simdSupported() ? 'wasm-simd' : 'wasm-scalar';
+  return choice;
+}
+
+function parseChoice(value: unknown, where: string): EngineChoice {
+  if (typeof value === 'string' && (ENGINE_CHOICES as readonly string[]).includes(value)) return value as EngineChoice;
+  throw new AssignorError('E_ENGINE', `unknown engine ${JSON.stringify(value)}: expected one of ${ENGINE_CHOICES.join(', ')}`, where);
+}
+
+/** The engine from options, else ASSIGNOR_ENGINE, else WASM (SIMD when available). */
+export function getKernels(options: EngineOptions = {}): Kernels {
+  const env = process.env.ASSIGNOR_ENGINE;
+  const choice =
+    options.engine !== undefined
+      ? parseChoice(options.engine, 'options.engine')
+      : env !== undefined && env !== ''
+        ? parseChoice(env, 'ASSIGNOR_ENGINE')
+        : 'wasm';
+  const name = resolve(choice);
+  let k = cache.get(name);
+  if (k === undefined) {
+    k = name === 'reference' ? build(name, null) : build(name, loadWasmCore(name === 'wasm-simd'));
+    cache.set(name, k);
+  }
+  return k;
+}
+
+function build(name: EngineName, core: WasmCore | null): Kernels {
+  if (core === null) {
+    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby() };
+  }
+  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core) };
+}

@@ -1,0 +1,17 @@
+import type { WasmCore } from '../core.js';
+import type { FoldKernels } from '../kernels.js';
+
+export function wasmFold(core: WasmCore): FoldKernels {
+  return {
+    foldPartitions(streams, partitions, bases) {
+      const count = partitions.length;
+      core.begin();
+      const sp = core.put(streams);
+      const pp = core.put(partitions);
+      const bp = core.put(bases);
+      const out = core.alloc(count * 4);
+      core.raw.foldPartitions(sp, pp, count, bp, out);
+      return core.takeI32(out, count);
+    },
+  };
+}

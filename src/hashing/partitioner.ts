@@ -1,0 +1,171 @@
+// Kafka's key -> partition, bit-exact with the Java client:
+// partition = Utils.toPositive(Utils.murmur2(serializedKey)) % numPartitions.
+// A null key has no partition (Kafka never hashes it; the producer's sticky
+// partitioner picks one), so single calls return -1 and batches hold -1 there.
+// An empty key is not null: it is hashed.
+import { AssignorError, requireInt } from '../errors.js';
+import { getKernels, type EngineOptions } from '../engine/kernels.js';
+import { encodeJavaUtf8Into, javaUtf8Bound, javaUtf8Bytes } from './java-utf8.js';
+import { int32Bytes, int64Bytes } from './key-encoding.js';
+
+export const MAX_PARTITIONS = 2147483647;
+/** The partition reported for a null key. */
+export const NO_PARTITION = -1;
+
+export type Key = string | Uint8Array | null | undefined;
+
+/** Java's Utils.toPositive: clears the sign bit (not Math.abs: -1 maps to 2147483647). */
+export function toPositive(x: number): number {
+  return x & 0x7fffffff;
+}
+
+function checkPartitions(n: unknown): number {
+  return requireInt(n, 1, MAX_PARTITIONS, 'numPartitions', 'numPartitions');
+}
+
+function keyBytes(key: string | Uint8Array, where: string): Uint8Array {
+  if (typeof key === 'string') return javaUtf8Bytes(key);
+  if (key instanceof Uint8Array) return key;
+  throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof key}`, where);
+}
+
+/** Kafka's murmur2 of the key's bytes (strings as Java's UTF-8), as a signed int32. */
+export function murmur2(key: string | Uint8Array, options?: EngineOptions): number {
+  const bytes = keyBytes(key, 'key');
+  return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, 0)[0]!;
+}
+
+/** The partition Kafka's producer picks for this key, or -1 for a null key. */
+export function partitionForKey(key: Key, numPartitions: number, options?: EngineOptions): number {
+  const n = checkPartitions(numPartitions);
+  if (key === null || key === undefined) return NO_PARTITION;
+  const bytes = keyBytes(key, 'key');
+  return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, n)[0]!;
+}
+
+/** Partition of an IntegerSerializer key (4 bytes big-endian). */
+export function partitionForInt32(value: number, numPartitions: number, options?: EngineOptions): number {
+  requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
+  return partitionForKey(int32Bytes(value), numPartitions, options);
+}
+
+/** Partition of a LongSerializer key (8 bytes big-endian). */
+export function partitionForInt64(value: bigint, numPartitions: number, options?: EngineOptions): number {
+  if (typeof value !== 'bigint' || value < -(1n << 63n) || value >= 1n << 63n) {
+    throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(value)}`, 'key');
+  }
+  return partitionForKey(int64Bytes(value), numPartitions, options);
+}
+
+/**
+ * Partitions of many keys at once (strings, Uint8Arrays and nulls, mixed freely).
+ * Key bytes are written straight into kernel memory; one Int32Array comes back.
+ * `numPartitions` 0 is not allowed here; use murmur2Batch for raw hashes.
+ */
+export function partitionsForKeys(keys: readonly Key[], numPartitions: number, options?: EngineOptions): Int32Array {
+  return hashKeys(keys, checkPartitions(numPartitions), options);
+}
+
+/** Raw signed murmur2 of many keys (null keys give 0 and should be ignored). */
+export function murmur2Batch(keys: readonly Key[], options?: EngineOptions): Int32Array {
+  return hashKeys(keys, 0, options);
+}
+
+function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
+  if (!Array.isArray(keys)) throw new AssignorError('E_KEY_TYPE', 'keys must be an array', 'keys');
+  const count = keys.length;
+  let bound = 0;
+  let nulls = 0;
+  for (let i = 0; i < count; i++) {
+    const k = keys[i];
+    if (typeof k === 'string') bound += javaUtf8Bound(k);
+    else if (k instanceof Uint8Array) bound += k.length;
+    else if (k === null || k === undefined) nulls++;
+    else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${i}]`);
+  }
+  const out = getKernels(options).hashEncoded(
+    (data, offsets) => {
+      let pos = 0;
+      offsets[0] = 0;
+      for (let i = 0; i < count; i++) {
+        const k = keys[i];
+        if (typeof k === 'string') pos = encodeJavaUtf8Into(k, data, pos);
+        else if (k instanceof Uint8Array) {
+          data.set(k, pos);
+          pos += k.length;
+        }
+        offsets[i + 1] = pos;
+      }
+    },
+    count,
+    bound,
+    n,
+  );
+  if (nulls > 0 && n > 0) {
+    for (let i = 0; i < count; i++) if (keys[i] === null || keys[i] === undefined) out[i] = NO_PARTITION;
+  }
+  return out;
+}
+
+/**
+ * Partitions of keys packed in one buffer: key i is bytes[offsets[i] .. offsets[i+1]),
+ * so offsets has one more entry than there are keys.
+ */
+export function partitionsForPacked(bytes: Uint8Array, offsets: Int32Array, numPartitions: number, options?: EngineOptions): Int32Array {
+  const n = checkPartitions(numPartitions);
+  checkPacked(bytes, offsets);
+  return getKernels(options).hashVar(bytes, offsets, offsets.length - 1, n);
+}
+
+/** Partitions of fixed-width keys: key i is bytes[i*keyLength .. (i+1)*keyLength). */
+export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPartitions: number, options?: EngineOptions): Int32Array {
+  const n = checkPartitions(numPartitions);
+  if (!(bytes instanceof Uint8Array)) throw new AssignorError('E_KEY_TYPE', 'bytes must be a Uint8Array', 'bytes');
+  requireInt(keyLength, 1, MAX_PARTITIONS, 'keyLength', 'keyLength');
+  if (bytes.length % keyLength !== 0) {
+    throw new AssignorError('E_PACKED', `bytes.length ${bytes.length} is not a multiple of keyLength ${keyLength}`, 'bytes');
+  }
+  return getKernels(options).hashFixed(bytes, keyLength, bytes.length / keyLength, n);
+}
+
+/** Partitions of IntegerSerializer keys. */
+export function partitionsForInt32s(values: ArrayLike<number>, numPartitions: number, options?: EngineOptions): Int32Array {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) {
+    requireInt(values[i], -2147483648, 2147483647, 'int32 key', `values[${i}]`);
+    view.setInt32(i * 4, values[i]!, false);
+  }
+  return values.length === 0 ? new Int32Array(0) : partitionsForFixed(bytes, 4, numPartitions, options);
+}
+
+/** Partitions of LongSerializer keys. */
+export function partitionsForInt64s(values: BigInt64Array | readonly bigint[], numPartitions: number, options?: EngineOptions): Int32Array {
+  const bytes = new Uint8Array(values.length * 8);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (typeof v !== 'bigint' || v < -(1n << 63n) || v >= 1n << 63n) {
+      throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(v)}`, `values[${i}]`);
+    }
+    view.setBigInt64(i * 8, v, false);
+  }
+  return values.length === 0 ? new Int32Array(0) : partitionsForFixed(bytes, 8, numPartitions, options);
+}
+
+function checkPacked(bytes: Uint8Array, offsets: Int32Array): void {
+  if (!(bytes instanceof Uint8Array)) throw new AssignorError('E_KEY_TYPE', 'bytes must be a Uint8Array', 'bytes');
+  if (!(offsets instanceof Int32Array) || offsets.length < 1) {
+    throw new AssignorError('E_PACKED', 'offsets must be an Int32Array with one more entry than there are keys', 'offsets');
+  }
+  if (offsets[0]! < 0) throw new AssignorError('E_PACKED', `offsets[0] is ${offsets[0]}, must be >= 0`, 'offsets[0]');
+  for (let i = 1; i < offsets.length; i++) {
+    if (offsets[i]! < offsets[i - 1]!) {
+      throw new AssignorError('E_PACKED', `offsets must not decrease: offsets[${i}] = ${offsets[i]} < offsets[${i - 1}] = ${offsets[i - 1]}`, `offsets[${i}]`);
+    }
+  }
+  const last = offsets[offsets.length - 1]!;
+  if (last > bytes.length) {
+    throw new AssignorError('E_PACKED', `offsets end at ${last}, past the ${bytes.length} bytes given`, `offsets[${offsets.length - 1}]`);
+  }
+}

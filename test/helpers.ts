@@ -1,0 +1,23 @@
+// Shared test helpers: engines to compare, and running the built CLI as a user would.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { getKernels, type Kernels } from '../src/engine/kernels.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+/** Every engine: the reference twin, WASM scalar and WASM SIMD. */
+export function engines(): Kernels[] {
+  return [getKernels({ engine: 'reference' }), getKernels({ engine: 'wasm-scalar' }), getKernels({ engine: 'wasm-simd' })];
+}
+
+/** Runs `assignor <args>` (the built dist/ binary) with optional stdin. */
+export function cli(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [CLI, ...args], {
+    input,
+    encoding: 'utf8',
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 30,
+  });
+}
