@@ -1,0 +1,2 @@
+// Public API of src/channels (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public API of src/samza (filled in by its issue).
+export {};

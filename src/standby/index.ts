@@ -1,0 +1,2 @@
+// Public API of src/standby (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public API of src/store (filled in by its issue).
+export {};
