@@ -69,7 +69,7 @@ function resolve(choice: EngineChoice): EngineName {
 
 function parseChoice(value: unknown, where: string): EngineChoice {
   if (typeof value === 'string' && (ENGINE_CHOICES as readonly string[]).includes(value)) return value as EngineChoice;
-  throw new AssignorError('E_ENGINE', `unknown engine ${JSON.stringify(value)}: expected one of ${ENGINE_CHOICES.join(', ')}`, where);
+  throw new AssignorError('E_ENGINE', `unknown engine ${JSON.stringify(value)} in ${where}: expected one of ${ENGINE_CHOICES.join(', ')}`, where);
 }
 
 /** The engine from options, else ASSIGNOR_ENGINE, else WASM (SIMD when available). */

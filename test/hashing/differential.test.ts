@@ -1,0 +1,104 @@
+// WASM scalar = WASM SIMD = reference, on random inputs (fast-check), including
+// empty keys, batch sizes not divisible by 4, keys of unequal block counts in
+// one SIMD group, astral characters and unpaired surrogates.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { getKernels } from '../../src/engine/kernels.js';
+import { murmur2Ref } from '../../src/engine/reference/hash.js';
+import { partitionsForKeys, partitionsForPacked, partitionsForFixed, murmur2Batch } from '../../src/hashing/index.js';
+
+const ref = getKernels({ engine: 'reference' });
+const scalar = getKernels({ engine: 'wasm-scalar' });
+const simd = getKernels({ engine: 'wasm-simd' });
+const RUNS = { numRuns: 250 };
+
+const partitionCount = fc.oneof(
+  fc.constantFrom(1, 2, 3, 12, 1000, 2147483647),
+  fc.integer({ min: 1, max: 2147483647 }),
+);
+
+function pack(keys: Uint8Array[]): { data: Uint8Array; offsets: Int32Array } {
+  const offsets = new Int32Array(keys.length + 1);
+  let total = 0;
+  keys.forEach((k, i) => (offsets[i + 1] = total += k.length));
+  const data = new Uint8Array(total);
+  keys.forEach((k, i) => data.set(k, offsets[i]!));
+  return { data, offsets };
+}
+
+describe('differential: wasm scalar = wasm simd = reference', () => {
+  it('single random byte arrays of length 0..300, raw hash and partitions', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 300 }), partitionCount, (bytes, n) => {
+        const offsets = Int32Array.of(0, bytes.length);
+        const want = murmur2Ref(bytes);
+        for (const k of [ref, scalar, simd]) {
+          expect(k.hashVar(bytes, offsets, 1, 0)[0]).toBe(want);
+          expect(k.hashVar(bytes, offsets, 1, n)[0]).toBe((want & 0x7fffffff) % n);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('random batches of 0..5000 variable-length keys (packed)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 40 }), { minLength: 0, maxLength: 5000 }),
+        partitionCount,
+        (keys, n) => {
+          const { data, offsets } = pack(keys);
+          const want = ref.hashVar(data, offsets, keys.length, n);
+          expect(scalar.hashVar(data, offsets, keys.length, n)).toEqual(want);
+          expect(simd.hashVar(data, offsets, keys.length, n)).toEqual(want);
+          expect(partitionsForPacked(data, offsets, n)).toEqual(want);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('random fixed-width batches (widths 1..40, counts 0..2000)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }), partitionCount, (w, count, seed, n) => {
+        const data = new Uint8Array(w * count);
+        let x = seed | 1;
+        for (let i = 0; i < data.length; i++) {
+          x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+          data[i] = x & 0xff;
+        }
+        const want = ref.hashFixed(data, w, count, n);
+        expect(scalar.hashFixed(data, w, count, n)).toEqual(want);
+        expect(simd.hashFixed(data, w, count, n)).toEqual(want);
+        expect(partitionsForFixed(data, w, n, { engine: 'wasm-simd' })).toEqual(want);
+      }),
+      RUNS,
+    );
+  });
+
+  it('random strings with astral characters and unpaired surrogates, and nulls', () => {
+    const unit = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.array(fc.integer({ min: 0xd800, max: 0xdfff }), { maxLength: 4 }).map((u) => String.fromCharCode(...u)),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.option(unit, { nil: null }), { maxLength: 500 }), partitionCount, (keys, n) => {
+        const want = partitionsForKeys(keys, n, { engine: 'reference' });
+        expect(partitionsForKeys(keys, n, { engine: 'wasm-scalar' })).toEqual(want);
+        expect(partitionsForKeys(keys, n, { engine: 'wasm-simd' })).toEqual(want);
+        expect(murmur2Batch(keys, { engine: 'wasm-simd' })).toEqual(murmur2Batch(keys, { engine: 'reference' }));
+      }),
+      RUNS,
+    );
+  });
+
+  it('edge keys: empty, one byte, lengths around the 4- and 16-byte strides', () => {
+    const keys: Uint8Array[] = [];
+    for (let len = 0; len <= 70; len++) keys.push(Uint8Array.from({ length: len }, (_, i) => (i * 37 + len) & 0xff));
+    const { data, offsets } = pack(keys);
+    const want = Array.from(keys, (k) => murmur2Ref(k));
+    expect(Array.from(simd.hashVar(data, offsets, keys.length, 0))).toEqual(want);
+    expect(Array.from(scalar.hashVar(data, offsets, keys.length, 0))).toEqual(want);
+  });
+});
