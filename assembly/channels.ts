@@ -1,2 +1,111 @@
-// Channel-plan kernels (issue 4) are added here.
-export const CHANNEL_KERNELS_VERSION: i32 = 0;
+// Channel-plan kernels (issue 4). Pointer ABI: flat i32 arrays in linear memory,
+// allocated by the TypeScript engine. Arena memory is not zeroed between calls,
+// so every output is written in full here.
+export const CHANNEL_KERNELS_VERSION: i32 = 1;
+
+/** Strategy codes shared with src/engine/reference/channels.ts. */
+export const STRATEGY_CONTIGUOUS: i32 = 0;
+export const STRATEGY_ROTATE: i32 = 1; // round-robin (start 0) and flink (start from the topic hash)
+
+/**
+ * out[p] = channel of partition p, p in [0, n).
+ * Contiguous: blocks of n / w, the first n % w channels one larger.
+ * Rotate: (start + p) % w, stepped without a division per partition.
+ */
+export function channelPlan(strategy: i32, n: i32, w: i32, start: i32, out: usize): void {
+  if (strategy == STRATEGY_CONTIGUOUS) {
+    const q = n / w;
+    const r = n % w;
+    let p = 0;
+    for (let c = 0; c < w && p < n; c++) {
+      const end = p + (c < r ? q + 1 : q);
+      for (; p < end; p++) store<i32>(out + (<usize>p << 2), c);
+    }
+    return;
+  }
+  let c = start;
+  for (let p = 0; p < n; p++) {
+    store<i32>(out + (<usize>p << 2), c);
+    c++;
+    if (c == w) c = 0;
+  }
+}
+
+/**
+ * Counting sort of partitions by channel: channel c's partitions, ascending, are
+ * members[offsets[c] .. offsets[c + 1]). Every channelOf entry must be in [0, w).
+ */
+export function channelGroup(channelOf: usize, n: i32, w: i32, offsets: usize, members: usize): void {
+  memory.fill(offsets, 0, <usize>(w + 1) << 2);
+  for (let p = 0; p < n; p++) {
+    const slot = offsets + (<usize>(load<i32>(channelOf + (<usize>p << 2)) + 1) << 2);
+    store<i32>(slot, load<i32>(slot) + 1);
+  }
+  for (let c = 0; c < w; c++) {
+    const at = offsets + (<usize>(c + 1) << 2);
+    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+  }
+  // offsets[c] doubles as channel c's write cursor, then is restored by one shift.
+  for (let p = 0; p < n; p++) {
+    const at = offsets + (<usize>load<i32>(channelOf + (<usize>p << 2)) << 2);
+    const k = load<i32>(at);
+    store<i32>(members + (<usize>k << 2), p);
+    store<i32>(at, k + 1);
+  }
+  for (let c = w; c > 0; c--) store<i32>(offsets + (<usize>c << 2), load<i32>(offsets + (<usize>(c - 1) << 2)));
+  store<i32>(offsets, 0);
+}
+
+/**
+ * Checks a hand-written plan given as flat (channel, partition) entries, grouped
+ * by channel (all entries of one channel adjacent, channels in [0, w)).
+ * owners[p] = distinct channels listing p; perChannel[c] = distinct in-range
+ * partitions of c; last is scratch (n entries). A partition repeated inside one
+ * channel (the `4, 4` padding) counts once, as the toolkit's HashSet does.
+ * summary = [outOfRange, missing, duplicated, repeats].
+ */
+export function channelValidate(
+  channels: usize,
+  partitions: usize,
+  count: i32,
+  n: i32,
+  w: i32,
+  owners: usize,
+  last: usize,
+  perChannel: usize,
+  summary: usize,
+): void {
+  memory.fill(owners, 0, <usize>n << 2);
+  memory.fill(last, 0xff, <usize>n << 2);
+  memory.fill(perChannel, 0, <usize>w << 2);
+  let outOfRange = 0;
+  let repeats = 0;
+  for (let i = 0; i < count; i++) {
+    const c = load<i32>(channels + (<usize>i << 2));
+    const p = load<i32>(partitions + (<usize>i << 2));
+    if (<u32>p >= <u32>n) {
+      outOfRange++;
+      continue;
+    }
+    const at = <usize>p << 2;
+    if (load<i32>(last + at) == c) {
+      repeats++;
+      continue;
+    }
+    store<i32>(last + at, c);
+    store<i32>(owners + at, load<i32>(owners + at) + 1);
+    const pc = perChannel + (<usize>c << 2);
+    store<i32>(pc, load<i32>(pc) + 1);
+  }
+  let missing = 0;
+  let duplicated = 0;
+  for (let p = 0; p < n; p++) {
+    const o = load<i32>(owners + (<usize>p << 2));
+    if (o == 0) missing++;
+    else if (o > 1) duplicated++;
+  }
+  store<i32>(summary, outOfRange);
+  store<i32>(summary, missing, 4);
+  store<i32>(summary, duplicated, 8);
+  store<i32>(summary, repeats, 12);
+}

@@ -1,7 +1,96 @@
-// Channel-plan kernels (issue 4): the interface and its pure-TS twin live here.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ChannelKernels {}
+// Channel-plan kernels (issue 4): the interface and its pure-TS twin, written
+// for obviousness. assembly/channels.ts must agree with this file exactly.
+
+/** Strategy codes of `channelPlan`. Round-robin and flink both rotate; they differ only in `start`. */
+export const STRATEGY_CONTIGUOUS = 0;
+export const STRATEGY_ROTATE = 1;
+
+export interface ChannelGrouping {
+  /** w + 1 entries: channel c's partitions are members[offsets[c] .. offsets[c + 1]). */
+  offsets: Int32Array;
+  /** n entries: the partitions, ascending within each channel. */
+  members: Int32Array;
+}
+
+export interface ChannelCheck {
+  /** owners[p]: how many distinct channels list partition p. */
+  owners: Int32Array;
+  /** perChannel[c]: how many distinct in-range partitions channel c lists. */
+  perChannel: Int32Array;
+  /** Entries whose partition is outside [0, n). */
+  outOfRange: number;
+  /** Partitions no channel lists. */
+  missing: number;
+  /** Partitions two or more channels list. */
+  duplicated: number;
+  /** Entries repeating a partition already listed by the same channel (the `4, 4` padding). */
+  repeats: number;
+}
+
+export interface ChannelKernels {
+  /**
+   * channelOf[p] for p in [0, n). STRATEGY_CONTIGUOUS: blocks, the first n % w
+   * one larger. STRATEGY_ROTATE: (start + p) % w, with 0 <= start < w.
+   */
+  channelPlan(strategy: number, n: number, w: number, start: number): Int32Array;
+  /** Counting sort of partitions by channel; every channelOf entry must be in [0, w). */
+  channelGroup(channelOf: Int32Array, w: number): ChannelGrouping;
+  /**
+   * Checks flat (channel, partition) entries against a topic of n partitions and
+   * w channels. Entries must be grouped by channel (one channel's entries
+   * adjacent) with channels in [0, w); partitions may be anything.
+   */
+  channelValidate(channels: Int32Array, partitions: Int32Array, n: number, w: number): ChannelCheck;
+}
 
 export function referenceChannels(): ChannelKernels {
-  return {};
+  return {
+    channelPlan(strategy, n, w, start) {
+      const out = new Int32Array(n);
+      if (strategy === STRATEGY_CONTIGUOUS) {
+        const q = Math.floor(n / w);
+        const r = n % w;
+        const bigEnd = r * (q + 1); // partitions below this sit in the larger blocks
+        for (let p = 0; p < n; p++) out[p] = p < bigEnd ? Math.floor(p / (q + 1)) : r + Math.floor((p - bigEnd) / q);
+      } else {
+        for (let p = 0; p < n; p++) out[p] = (start + p) % w;
+      }
+      return out;
+    },
+    channelGroup(channelOf, w) {
+      const n = channelOf.length;
+      const offsets = new Int32Array(w + 1);
+      for (let p = 0; p < n; p++) offsets[channelOf[p]! + 1]!++;
+      for (let c = 0; c < w; c++) offsets[c + 1]! += offsets[c]!;
+      const cursor = offsets.slice(0, w);
+      const members = new Int32Array(n);
+      for (let p = 0; p < n; p++) members[cursor[channelOf[p]!]!++] = p;
+      return { offsets, members };
+    },
+    channelValidate(channels, partitions, n, w) {
+      const owners = new Int32Array(n);
+      const perChannel = new Int32Array(w);
+      const last = new Int32Array(n).fill(-1);
+      let outOfRange = 0;
+      let repeats = 0;
+      for (let i = 0; i < partitions.length; i++) {
+        const c = channels[i]!;
+        const p = partitions[i]!;
+        if (p < 0 || p >= n) outOfRange++;
+        else if (last[p] === c) repeats++;
+        else {
+          last[p] = c;
+          owners[p]!++;
+          perChannel[c]!++;
+        }
+      }
+      let missing = 0;
+      let duplicated = 0;
+      for (let p = 0; p < n; p++) {
+        if (owners[p] === 0) missing++;
+        else if (owners[p]! > 1) duplicated++;
+      }
+      return { owners, perChannel, outOfRange, missing, duplicated, repeats };
+    },
+  };
 }

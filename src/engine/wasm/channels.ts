@@ -1,6 +1,54 @@
+// WASM binding of the channel kernels (assembly/channels.ts): copies in, calls, copies out.
 import type { WasmCore } from '../core.js';
 import type { ChannelKernels } from '../reference/channels.js';
 
-export function wasmChannels(_core: WasmCore): ChannelKernels {
-  return {};
+interface ChannelExports {
+  channelPlan(strategy: number, n: number, w: number, start: number, out: number): void;
+  channelGroup(channelOf: number, n: number, w: number, offsets: number, members: number): void;
+  channelValidate(
+    channels: number,
+    partitions: number,
+    count: number,
+    n: number,
+    w: number,
+    owners: number,
+    last: number,
+    perChannel: number,
+    summary: number,
+  ): void;
+}
+
+export function wasmChannels(core: WasmCore): ChannelKernels {
+  const raw = core.raw as unknown as ChannelExports;
+  return {
+    channelPlan(strategy, n, w, start) {
+      core.begin();
+      const out = core.alloc(n * 4);
+      raw.channelPlan(strategy, n, w, start, out);
+      return core.takeI32(out, n);
+    },
+    channelGroup(channelOf, w) {
+      const n = channelOf.length;
+      core.begin();
+      const cp = core.put(channelOf);
+      const op = core.alloc((w + 1) * 4);
+      const mp = core.alloc(n * 4);
+      raw.channelGroup(cp, n, w, op, mp);
+      return { offsets: core.takeI32(op, w + 1), members: core.takeI32(mp, n) };
+    },
+    channelValidate(channels, partitions, n, w) {
+      const count = partitions.length;
+      core.begin();
+      const cp = core.put(channels);
+      const pp = core.put(partitions);
+      const op = core.alloc(n * 4);
+      const lp = core.alloc(n * 4);
+      const wp = core.alloc(w * 4);
+      const sp = core.alloc(16);
+      raw.channelValidate(cp, pp, count, n, w, op, lp, wp, sp);
+      const s = core.i32(sp, 4);
+      const [outOfRange, missing, duplicated, repeats] = [s[0]!, s[1]!, s[2]!, s[3]!];
+      return { owners: core.takeI32(op, n), perChannel: core.takeI32(wp, w), outOfRange, missing, duplicated, repeats };
+    },
+  };
 }
