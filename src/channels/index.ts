@@ -1,2 +1,23 @@
-// Public API of src/channels (filled in by its issue).
-export {};
+// Public API of src/channels: partition sets for parallel consumer channels.
+export {
+  planChannels,
+  planTopics,
+  channelOfPartition,
+  channelPartitions,
+  javaStringHashCode,
+  flinkStartIndex,
+  formatRanges,
+  MAX_PLAN_PARTITIONS,
+  MAX_WIDTH,
+  STRATEGIES,
+  type ChannelPlan,
+  type PlanOptions,
+  type TopicsPlanOptions,
+  type Strategy,
+  type PlanStrategy,
+} from './plan.js';
+export { validatePlan, REPORT_FORMAT, type ValidationReport } from './validate.js';
+export { expandPlan, type Expansion, type ExpandOptions } from './expand.js';
+export { emitSpl, type SplOptions } from './spl.js';
+export { planToJson, planJsonText, readPlan, PLAN_FORMAT, PLAN_VERSION, type PlanJson, type PlanInput } from './json.js';
+export { planTable, reportTable } from './table.js';
