@@ -1,0 +1,271 @@
+// Crash and damage recovery: torn tails at every byte, bit flips, damage in the middle,
+// injected I/O failures. The rule: never a crash, never a wrong read, never lose fsync'd data.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AssignorError } from '../../src/errors.js';
+import { CoordinatorStore, LOG_FILE } from '../../src/store/index.js';
+import { encodeFrame, HEADER_SIZE } from '../../src/store/format.js';
+import { cleanupTempDirs, copyDir, snapshot, snapshotOf, tempDir, type Snapshot } from './helpers.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanupTempDirs();
+});
+
+function caught(fn: () => unknown): AssignorError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(AssignorError);
+    return e as AssignorError;
+  }
+  throw new Error('expected an AssignorError');
+}
+
+/** A store with some history, then one more write; returns the sizes and states around that write. */
+function lastWriteFixture(last: (s: CoordinatorStore) => void): { dir: string; start: number; end: number; before: Snapshot; after: Snapshot } {
+  const dir = tempDir();
+  const s = CoordinatorStore.open(dir);
+  s.put('set-changelog', 'Partition 0', { Partition: '0' });
+  s.writeBatch([
+    { type: 'set-task-container-assignment', key: 'Partition 0', value: { containerId: '0' } },
+    { type: 'set-task-mode-assignment', key: 'Partition 0', value: { taskMode: 'Active' } },
+  ]);
+  s.delete('set-changelog', 'Partition 0');
+  s.put('set-changelog', 'Partition 1', { Partition: '1' });
+  const before = snapshot(s);
+  const start = fs.statSync(s.path).size;
+  last(s);
+  const after = snapshot(s);
+  const end = fs.statSync(s.path).size;
+  s.close();
+  return { dir, start, end, before, after };
+}
+
+const lastWrites: Array<[string, (s: CoordinatorStore) => void]> = [
+  ['a put', (s) => s.put('set-changelog', 'Partition 2', { Partition: '2' })],
+  ['an overwrite', (s) => s.put('set-changelog', 'Partition 1', { Partition: '9' })],
+  ['a delete', (s) => s.delete('set-task-mode-assignment', 'Partition 0')],
+  [
+    'a batch',
+    (s) =>
+      s.writeBatch([
+        { type: 'set-changelog', key: 'Partition 3', value: { Partition: '3' } },
+        { type: 'set-task-container-assignment', key: 'Partition 0', value: null },
+        { type: 'set-config', key: '__proto__', value: { value: 'x' } },
+      ]),
+  ],
+];
+
+describe('torn tail (kill mid-append)', () => {
+  for (const [name, last] of lastWrites) {
+    it(`truncating inside ${name} at every byte offset restores the state before it`, () => {
+      const { dir, start, end, before, after } = lastWriteFixture(last);
+      expect(end).toBeGreaterThan(start);
+      expect(snapshotOf(copyDir(dir))).toEqual(after);
+      for (let cut = start; cut < end; cut++) {
+        const d = copyDir(dir);
+        const file = path.join(d, LOG_FILE);
+        fs.truncateSync(file, cut);
+        // A reader ignores the torn bytes and leaves them alone.
+        const ro = CoordinatorStore.open(d, { readOnly: true });
+        expect(snapshot(ro)).toEqual(before);
+        expect(ro.truncatedBytes).toBe(cut - start);
+        ro.close();
+        expect(fs.statSync(file).size).toBe(cut);
+        // A writer drops them.
+        const s = CoordinatorStore.open(d);
+        expect(snapshot(s)).toEqual(before);
+        expect(s.truncatedBytes).toBe(cut - start);
+        expect(fs.statSync(file).size).toBe(start);
+        // and the next append lands on a clean end.
+        s.put('after', 'crash', cut);
+        s.close();
+        const r = CoordinatorStore.open(d);
+        expect(r.truncatedBytes).toBe(0);
+        expect(r.get('after', 'crash')).toBe(cut);
+        r.close();
+        fs.rmSync(d, { recursive: true });
+      }
+    });
+  }
+
+  it('a tail of zeros (file extended, data never written) is a torn tail', () => {
+    const { dir, end, after } = lastWriteFixture((s) => s.put('t', 'k', 1));
+    fs.appendFileSync(path.join(dir, LOG_FILE), Buffer.alloc(4096));
+    const s = CoordinatorStore.open(dir);
+    expect(snapshot(s)).toEqual(after);
+    expect(s.truncatedBytes).toBe(4096);
+    expect(fs.statSync(s.path).size).toBe(end);
+    s.close();
+  });
+});
+
+describe('bit flips', () => {
+  for (const [name, last] of lastWrites) {
+    it(`a flipped bit anywhere in ${name} (the last frame) is caught by the CRC`, () => {
+      const { dir, start, end, before } = lastWriteFixture(last);
+      const original = fs.readFileSync(path.join(dir, LOG_FILE));
+      for (let at = start; at < end; at++) {
+        for (const bit of at < start + 8 ? [0, 1, 2, 3, 4, 5, 6, 7] : [(at * 5) % 8]) {
+          const damaged = Buffer.from(original);
+          damaged[at]! ^= 1 << bit;
+          fs.writeFileSync(path.join(dir, LOG_FILE), damaged);
+          const s = CoordinatorStore.open(dir);
+          expect(snapshot(s)).toEqual(before);
+          expect(s.truncatedBytes).toBe(end - start);
+          s.close();
+        }
+      }
+    });
+  }
+
+  it('damage in the middle followed by good frames is refused unchanged, and repair keeps a copy', () => {
+    const { dir, after } = lastWriteFixture((s) => s.put('t', 'k', 1));
+    const file = path.join(dir, LOG_FILE);
+    const original = fs.readFileSync(file);
+    const damaged = Buffer.from(original);
+    const at = HEADER_SIZE + 20; // inside the first frame
+    damaged[at]! ^= 0x10;
+    fs.writeFileSync(file, damaged);
+
+    const e = caught(() => CoordinatorStore.open(dir));
+    expect(e.code).toBe('E_STORE_CORRUPT');
+    expect(e.message).toContain(file);
+    expect(e.message).toContain(`byte ${HEADER_SIZE}`);
+    expect(e.message).toContain('repair');
+    expect(caught(() => CoordinatorStore.open(dir, { readOnly: true })).code).toBe('E_STORE_CORRUPT');
+    expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual([LOG_FILE]); // lock released, nothing else left behind
+
+    const s = CoordinatorStore.open(dir, { repair: true });
+    expect(snapshot(s)).toEqual({}); // everything from the damaged frame on is cut
+    const backup = s.openReport.backupPath!;
+    expect(fs.readFileSync(backup).equals(damaged)).toBe(true);
+    expect(fs.statSync(file).size).toBe(HEADER_SIZE);
+    s.close();
+    expect(snapshotOf(dir)).toEqual({});
+    expect(Object.keys(after).length).toBeGreaterThan(0);
+  });
+
+  it('a frame whose CRC matches but whose contents are not Samza messages is refused', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    s.put('t', 'k', 1);
+    s.close();
+    const file = path.join(dir, LOG_FILE);
+    const fileId = fs.readFileSync(file).subarray(12, 20);
+    for (const bad of [
+      { key: '[2,"t","k"]', value: null }, // wrong key version
+      { key: 'not json', value: null },
+      { key: '[1,"t","k"]', value: '{"no":"values"}' },
+      { key: '[1,"t","k"]', value: '[1]' },
+    ]) {
+      const d = copyDir(dir);
+      fs.appendFileSync(path.join(d, LOG_FILE), encodeFrame(fileId, [bad]));
+      const before = fs.readFileSync(path.join(d, LOG_FILE));
+      expect(caught(() => CoordinatorStore.open(d)).code).toBe('E_STORE_CORRUPT');
+      expect(fs.readFileSync(path.join(d, LOG_FILE)).equals(before)).toBe(true);
+      const r = CoordinatorStore.open(d, { repair: true });
+      expect(snapshot(r)).toEqual({ t: [['k', 1]] });
+      r.close();
+    }
+  });
+
+  it('frames copied from another log (different file id) are not accepted', () => {
+    const a = tempDir();
+    const b = tempDir();
+    const sa = CoordinatorStore.open(a);
+    const sb = CoordinatorStore.open(b);
+    sb.put('t', 'b', 1);
+    const startB = fs.statSync(sb.path).size;
+    sb.put('t', 'b2', 2);
+    sa.close();
+    sb.close();
+    const frame = fs.readFileSync(path.join(b, LOG_FILE)).subarray(startB);
+    fs.appendFileSync(path.join(a, LOG_FILE), frame);
+    const s = CoordinatorStore.open(a);
+    expect(snapshot(s)).toEqual({});
+    expect(s.truncatedBytes).toBe(frame.length);
+    s.close();
+  });
+});
+
+describe('failed writes never damage what is stored', () => {
+  it('a failing write is cut back; the store stays usable and consistent', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    s.put('t', 'a', 1);
+    const size = fs.statSync(s.path).size;
+    const real = fs.writeSync;
+    let calls = 0;
+    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, buf: Buffer, off: number, len: number, pos: number) => {
+      // write half the frame, then fail: a short write followed by ENOSPC
+      if (calls++ === 0) return real(fd, buf, off, Math.floor(len / 2), pos);
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    }) as typeof fs.writeSync);
+    const e = caught(() => s.put('t', 'b', 2));
+    expect(e.code).toBe('E_STORE_IO');
+    expect(e.message).toContain('ENOSPC');
+    vi.restoreAllMocks();
+    expect(fs.statSync(s.path).size).toBe(size);
+    expect(s.get('t', 'b')).toBeUndefined();
+    s.put('t', 'c', 3);
+    s.close();
+    const r = CoordinatorStore.open(dir);
+    expect(r.truncatedBytes).toBe(0);
+    expect(snapshot(r)).toEqual({ t: [['a', 1], ['c', 3]] });
+    r.close();
+  });
+
+  it('a failing fsync makes the store refuse further writes until reopened', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    s.put('t', 'a', 1);
+    vi.spyOn(fs, 'fsyncSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('i/o error'), { code: 'EIO' });
+    });
+    expect(caught(() => s.put('t', 'b', 2)).code).toBe('E_STORE_IO');
+    vi.restoreAllMocks();
+    const e = caught(() => s.put('t', 'c', 3));
+    expect(e.code).toBe('E_STORE_IO');
+    expect(e.message).toContain('reopen');
+    expect(s.get('t', 'b')).toBeUndefined();
+    s.close();
+    // The failed record was cut back, so disk and the error agree.
+    expect(snapshotOf(dir)).toEqual({ t: [['a', 1]] });
+  });
+
+  it('a failing compaction leaves the log exactly as it was', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    for (let i = 0; i < 20; i++) s.put('t', String(i % 5), i);
+    const bytes = fs.readFileSync(s.path);
+    const before = snapshot(s);
+    vi.spyOn(fs, 'renameSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('cross-device link'), { code: 'EXDEV' });
+    });
+    expect(caught(() => s.compact()).code).toBe('E_STORE_IO');
+    vi.restoreAllMocks();
+    expect(fs.readFileSync(s.path).equals(bytes)).toBe(true);
+    expect(fs.readdirSync(dir).sort()).toEqual(['coordinator.lock', LOG_FILE]); // temp removed
+    s.put('t', 'after', 1); // still usable
+    s.close();
+    expect(snapshotOf(dir)).toEqual({ t: [...before.t!, ['after', 1]] });
+  });
+
+  it('a failing fsync during compaction leaves the log exactly as it was', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    for (let i = 0; i < 20; i++) s.put('t', String(i % 5), i);
+    const bytes = fs.readFileSync(s.path);
+    vi.spyOn(fs, 'fsyncSync').mockImplementationOnce(() => {
+      throw Object.assign(new Error('i/o error'), { code: 'EIO' });
+    });
+    expect(caught(() => s.compact()).code).toBe('E_STORE_IO');
+    vi.restoreAllMocks();
+    expect(fs.readFileSync(s.path).equals(bytes)).toBe(true);
+    s.close();
+  });
+});
