@@ -76,7 +76,7 @@ export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, 
         requireKeyPreserving(base, target, 'the channel plan');
       } catch (e) {
         if (e instanceof AssignorError) {
-          throw new AssignorError(e.code, `${e.message} (a rebalance would move ${pct(share)} of keys to another channel)`, 'partitions');
+          throw new AssignorError(e.code, `the plan has ${n} partitions laid out on base ${base}; ${e.message} (a rebalance would move ${pct(share)} of keys to another channel)`, 'partitions');
         }
         throw e;
       }
