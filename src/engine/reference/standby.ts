@@ -1,7 +1,396 @@
-// Standby-selection kernels (issue 5): the interface and its pure-TS twin live here.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface StandbyKernels {}
+// Standby-selection kernels: the interface and the pure-TS twin of
+// assembly/standby.ts. Written in the same flat, index-based style as the
+// AssemblyScript so the two can be read side by side.
+//
+// Clients are indices in ProcessId order, so "smallest index" is Kafka's
+// tie-break. Load is the integer count (active + standby) over capacity;
+// loads are compared exactly by cross-multiplication (counts and capacities
+// stay far below 2^26, so the products are exact in f64 and in i64).
+
+/** A flat standby-placement problem (built by src/standby/problem.ts). */
+export interface StandbyProblem {
+  /** C clients, K configured tag keys, G tag groups (distinct value tuples), T stateful tasks. */
+  clients: number;
+  keys: number;
+  groups: number;
+  tasks: number;
+  /** Slots per task in the output (upper bound of standbys placed per task). */
+  width: number;
+  /** C*K: global value id of client c's value for key k, -1 when it lacks the key. */
+  clientValues: Int32Array;
+  /** V: number of global value ids (sizes the scratch arrays). */
+  values: number;
+  /** K: distinct values of key k over all clients (Kafka's tagKeyToValues sizes). */
+  distinct: Int32Array;
+  /** C: group of each client; G*K: the group's value ids. */
+  groupOf: Int32Array;
+  groupValues: Int32Array;
+  /** C: tasks held before placement (all actives, stateless too, plus existing standbys). */
+  load: Int32Array;
+  /** C: stream threads (>= 1). */
+  capacity: Int32Array;
+  /** T: client holding the task's active, -1 for none. */
+  active: Int32Array;
+  /** T: standbys to place for the task. */
+  need: Int32Array;
+  /** Existing standby holders of task t: holders[holderStart[t] .. holderStart[t+1]). */
+  holderStart: Int32Array;
+  holders: Int32Array;
+}
+
+/** Kafka-mode switches. */
+export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
+
+export interface StandbyKernels {
+  /**
+   * Balanced mode. Returns 2*T*W ints: [0, T*W) the client of slot (t, j) or -1,
+   * then [T*W, 2*T*W) the bit mask of keys (bit k = key k) on which that standby
+   * differs from every copy placed before it.
+   */
+  standbyBalanced(p: StandbyProblem): Int32Array;
+  /**
+   * Kafka mode, same output. `fallbackOrder` lists task indices in the order
+   * Kafka's fallback loop visits them (a java.util.HashMap order).
+   */
+  standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array;
+}
+
+/** a/ca < b/cb, exactly. */
+function lessLoad(na: number, ca: number, nb: number, cb: number): boolean {
+  return na * cb < nb * ca;
+}
+
+/** Popcount of a key mask (K <= 5). */
+function popcount(x: number): number {
+  let n = 0;
+  while (x !== 0) {
+    n += x & 1;
+    x >>>= 1;
+  }
+  return n;
+}
+
+/**
+ * Preference score of a mask of differing keys: more keys first, then keys of
+ * higher precedence (key 0 is the most significant). Higher is better.
+ */
+export function maskScore(mask: number, k: number): number {
+  let rev = 0;
+  for (let i = 0; i < k; i++) if ((mask >>> i) & 1) rev |= 1 << (k - 1 - i);
+  return (popcount(mask) << k) | rev;
+}
 
 export function referenceStandby(): StandbyKernels {
-  return {};
+  return { standbyBalanced, standbyKafka };
+}
+
+// ---------------------------------------------------------------- balanced
+
+function standbyBalanced(p: StandbyProblem): Int32Array {
+  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
+  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
+  const load = p.load.slice();
+  const cap = p.capacity;
+  // One binary min-heap per group over (load, index), stored in one array.
+  const gStart = new Int32Array(G + 1);
+  for (let c = 0; c < C; c++) gStart[p.groupOf[c]! + 1]!++;
+  for (let g = 0; g < G; g++) gStart[g + 1]! += gStart[g]!;
+  const gSize = new Int32Array(G);
+  const heap = new Int32Array(C);
+  const pos = new Int32Array(C);
+  const before = (a: number, b: number): boolean => lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) || (!lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) && a < b);
+  const siftUp = (g: number, i: number): void => {
+    const base = gStart[g]!;
+    const c = heap[base + i]!;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const pc = heap[base + parent]!;
+      if (!before(c, pc)) break;
+      heap[base + i] = pc;
+      pos[pc] = i;
+      i = parent;
+    }
+    heap[base + i] = c;
+    pos[c] = i;
+  };
+  const siftDown = (g: number, i: number): void => {
+    const base = gStart[g]!;
+    const n = gSize[g]!;
+    const c = heap[base + i]!;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap[base + child + 1]!, heap[base + child]!)) child++;
+      const cc = heap[base + child]!;
+      if (!before(cc, c)) break;
+      heap[base + i] = cc;
+      pos[cc] = i;
+      i = child;
+    }
+    heap[base + i] = c;
+    pos[c] = i;
+  };
+  const push = (c: number): void => {
+    const g = p.groupOf[c]!;
+    heap[gStart[g]! + gSize[g]!] = c;
+    gSize[g]!++;
+    siftUp(g, gSize[g]! - 1);
+  };
+  const remove = (c: number): void => {
+    const g = p.groupOf[c]!;
+    const i = pos[c]!;
+    const last = --gSize[g]!;
+    pos[c] = -1;
+    if (i === last) return;
+    const base = gStart[g]!;
+    const moved = heap[base + last]!;
+    heap[base + i] = moved;
+    pos[moved] = i;
+    siftDown(g, i);
+    siftUp(g, pos[moved]!);
+  };
+  for (let c = 0; c < C; c++) push(c);
+
+  const usedVal = new Int32Array(p.values); // stamp t+1 = value used by task t
+  const removed = new Int32Array(C);
+  for (let t = 0; t < T; t++) {
+    const need = p.need[t]!;
+    if (need <= 0) continue;
+    const stamp = t + 1;
+    let nRemoved = 0;
+    const hold = (c: number): void => {
+      for (let k = 0; k < K; k++) {
+        const v = p.clientValues[c * K + k]!;
+        if (v >= 0) usedVal[v] = stamp;
+      }
+      if (pos[c]! >= 0) {
+        remove(c);
+        removed[nRemoved++] = c;
+      }
+    };
+    if (p.active[t]! >= 0) hold(p.active[t]!);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) hold(p.holders[h]!);
+    for (let j = 0; j < need; j++) {
+      let best = -1;
+      let bestScore = -1;
+      let bestMask = 0;
+      for (let g = 0; g < G; g++) {
+        if (gSize[g] === 0) continue;
+        let mask = 0;
+        for (let k = 0; k < K; k++) {
+          const v = p.groupValues[g * K + k]!;
+          if (v >= 0 && usedVal[v] !== stamp) mask |= 1 << k;
+        }
+        const score = maskScore(mask, K);
+        const top = heap[gStart[g]!]!;
+        if (score > bestScore || (score === bestScore && before(top, best))) {
+          best = top;
+          bestScore = score;
+          bestMask = mask;
+        }
+      }
+      if (best < 0) break;
+      out[t * W + j] = best;
+      out[T * W + t * W + j] = bestMask;
+      hold(best); // leaves the heap with its old load, re-enters below with the new one
+      load[best]!++;
+    }
+    for (let i = 0; i < nRemoved; i++) push(removed[i]!);
+  }
+  rebalance(p, out, load);
+  return out;
+}
+
+/**
+ * Evens out load inside each tag group (identical tags, so no task's tag
+ * spread changes): move a standby from the most to a less loaded member while
+ * (n_src - 1)/cap_src >= (n_dst + 1)/cap_dst, which strictly lowers
+ * sum(n^2/cap), so it terminates. Only standbys placed by this call move.
+ */
+function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
+  const C = p.clients, G = p.groups, T = p.tasks, W = p.width;
+  const cap = p.capacity;
+  const S = T * W;
+  // Per-client doubly linked lists of the slots it holds.
+  const head = new Int32Array(C).fill(-1);
+  const next = new Int32Array(S);
+  const prev = new Int32Array(S);
+  const link = (c: number, s: number): void => {
+    prev[s] = -1;
+    next[s] = head[c]!;
+    if (head[c]! >= 0) prev[head[c]!] = s;
+    head[c] = s;
+  };
+  const unlink = (c: number, s: number): void => {
+    if (prev[s]! >= 0) next[prev[s]!] = next[s]!;
+    else head[c] = next[s]!;
+    if (next[s]! >= 0) prev[next[s]!] = prev[s]!;
+  };
+  for (let s = S - 1; s >= 0; s--) if (out[s]! >= 0) link(out[s]!, s);
+  const holds = (c: number, t: number): boolean => {
+    if (p.active[t] === c) return true;
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) if (p.holders[h] === c) return true;
+    for (let j = 0; j < W; j++) if (out[t * W + j] === c) return true;
+    return false;
+  };
+  // Members per group, ascending index.
+  const mStart = new Int32Array(G + 1);
+  for (let c = 0; c < C; c++) mStart[p.groupOf[c]! + 1]!++;
+  for (let g = 0; g < G; g++) mStart[g + 1]! += mStart[g]!;
+  const members = new Int32Array(C);
+  const fill = mStart.slice(0, G);
+  for (let c = 0; c < C; c++) members[fill[p.groupOf[c]!]!++] = c;
+  const order = new Int32Array(C);
+  // Heavier first; equal loads by index.
+  const heavier = (a: number, b: number): boolean => lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) || (!lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) && a < b);
+  for (let g = 0; g < G; g++) {
+    const base = mStart[g]!;
+    const n = mStart[g + 1]! - base;
+    if (n < 2) continue;
+    for (;;) {
+      for (let i = 0; i < n; i++) order[i] = members[base + i]!;
+      sortBy(order, n, heavier);
+      let moved = false;
+      for (let a = 0; a < n && !moved; a++) {
+        const src = order[a]!;
+        if (head[src]! < 0) continue;
+        for (let b = n - 1; b > a && !moved; b--) {
+          const dst = order[b]!;
+          // Worth moving only if the source stays at least as loaded as the destination becomes.
+          if (lessLoad(load[src]! - 1, cap[src]!, load[dst]! + 1, cap[dst]!)) continue;
+          for (let s = head[src]!; s >= 0; s = next[s]!) {
+            const t = (s / W) | 0;
+            if (holds(dst, t)) continue;
+            unlink(src, s);
+            link(dst, s);
+            out[s] = dst;
+            load[src]!--;
+            load[dst]!++;
+            moved = true;
+            break;
+          }
+        }
+      }
+      if (!moved) break;
+    }
+  }
+}
+
+/** Shell sort of order[0..n) by a strict total order (same sequence as the AS twin). */
+function sortBy(order: Int32Array, n: number, first: (a: number, b: number) => boolean): void {
+  let gap = 1;
+  while (gap < n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap = (gap / 3) | 0) {
+    for (let i = gap; i < n; i++) {
+      const x = order[i]!;
+      let j = i;
+      while (j >= gap && first(x, order[j - gap]!)) {
+        order[j] = order[j - gap]!;
+        j -= gap;
+      }
+      order[j] = x;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- kafka
+
+function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
+  const C = p.clients, K = p.keys, T = p.tasks, W = p.width;
+  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
+  const load = p.load.slice();
+  const cap = p.capacity;
+  const tagAware = (flags & KAFKA_TAG_AWARE) !== 0;
+  const remaining = p.need.slice();
+  const filled = new Int32Array(T);
+  const held = new Int32Array(C); // stamp: client holds the task being visited
+  const usedVal = new Int32Array(p.values); // stamp: value in Kafka's usedEntries
+  const seenVal = new Int32Array(p.values); // stamp: value of any copy (for the report mask)
+  const exhausted = new Uint8Array(K);
+  let stamp = 0;
+
+  const markHolder = (c: number): void => {
+    held[c] = stamp;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0) seenVal[v] = stamp;
+    }
+  };
+  const visit = (t: number): void => {
+    stamp++;
+    if (p.active[t]! >= 0) markHolder(p.active[t]!);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) markHolder(p.holders[h]!);
+    for (let j = 0; j < filled[t]!; j++) markHolder(out[t * W + j]!);
+  };
+  const assign = (t: number, c: number): void => {
+    let mask = 0;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0 && seenVal[v] !== stamp) mask |= 1 << k;
+    }
+    const j = filled[t]!++;
+    out[t * W + j] = c;
+    out[T * W + t * W + j] = mask;
+    load[c]!++;
+    markHolder(c);
+  };
+  /** Least loaded client not holding the task; with `tags`, also outside usedEntries. */
+  const poll = (tags: boolean): number => {
+    let best = -1;
+    for (let c = 0; c < C; c++) {
+      if (held[c] === stamp) continue;
+      if (tags) {
+        let ok = true;
+        for (let k = 0; k < K && ok; k++) {
+          if (exhausted[k]) continue;
+          const v = p.clientValues[c * K + k]!;
+          if (v >= 0 && usedVal[v] === stamp) ok = false;
+        }
+        if (!ok) continue;
+      }
+      if (best < 0 || lessLoad(load[c]!, cap[c]!, load[best]!, cap[best]!)) best = c;
+    }
+    return best;
+  };
+
+  if (tagAware) {
+    for (let t = 0; t < T; t++) {
+      const a = p.active[t]!;
+      if (a < 0) continue; // no active owner: left for the fallback
+      visit(t);
+      exhausted.fill(0);
+      let usedCount = 1;
+      let last = a;
+      let rem = remaining[t]!;
+      do {
+        // usedEntries update with the last used client's configured tags.
+        for (let k = 0; k < K; k++) {
+          const v = p.clientValues[last * K + k]!;
+          if (v < 0) continue;
+          if (p.distinct[k]! <= usedCount) exhausted[k] = 1;
+          else usedVal[v] = stamp;
+        }
+        const c = poll(true);
+        if (c < 0) break;
+        assign(t, c);
+        usedCount++;
+        rem--;
+        last = c;
+      } while (rem > 0);
+      remaining[t] = rem;
+    }
+  }
+  // DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one.
+  for (let i = 0; i < T; i++) {
+    const t = tagAware ? fallbackOrder[i]! : i;
+    if (remaining[t]! <= 0) continue;
+    visit(t);
+    while (remaining[t]! > 0) {
+      const c = poll(false);
+      if (c < 0) break;
+      assign(t, c);
+      remaining[t]!--;
+    }
+  }
+  return out;
 }

@@ -1,0 +1,58 @@
+// The order in which Kafka's tag-aware assignor revisits tasks whose standbys
+// it could not place by tags (its fallback loop walks a java.util.HashMap
+// <TaskId, Integer> filled in sorted TaskId order). We rebuild that order from
+// HashMap's rules: table of 16 that doubles when size exceeds 0.75 * table;
+// bucket = (h ^ (h >>> 16)) & (table - 1); a bucket keeps insertion order
+// (resizes split buckets stably), so iteration = buckets ascending, then
+// insertion order. A bucket that reaches 9 entries while the table is smaller
+// than 64 doubles the table instead of becoming a tree (HashMap.treeifyBin).
+import { taskIdHashCode, type TaskId } from './task-id.js';
+
+export interface HashOrder {
+  /** Task indices (into the sorted list) in HashMap iteration order. */
+  order: Int32Array;
+  /**
+   * False when some bucket became a red-black tree (>= 9 entries, table >= 64),
+   * whose iteration order we do not model; the order is then only approximate.
+   */
+  exact: boolean;
+}
+
+export function javaHashMapOrder(sortedTasks: readonly TaskId[]): HashOrder {
+  const n = sortedTasks.length;
+  const spread = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const h = taskIdHashCode(sortedTasks[i]!);
+    spread[i] = h ^ (h >>> 16);
+  }
+  let cap = 16;
+  let counts = new Int32Array(cap);
+  let exact = true;
+  const rebuild = (upTo: number): void => {
+    counts = new Int32Array(cap);
+    for (let j = 0; j < upTo; j++) counts[spread[j]! & (cap - 1)]!++;
+  };
+  for (let i = 0; i < n; i++) {
+    const b = spread[i]! & (cap - 1);
+    const before = counts[b]!;
+    counts[b] = before + 1;
+    if (before >= 8) {
+      // putVal appended the 9th node of a bin: treeifyBin resizes small tables.
+      if (cap < 64) {
+        cap *= 2;
+        rebuild(i + 1);
+      } else exact = false;
+    }
+    if (i + 1 > (cap * 3) / 4) {
+      cap *= 2;
+      rebuild(i + 1);
+    }
+  }
+  // Stable counting sort by final bucket.
+  const start = new Int32Array(cap + 1);
+  for (let i = 0; i < n; i++) start[(spread[i]! & (cap - 1)) + 1]!++;
+  for (let b = 0; b < cap; b++) start[b + 1]! += start[b]!;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[start[spread[i]! & (cap - 1)]!++] = i;
+  return { order, exact };
+}

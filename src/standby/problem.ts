@@ -1,0 +1,128 @@
+// Objects -> the flat arrays the kernels take. Clients are numbered in
+// ProcessId order, tasks in TaskId order, tag values get global ids, and
+// clients with the same tuple of configured-key values form one group.
+import { AssignorError } from '../errors.js';
+import type { StandbyProblem } from '../engine/reference/standby.js';
+import { formatTaskId } from './task-id.js';
+import type { Cluster } from './input.js';
+
+export type Mode = 'kafka' | 'balanced';
+
+export interface FlatCluster {
+  problem: StandbyProblem;
+  /** Task index by printed task id. */
+  taskIndex: Map<string, number>;
+  /** Per key, value -> global id; and the reverse. */
+  valueNames: string[];
+}
+
+/** Largest number of standby slots one call may produce (2^28 ints each way). */
+const MAX_SLOTS = 1 << 27;
+
+/**
+ * Builds the kernel input. `width` is the number of slots per task:
+ * min(numStandbys, clients - 1), or 1 in kafka mode when the X04 do-while
+ * (numStandbys = 0 without the guard) places one standby anyway.
+ */
+export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatCluster {
+  const { clients, tasks, tagKeys } = cluster;
+  const C = clients.length;
+  const K = tagKeys.length;
+  const T = tasks.length;
+  const taskIndex = new Map<string, number>();
+  tasks.forEach((t, i) => taskIndex.set(formatTaskId(t), i));
+
+  const valueIds = tagKeys.map(() => new Map<string, number>());
+  const valueNames: string[] = [];
+  const clientValues = new Int32Array(C * K);
+  const groupOf = new Int32Array(C);
+  const groupIds = new Map<string, number>();
+  const groupValues: number[] = [];
+  const load = new Int32Array(C);
+  const capacity = new Int32Array(C);
+  const active = new Int32Array(T).fill(-1);
+  const existing = new Int32Array(T);
+  for (let c = 0; c < C; c++) {
+    const cl = clients[c]!;
+    for (let k = 0; k < K; k++) {
+      const value = cl.tags.get(tagKeys[k]!);
+      if (value === undefined) {
+        clientValues[c * K + k] = -1;
+        continue;
+      }
+      let id = valueIds[k]!.get(value);
+      if (id === undefined) {
+        id = valueNames.length;
+        valueNames.push(value);
+        valueIds[k]!.set(value, id);
+      }
+      clientValues[c * K + k] = id;
+    }
+    const tuple = Array.from(clientValues.subarray(c * K, c * K + K)).join(',');
+    let g = groupIds.get(tuple);
+    if (g === undefined) {
+      g = groupIds.size;
+      groupIds.set(tuple, g);
+      for (let k = 0; k < K; k++) groupValues.push(clientValues[c * K + k]!);
+    }
+    groupOf[c] = g;
+    capacity[c] = cl.capacity;
+    load[c] = cl.active.length + cl.standby.length;
+    for (const t of cl.active) {
+      const i = taskIndex.get(formatTaskId(t));
+      if (i !== undefined) active[i] = c;
+    }
+    for (const t of cl.standby) {
+      const i = taskIndex.get(formatTaskId(t));
+      if (i !== undefined) existing[i]!++;
+    }
+  }
+  const holderStart = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) holderStart[t + 1] = holderStart[t]! + existing[t]!;
+  const holders = new Int32Array(holderStart[T]!);
+  const cursor = holderStart.slice(0, T);
+  for (let c = 0; c < C; c++) {
+    for (const t of clients[c]!.standby) {
+      const i = taskIndex.get(formatTaskId(t));
+      if (i !== undefined) holders[cursor[i]!++] = c;
+    }
+  }
+  // Kafka's distinct-value counts include every client (tagKeyToValues).
+  const distinct = new Int32Array(K);
+  for (let k = 0; k < K; k++) distinct[k] = valueIds[k]!.size;
+
+  const S = cluster.numStandbys;
+  const kafkaZero = mode === 'kafka' && S === 0 && !zeroGuard && K > 0;
+  const perTask = mode === 'kafka' && S === 0 && zeroGuard ? 0 : kafkaZero ? 1 : S;
+  const width = Math.max(0, Math.min(perTask, C - 1));
+  if (T * width > MAX_SLOTS) {
+    throw new AssignorError('E_TOO_LARGE', `${T} tasks x ${width} standbys is more than the ${MAX_SLOTS} standby slots one call supports; split the input`, 'tasks');
+  }
+  const need = new Int32Array(T);
+  for (let t = 0; t < T; t++) {
+    // Balanced mode counts existing standbys toward the target; Kafka's counters ignore them.
+    need[t] = mode === 'balanced' ? Math.max(0, Math.min(S - existing[t]!, width)) : perTask === 0 ? 0 : kafkaZero ? 0 : Math.min(S, width);
+  }
+  return {
+    problem: {
+      clients: C,
+      keys: K,
+      groups: groupIds.size,
+      tasks: T,
+      width,
+      clientValues,
+      values: valueNames.length,
+      distinct,
+      groupOf,
+      groupValues: Int32Array.from(groupValues),
+      load,
+      capacity,
+      active,
+      need,
+      holderStart,
+      holders,
+    },
+    taskIndex,
+    valueNames,
+  };
+}

@@ -1,0 +1,171 @@
+// The placement as plain data (the CLI's JSON), with the level of every
+// standby and, when it is not absolute, why: which keys it could not differ on
+// and whether that was forced (all values used, no candidate left) or, in
+// kafka mode, a better level was available but Kafka's algorithm skipped it.
+import { formatTaskId } from './task-id.js';
+import { keysOf, levelOf, lowerLevel, levelRank, type Level, type TaskLevel } from './levels.js';
+import { maskScore } from '../engine/reference/standby.js';
+import type { StandbyPlacement, PlacementTotals } from './place.js';
+import { askedFor } from './place.js';
+
+export interface StandbyReport {
+  client: string;
+  level: Level | 'untagged';
+  differsOn: string[];
+  /** Only when the level is not absolute. */
+  why?: string;
+}
+
+export interface TaskReport {
+  task: string;
+  active: string | null;
+  existing: string[];
+  standbys: StandbyReport[];
+  /** Level of the task's worst new standby ('none' when none was placed). */
+  level: TaskLevel;
+  unplaced: number;
+}
+
+export interface ClientReport {
+  id: string;
+  tags: Record<string, string>;
+  capacity: number;
+  active: string[];
+  /** Every standby the client holds after placement (existing ones included). */
+  standby: string[];
+  /** (active + standby) / capacity. */
+  load: number;
+}
+
+export interface PlacementReport {
+  mode: string;
+  assignor: string;
+  engine: string;
+  numStandbys: number;
+  tagKeys: string[];
+  totals: PlacementTotals & { taskLevels: Record<TaskLevel, number> };
+  warnings: string[];
+  tasks: TaskReport[];
+  clients: ClientReport[];
+}
+
+export function buildReport(pl: StandbyPlacement): PlacementReport {
+  const { cluster } = pl;
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const W = pl.width;
+  const tagKeys = cluster.tagKeys;
+  const ids = cluster.clients.map((c) => c.id);
+  const groupSize = new Int32Array(p.groups);
+  for (let c = 0; c < p.clients; c++) groupSize[p.groupOf[c]!]!++;
+  const newStandbys: string[][] = cluster.clients.map(() => []);
+  const taskLevels: Record<TaskLevel, number> = { absolute: 0, partial: 0, least: 0, untagged: 0, none: 0 };
+  const warnings: string[] = [];
+  if (!pl.orderExact) warnings.push('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
+
+  const tasks: TaskReport[] = cluster.tasks.map((task, t) => {
+    const holders: number[] = [];
+    const a = p.active[t]!;
+    if (a >= 0) holders.push(a);
+    const existing: string[] = [];
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) {
+      holders.push(p.holders[h]!);
+      existing.push(ids[p.holders[h]!]!);
+    }
+    const standbys: StandbyReport[] = [];
+    let level: TaskLevel = K === 0 ? 'untagged' : 'none';
+    let first = true;
+    for (let j = 0; j < W; j++) {
+      const c = pl.slots[t * W + j]!;
+      if (c < 0) continue;
+      const mask = pl.masks[t * W + j]!;
+      const l = levelOf(mask, K);
+      const entry: StandbyReport = { client: ids[c]!, level: l, differsOn: keysOf(mask, tagKeys) };
+      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize);
+      standbys.push(entry);
+      newStandbys[c]!.push(formatTaskId(task));
+      level = first ? l : lowerLevel(level, l);
+      first = false;
+      holders.push(c);
+    }
+    const unplaced = Math.max(0, askedFor(pl, t) - standbys.length);
+    if (unplaced > 0) warnings.push(`task ${formatTaskId(task)}: ${unplaced} of ${askedFor(pl, t)} standbys could not be placed (every other client already holds a copy)`);
+    taskLevels[level]++;
+    return { task: formatTaskId(task), active: a >= 0 ? ids[a]! : null, existing, standbys, level, unplaced };
+  });
+
+  const clients: ClientReport[] = cluster.clients.map((cl, c) => {
+    const standby = [...cl.standby.map(formatTaskId), ...newStandbys[c]!];
+    return {
+      id: cl.id,
+      tags: Object.fromEntries(cl.tags),
+      capacity: cl.capacity,
+      active: cl.active.map(formatTaskId),
+      standby,
+      load: (cl.active.length + standby.length) / cl.capacity,
+    };
+  });
+  return {
+    mode: pl.mode,
+    assignor: pl.assignor,
+    engine: pl.engine,
+    numStandbys: cluster.numStandbys,
+    tagKeys,
+    totals: { ...pl.totals(), taskLevels },
+    warnings,
+    tasks,
+    clients,
+  };
+}
+
+/**
+ * Why standby `c` (differing on `mask`) is not absolute, given the copies in
+ * `holders` placed before it: per missing key, whether the key was used up,
+ * the client lacks it, or nothing better was free.
+ */
+function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array): string {
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const tagKeys = pl.cluster.tagKeys;
+  const names = pl.flat.valueNames;
+  const used = new Set<number>();
+  for (const h of holders) for (let k = 0; k < K; k++) if (p.clientValues[h * K + k]! >= 0) used.add(p.clientValues[h * K + k]!);
+  // Best mask any client without a copy offered at that moment.
+  const heldInGroup = new Int32Array(p.groups);
+  for (const h of holders) heldInGroup[p.groupOf[h]!]!++;
+  let bestScore = -1;
+  let bestMask = 0;
+  for (let g = 0; g < p.groups; g++) {
+    if (heldInGroup[g]! >= groupSize[g]!) continue;
+    let m = 0;
+    for (let k = 0; k < K; k++) {
+      const v = p.groupValues[g * K + k]!;
+      if (v >= 0 && !used.has(v)) m |= 1 << k;
+    }
+    const s = maskScore(m, K);
+    if (s > bestScore) {
+      bestScore = s;
+      bestMask = m;
+    }
+  }
+  const parts: string[] = [];
+  for (let k = 0; k < K; k++) {
+    if ((mask >>> k) & 1) continue;
+    const key = tagKeys[k]!;
+    const own = p.clientValues[c * K + k]!;
+    const usedValues = [...used].filter((v) => p.clientValues.some((x, i) => i % K === k && x === v));
+    if (own < 0) parts.push(`${key}: this client has no ${key} tag`);
+    else if (usedValues.length >= p.distinct[k]!) parts.push(`${key}: all ${p.distinct[k]} values (${usedValues.map((v) => names[v]).join(', ')}) already hold a copy`);
+    else parts.push(`${key}: no client without a copy had an unused ${key} value${mask ? ` while also differing on ${keysOf(mask, tagKeys).join(', ')}` : ''}`);
+  }
+  if (bestScore > maskScore(mask, K)) {
+    const better = levelOf(bestMask, K);
+    const note = pl.mode === 'kafka'
+      ? `kafka mode: a ${better} placement (differing on ${keysOf(bestMask, tagKeys).join(', ')}) was free, but Kafka's filter only tries all non-exhausted keys at once and otherwise falls back to the least-loaded client (quirk X01)`
+      : `a placement differing on ${keysOf(bestMask, tagKeys).join(', ')} was free`;
+    return `${note}; ${parts.join('; ')}`;
+  }
+  return parts.join('; ');
+}
+
+export { levelRank };

@@ -1,0 +1,39 @@
+// Kafka Streams task ids as Kafka prints them: `<subtopology>_<partition>`.
+// Order and hash follow TaskId (no named topology): subtopology first, then partition.
+import { AssignorError } from '../errors.js';
+
+export interface TaskId {
+  readonly subtopology: number;
+  readonly partition: number;
+}
+
+const TASK_ID = /^(\d{1,10})_(\d{1,10})$/;
+const INT_MAX = 2147483647;
+
+/** Parses `0_1`; `path` names the place in the input for the error. */
+export function parseTaskId(text: unknown, path: string): TaskId {
+  const m = typeof text === 'string' ? TASK_ID.exec(text) : null;
+  const s = m ? Number(m[1]) : NaN;
+  const p = m ? Number(m[2]) : NaN;
+  if (!m || s > INT_MAX || p > INT_MAX) {
+    throw new AssignorError('E_TASK_ID', `task id must look like <subtopology>_<partition> with non-negative 32-bit integers (e.g. "0_1"), got ${JSON.stringify(text)}`, path);
+  }
+  return { subtopology: s, partition: p };
+}
+
+export function formatTaskId(t: TaskId): string {
+  return `${t.subtopology}_${t.partition}`;
+}
+
+/** TaskId.compareTo: subtopology, then partition. */
+export function compareTaskIds(a: TaskId, b: TaskId): number {
+  return a.subtopology - b.subtopology || a.partition - b.partition;
+}
+
+/**
+ * TaskId.hashCode() for a task without a named topology: Objects.hash(subtopology,
+ * partition, null) = ((31 + s) * 31 + p) * 31 in Java int arithmetic.
+ */
+export function taskIdHashCode(t: TaskId): number {
+  return Math.imul((Math.imul(31 + t.subtopology, 31) + t.partition) | 0, 31);
+}
