@@ -1,2 +1,44 @@
-// Public API of src/samza (filled in by its issue).
-export {};
+// Public API of src/samza: Samza job models with partition expansion (SEP-5).
+export { SamzaError, type SamzaExceptionType } from './errors.js';
+export {
+  compareJava,
+  compareSsp,
+  parseSystemStream,
+  ssp,
+  sspToString,
+  SspSet,
+  type SSP,
+  type SystemStream,
+  type TaskMode,
+  type TaskModel,
+  type ContainerModel,
+  type TaskGrouping,
+} from './model.js';
+export { SamzaConfig, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
+export { GroupByPartition, GroupBySystemStreamPartition, AllSspToSingleTaskGrouper, createSspGrouper, type SspGrouper } from './groupers.js';
+export { hashMapperPreviousSsp, sspGrouperProxy } from './samza-proxy.js';
+export {
+  groupByContainerCount,
+  balanceByContainerCount,
+  groupByContainerIds,
+  groupByContainerIdsWithLocality,
+  ANY_HOST,
+  type ContainerAssignment,
+} from './container-groupers.js';
+export { assignChangelogPartitions, mergeChangelogMappings } from './changelog.js';
+export {
+  calculateJobModel,
+  emptyPrevious,
+  type JobInput,
+  type JobModelPlan,
+  type MapperMode,
+  type PlanOptions as SamzaPlanOptions,
+  type PreviousState,
+  type StreamReport,
+} from './plan.js';
+export { toJobModel, jobModelJson, jobModelJsonChunks, type JobModel } from './job-model.js';
+export { runCycle, readPrevious, type CycleResult, type Changes } from './cycle.js';
+export { MemoryCoordinatorStore, type CoordinatorStoreLike } from './store-types.js';
+export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';
+export { parseJobFile, type JobFile } from './job-file.js';
+export { summarize as summarizeSamzaPlan } from './summary.js';

@@ -1,0 +1,21 @@
+// Changelog partitions are stable: a task keeps the partition it had, and
+// unseen tasks take max+1, max+2, ... in task-name order.
+
+/** `tasks` sorted by name; returns each task's changelog partition. */
+export function assignChangelogPartitions(tasks: readonly string[], existing: ReadonlyMap<string, number>): Int32Array {
+  let max = -1;
+  for (const p of existing.values()) if (p > max) max = p;
+  const out = new Int32Array(tasks.length);
+  tasks.forEach((t, i) => {
+    const p = existing.get(t);
+    out[i] = p !== undefined ? p : ++max;
+  });
+  return out;
+}
+
+/** Samza's updatePartitionMapping: the new mapping overlaid with the previous one, previous entries winning. */
+export function mergeChangelogMappings(previous: ReadonlyMap<string, number>, fresh: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(fresh);
+  for (const [t, p] of previous) out.set(t, p);
+  return out;
+}

@@ -1,0 +1,147 @@
+// Task -> container groupers: GroupByContainerCount (plain round-robin and the
+// host-affinity balance path) and GroupByContainerIds (ids and locality paths),
+// with Samza's errors. Tasks are given sorted by name; results map task -> container id.
+import { SamzaError, MSG } from './errors.js';
+import { compareJava } from './model.js';
+
+export const ANY_HOST = 'ANY_HOST';
+
+export interface ContainerAssignment {
+  /** Container ids in output order. */
+  ids: string[];
+  /** containerOf[i] = index into ids of task i (tasks in the order given). */
+  containerOf: Int32Array;
+}
+
+function byIds(ids: string[], containerOf: Int32Array): ContainerAssignment {
+  return { ids, containerOf };
+}
+
+function range(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => String(i));
+}
+
+export function groupByContainerCountValidate(n: number, taskCount: number): void {
+  if (n <= 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.atLeastOneContainer);
+  if (taskCount === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
+  if (taskCount < n) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.tooManyContainers(n, taskCount));
+}
+
+/** GroupByContainerCount.group(tasks): name-sorted task i goes to container i mod n. */
+export function groupByContainerCount(tasks: readonly string[], n: number): ContainerAssignment {
+  groupByContainerCountValidate(n, tasks.length);
+  const containerOf = new Int32Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) containerOf[i] = i % n;
+  return byIds(range(n), containerOf);
+}
+
+export interface BalanceResult extends ContainerAssignment {
+  /** Which path ran: plain round-robin fallback, verbatim reuse, or a rebalance. */
+  path: 'plain' | 'reuse' | 'balance';
+  reason?: string;
+}
+
+/**
+ * GroupByContainerCount.group(tasks, metadata): keep tasks where they were,
+ * moving only the surplus (largest names first) when the container count changes.
+ */
+export function balanceByContainerCount(tasks: readonly string[], n: number, previous: ReadonlyMap<string, string>): BalanceResult {
+  groupByContainerCountValidate(n, tasks.length);
+  const plain = (reason: string): BalanceResult => ({ ...groupByContainerCount(tasks, n), path: 'plain', reason });
+  if (previous.size === 0) return plain('no previous task-to-container mapping');
+  if (previous.size !== tasks.length) return plain(`previous mapping has ${previous.size} tasks, now ${tasks.length}`);
+  const index = new Map<string, number>();
+  tasks.forEach((t, i) => index.set(t, i));
+  // Samza throws a NullPointerException here when the names differ; we fall back instead.
+  for (const t of previous.keys()) if (!index.has(t)) return plain(`previous task ${JSON.stringify(t)} is not a current task`);
+  const byContainer = new Map<string, string[]>();
+  for (const [t, c] of previous) {
+    let l = byContainer.get(c);
+    if (l === undefined) byContainer.set(c, (l = []));
+    l.push(t);
+  }
+  const k = byContainer.size;
+  const old: string[][] = [];
+  for (let i = 0; i < k; i++) {
+    const l = byContainer.get(String(i));
+    if (l === undefined) return plain(`Task mapping is missing container: ${i}`);
+    old.push(l.sort(compareJava));
+  }
+  if (k === 1 || n === 1) return plain(k === 1 ? 'previous layout had one container' : 'one container');
+  const containerOf = new Int32Array(tasks.length);
+  if (n === k) {
+    old.forEach((l, c) => l.forEach((t) => (containerOf[index.get(t)!] = c)));
+    return { ids: range(n), containerOf, path: 'reuse' };
+  }
+  const t = tasks.length;
+  const target = (i: number): number => (i < n ? Math.floor(t / n) + (i < t % n ? 1 : 0) : 0);
+  const queue: string[] = [];
+  for (let i = 0; i < k; i++) while (old[i]!.length > target(i)) queue.push(old[i]!.pop()!);
+  const containers = old.slice(0, n);
+  while (containers.length < n) containers.push([]);
+  let q = 0;
+  for (let i = 0; i < n; i++) while (containers[i]!.length < target(i) && q < queue.length) containers[i]!.push(queue[q++]!);
+  containers.forEach((l, c) => l.forEach((name) => (containerOf[index.get(name)!] = c)));
+  return { ids: range(n), containerOf, path: 'balance' };
+}
+
+/** GroupByContainerIds.group(tasks, ids): round-robin over the ids in the given order (smallest t ids when there are more). */
+export function groupByContainerIds(tasks: readonly string[], ids: readonly string[] | null, count = 1): ContainerAssignment {
+  if (ids === null) return groupByContainerIds(tasks, range(count));
+  if (ids.length === 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.atLeastOneContainer);
+  if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.emptyGroup(ids));
+  const used = ids.length > tasks.length ? [...ids].sort(compareJava).slice(0, tasks.length) : [...ids];
+  const containerOf = new Int32Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) containerOf[i] = i % used.length;
+  return byIds(used, containerOf);
+}
+
+/**
+ * GroupByContainerIds.group(tasks, metadata): tasks whose previous host is
+ * known go to a processor on that host with room (fewer than floor(t/p)
+ * tasks); the rest fill processors in id order, then round-robin.
+ */
+export function groupByContainerIdsWithLocality(
+  tasks: readonly string[],
+  processorLocality: ReadonlyMap<string, string>,
+  taskLocality: ReadonlyMap<string, string>,
+): ContainerAssignment {
+  if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
+  if (processorLocality.size === 0) return groupByContainerIds(tasks, []);
+  const procs = [...processorLocality.keys()].sort(compareJava).slice(0, tasks.length);
+  const perProc = Math.floor(tasks.length / procs.length);
+  const load = new Int32Array(procs.length);
+  const containerOf = new Int32Array(tasks.length).fill(-1);
+  tasks.forEach((task, i) => {
+    const host = taskLocality.get(task);
+    if (host === undefined) return;
+    const p = procs.findIndex((id, j) => processorLocality.get(id) === host && load[j]! < perProc);
+    if (p >= 0) {
+      containerOf[i] = p;
+      load[p]!++;
+    }
+  });
+  let rr = 0;
+  tasks.forEach((_, i) => {
+    if (containerOf[i] !== -1) return;
+    let p = -1;
+    for (let j = 0; j < procs.length; j++) if (load[j]! < perProc) { p = j; break; }
+    if (p < 0) p = rr++ % procs.length;
+    containerOf[i] = p;
+    load[p]!++;
+  });
+  return byIds(procs, containerOf);
+}
+
+/** SingleContainerGrouper: every task in container `processorId`. */
+export function singleContainer(tasks: readonly string[], processorId: string): ContainerAssignment {
+  return byIds([processorId], new Int32Array(tasks.length));
+}
+
+export function standbyTaskName(task: string, replica: number): string {
+  return `Standby-${task}-${replica}`;
+}
+
+export function standbyContainerId(activeContainer: string, replica: number): string {
+  return `${activeContainer}-${replica}`;
+}

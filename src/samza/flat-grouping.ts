@@ -1,0 +1,166 @@
+// The raw groupers and the base-mapper fold on flat arrays. Each input SSP is
+// (stream index, partition); its "slot" is the partition whose task it joins:
+// itself (raw), p mod base (fold, run by the WASM fold kernel), or a table
+// (allowKeyMovement). Task names are built once per task, never per SSP.
+import { foldPartitions } from '../expansion/index.js';
+import type { EngineChoice } from '../engine/kernels.js';
+import { SamzaError, MSG } from './errors.js';
+import type { SspGrouperKind } from './config.js';
+import { allSspTaskName, partitionTaskName } from './groupers.js';
+import { fromRows, type Grouping } from './grouping.js';
+import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
+
+export type SlotRule =
+  | { kind: 'identity' }
+  | { kind: 'fold'; base: number }
+  | { kind: 'table'; base: number; slotOf: Int32Array };
+
+export interface FlatGroupInput {
+  grouper: SspGrouperKind;
+  elasticityFactor: number;
+  /** Input streams sorted by (system, stream). */
+  streams: SystemStream[];
+  /** Partition count of each stream. */
+  counts: ArrayLike<number>;
+  /** How each stream's partitions map to slots. */
+  rules: SlotRule[];
+  broadcast: SSP[];
+  /** Processor ids (AllSspToSingleTask). */
+  processors: string[];
+  engine?: EngineChoice;
+}
+
+function width(rule: SlotRule, count: number): number {
+  return rule.kind === 'identity' ? count : rule.base;
+}
+
+/** Names sorted in Java order; returns rank[i] = position of names[i]. */
+function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
+  const order = Array.from(names.keys()).sort((a, b) => compareJava(names[a]!, names[b]!));
+  const rank = new Int32Array(names.length);
+  order.forEach((idx, r) => (rank[idx] = r));
+  return { sorted: order.map((i) => names[i]!), rank };
+}
+
+export function groupFlat(input: FlatGroupInput): Grouping {
+  const { streams, counts, rules, broadcast } = input;
+  const F = input.elasticityFactor;
+  const S = streams.length;
+  const streamIndex = new Map<string, number>();
+  streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
+
+  // Broadcast SSPs that are also inputs are not grouped; they join every task instead.
+  const skip = new Map<number, Set<number>>();
+  for (const b of broadcast) {
+    const si = streamIndex.get(systemStreamId(b));
+    if (si === undefined || b.partition >= counts[si]!) continue;
+    let set = skip.get(si);
+    if (set === undefined) skip.set(si, (set = new Set()));
+    set.add(b.partition);
+  }
+  let n = 0;
+  for (let s = 0; s < S; s++) n += counts[s]! - (skip.get(s)?.size ?? 0);
+  const stream = new Int32Array(n);
+  const partition = new Int32Array(n);
+  let i = 0;
+  for (let s = 0; s < S; s++) {
+    const skipped = skip.get(s);
+    const c = counts[s]!;
+    if (skipped === undefined) {
+      stream.fill(s, i, i + c);
+      for (let p = 0; p < c; p++) partition[i + p] = p;
+      i += c;
+    } else {
+      for (let p = 0; p < c; p++) if (!skipped.has(p)) { stream[i] = s; partition[i++] = p; }
+    }
+  }
+
+  if (input.grouper === 'AllSspToSingleTask') return allSspToSingleTask(input, stream, partition);
+
+  // slot = p mod base[stream]; identity streams use their own count, so p mod C = p.
+  const bases = new Int32Array(S);
+  for (let s = 0; s < S; s++) bases[s] = rules[s]!.kind === 'fold' ? (rules[s] as { base: number }).base : Math.max(1, counts[s]!);
+  const slot = n === 0 ? new Int32Array(0) : foldPartitions(stream, partition, bases, { engine: input.engine });
+  for (let r = 0; r < n; ) {
+    const s = stream[r]!;
+    let end = r;
+    while (end < n && stream[end] === s) end++;
+    const rule = rules[s]!;
+    if (rule.kind === 'table') for (let k = r; k < end; k++) slot[k] = rule.slotOf[partition[k]!]!;
+    r = end;
+  }
+
+  // Task key per (slot, bucket): shared across streams for GroupByPartition, per stream otherwise.
+  const byPartition = input.grouper === 'GroupByPartition';
+  const offset = new Int32Array(S + 1);
+  let keys = 0;
+  if (byPartition) {
+    for (let s = 0; s < S; s++) keys = Math.max(keys, width(rules[s]!, counts[s]!) * F);
+  } else {
+    for (let s = 0; s < S; s++) offset[s + 1] = offset[s]! + width(rules[s]!, counts[s]!) * F;
+    keys = offset[S]!;
+  }
+  const used = new Uint8Array(keys);
+  for (let r = 0; r < n; r++) {
+    const base = (byPartition ? 0 : offset[stream[r]!]!) + slot[r]! * F;
+    for (let b = 0; b < F; b++) used[base + b] = 1;
+  }
+  const keyOfName: number[] = [];
+  const names: string[] = [];
+  for (let s = 0, k = 0; k < keys; k++) {
+    if (!byPartition) while (offset[s + 1]! <= k) s++;
+    if (used[k] === 0) continue;
+    const b = F === 1 ? -1 : k % F;
+    if (byPartition) {
+      names.push(partitionTaskName(Math.floor(k / F), b));
+    } else {
+      const st = streams[s]!;
+      names.push(sspToString(ssp(st.system, st.stream, Math.floor((k - offset[s]!) / F), b)));
+    }
+    keyOfName.push(k);
+  }
+  const { sorted, rank } = rankNames(names);
+  const taskOfKey = new Int32Array(keys).fill(-1);
+  keyOfName.forEach((k, idx) => (taskOfKey[k] = rank[idx]!));
+
+  const rows = n * F;
+  const rowTask = new Int32Array(rows);
+  let rowStream = stream;
+  let rowPartition = partition;
+  let rowBucket: Int32Array | null = null;
+  if (F === 1) {
+    for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[(byPartition ? 0 : offset[stream[r]!]!) + slot[r]!]!;
+  } else {
+    rowStream = new Int32Array(rows);
+    rowPartition = new Int32Array(rows);
+    rowBucket = new Int32Array(rows);
+    for (let r = 0; r < n; r++) {
+      const base = (byPartition ? 0 : offset[stream[r]!]!) + slot[r]! * F;
+      for (let b = 0; b < F; b++) {
+        const o = r * F + b;
+        rowTask[o] = taskOfKey[base + b]!;
+        rowStream[o] = stream[r]!;
+        rowPartition[o] = partition[r]!;
+        rowBucket[o] = b;
+      }
+    }
+  }
+  // No task exists for broadcast SSPs alone, so with no rows there are no tasks to join.
+  return fromRows(streams, sorted, rowTask, rowStream, rowPartition, rowBucket, sorted.length === 0 ? [] : broadcast);
+}
+
+function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Grouping {
+  if (input.broadcast.length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, 'task.broadcast.inputs');
+  if (stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps);
+  const names = [...new Set(input.processors.map(allSspTaskName))].sort(compareJava);
+  const n = stream.length;
+  const rowTask = new Int32Array(n * names.length);
+  const rowStream = new Int32Array(n * names.length);
+  const rowPartition = new Int32Array(n * names.length);
+  names.forEach((_, t) => {
+    rowTask.fill(t, t * n, (t + 1) * n);
+    rowStream.set(stream, t * n);
+    rowPartition.set(partition, t * n);
+  });
+  return fromRows(input.streams, names, rowTask, rowStream, rowPartition, null, []);
+}

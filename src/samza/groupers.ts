@@ -1,0 +1,98 @@
+// Samza's SSP -> task groupers, on SSP objects. This is the exact-semantics
+// path (samza mapper mode, tests); the base mapper's large-scale path lives in
+// flat-plan.ts and is checked against these in tests.
+import { SamzaError, MSG } from './errors.js';
+import { KEYS, broadcastSsps, elasticityFactor, sspGrouper, type SamzaConfig, type SspGrouperKind } from './config.js';
+import { compareSsp, sspToString, SspSet, ssp, type SSP, type TaskGrouping } from './model.js';
+
+export interface SspGrouper {
+  group(ssps: readonly SSP[] | null): TaskGrouping;
+}
+
+export function partitionTaskName(partition: number, keyBucket: number): string {
+  return keyBucket === -1 ? `Partition ${partition}` : `Partition ${partition} ${keyBucket}`;
+}
+
+export function allSspTaskName(processorId: string): string {
+  return `Task-${processorId}`;
+}
+
+/** Expands an SSP into its key-bucket copies (itself when F = 1). */
+function bucketCopies(s: SSP, factor: number): SSP[] {
+  if (factor === 1) return [s];
+  const out: SSP[] = [];
+  for (let i = 0; i < factor; i++) out.push(ssp(s.system, s.stream, s.partition, i));
+  return out;
+}
+
+/** Shared body of GroupByPartition and GroupBySystemStreamPartition: only the task name differs. */
+function groupBy(ssps: readonly SSP[], broadcast: readonly SSP[], factor: number, taskOf: (s: SSP) => string): TaskGrouping {
+  const bset = SspSet.of(broadcast);
+  const out: TaskGrouping = new Map();
+  for (const s of [...ssps].sort(compareSsp)) {
+    if (bset.has(s)) continue;
+    for (const c of bucketCopies(s, factor)) {
+      const name = taskOf(c);
+      let set = out.get(name);
+      if (set === undefined) out.set(name, (set = new SspSet()));
+      set.add(c);
+    }
+  }
+  // Every configured broadcast SSP joins every task, even one not in the input; no task exists for it alone.
+  if (broadcast.length > 0) for (const set of out.values()) for (const b of broadcast) set.add(b);
+  return out;
+}
+
+export class GroupByPartition implements SspGrouper {
+  private readonly broadcast: SSP[];
+  private readonly factor: number;
+
+  constructor(config: SamzaConfig) {
+    this.broadcast = broadcastSsps(config);
+    this.factor = elasticityFactor(config);
+  }
+
+  group(ssps: readonly SSP[] | null): TaskGrouping {
+    return groupBy(ssps ?? [], this.broadcast, this.factor, (s) => partitionTaskName(s.partition, s.keyBucket));
+  }
+}
+
+export class GroupBySystemStreamPartition implements SspGrouper {
+  private readonly broadcast: SSP[];
+  private readonly factor: number;
+
+  constructor(config: SamzaConfig) {
+    this.broadcast = broadcastSsps(config);
+    this.factor = elasticityFactor(config);
+  }
+
+  group(ssps: readonly SSP[] | null): TaskGrouping {
+    return groupBy(ssps ?? [], this.broadcast, this.factor, sspToString);
+  }
+}
+
+export class AllSspToSingleTaskGrouper implements SspGrouper {
+  constructor(private readonly processors: readonly string[]) {}
+
+  group(ssps: readonly SSP[] | null): TaskGrouping {
+    if (ssps === null) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.sspSetNull);
+    if (ssps.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps);
+    const out: TaskGrouping = new Map();
+    for (const p of this.processors) out.set(allSspTaskName(p), SspSet.of(ssps));
+    return out;
+  }
+}
+
+/** The factory step: AllSspToSingleTask refuses broadcast streams and reads processor.list. */
+export function createSspGrouper(config: SamzaConfig, kind: SspGrouperKind = sspGrouper(config).kind): SspGrouper {
+  switch (kind) {
+    case 'GroupByPartition':
+      return new GroupByPartition(config);
+    case 'GroupBySystemStreamPartition':
+      return new GroupBySystemStreamPartition(config);
+    case 'AllSspToSingleTask': {
+      if (broadcastSsps(config).length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, KEYS.broadcastInputs);
+      return new AllSspToSingleTaskGrouper((config.get(KEYS.processorList) ?? '').split(','));
+    }
+  }
+}

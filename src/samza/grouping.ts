@@ -1,0 +1,104 @@
+// The flat form of an SSP -> task grouping: task names plus one row per
+// (task, SSP) membership in typed arrays, so 10 million SSPs cost four
+// Int32Arrays rather than 10 million objects. Both mapper modes end here.
+import { compareJava, compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
+
+export interface Grouping {
+  /** Streams referenced by the rows, sorted by (system, stream): row stream index = position. */
+  streams: SystemStream[];
+  /** Task names sorted in Java String order; row task index = position. */
+  tasks: string[];
+  /** taskStart[t] .. taskStart[t+1] are task t's rows, each task's rows in SSP order. */
+  taskStart: Int32Array;
+  stream: Int32Array;
+  partition: Int32Array;
+  /** null when every row has keyBucket -1. */
+  bucket: Int32Array | null;
+  /** SSPs that belong to every task besides its rows (broadcast inputs, flat path only). */
+  everyTask: SSP[];
+}
+
+export function rowCount(g: Grouping): number {
+  return g.stream.length;
+}
+
+/** SSP of row i (builds an object: for output and tests, not hot paths). */
+export function rowSsp(g: Grouping, i: number): SSP {
+  const s = g.streams[g.stream[i]!]!;
+  return ssp(s.system, s.stream, g.partition[i]!, g.bucket === null ? -1 : g.bucket[i]!);
+}
+
+/** SSPs of task t in Samza's SSP order, including the every-task SSPs. */
+export function taskSsps(g: Grouping, t: number): SSP[] {
+  const out: SSP[] = [];
+  for (let i = g.taskStart[t]!; i < g.taskStart[t + 1]!; i++) out.push(rowSsp(g, i));
+  if (g.everyTask.length === 0) return out;
+  return SspSet.of([...out, ...g.everyTask]).sorted();
+}
+
+/** Converts a Map-based grouping (the exact-semantics path) to the flat form. */
+export function fromTaskGrouping(grouping: TaskGrouping): Grouping {
+  const streamMap = new Map<string, SystemStream>();
+  for (const set of grouping.values()) for (const s of set) streamMap.set(systemStreamId(s), { system: s.system, stream: s.stream });
+  const streams = [...streamMap.values()].sort(compareSystemStream);
+  const streamIndex = new Map<string, number>();
+  streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
+  const tasks = [...grouping.keys()].sort(compareJava);
+  let n = 0;
+  for (const set of grouping.values()) n += set.size;
+  const taskStart = new Int32Array(tasks.length + 1);
+  const stream = new Int32Array(n);
+  const partition = new Int32Array(n);
+  const bucket = new Int32Array(n);
+  let any = false;
+  let i = 0;
+  tasks.forEach((t, ti) => {
+    taskStart[ti] = i;
+    for (const s of grouping.get(t)!.sorted()) {
+      stream[i] = streamIndex.get(systemStreamId(s))!;
+      partition[i] = s.partition;
+      bucket[i] = s.keyBucket;
+      if (s.keyBucket !== -1) any = true;
+      i++;
+    }
+  });
+  taskStart[tasks.length] = i;
+  return { streams, tasks, taskStart, stream, partition, bucket: any ? bucket : null, everyTask: [] };
+}
+
+/** The Map-based view of a flat grouping (every-task SSPs included). */
+export function toTaskGrouping(g: Grouping): TaskGrouping {
+  const out: TaskGrouping = new Map();
+  g.tasks.forEach((t, ti) => out.set(t, SspSet.of(taskSsps(g, ti))));
+  return out;
+}
+
+/**
+ * Builds the flat form from rows in any task order: a stable counting sort by
+ * task, so rows that arrive in SSP order stay in SSP order within each task.
+ */
+export function fromRows(
+  streams: SystemStream[],
+  tasks: string[],
+  rowTask: Int32Array,
+  stream: Int32Array,
+  partition: Int32Array,
+  bucket: Int32Array | null,
+  everyTask: SSP[],
+): Grouping {
+  const n = rowTask.length;
+  const taskStart = new Int32Array(tasks.length + 1);
+  for (let i = 0; i < n; i++) taskStart[rowTask[i]! + 1]!++;
+  for (let t = 0; t < tasks.length; t++) taskStart[t + 1]! += taskStart[t]!;
+  const fill = taskStart.slice(0, tasks.length);
+  const outStream = new Int32Array(n);
+  const outPartition = new Int32Array(n);
+  const outBucket = bucket === null ? null : new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = fill[rowTask[i]!]!++;
+    outStream[at] = stream[i]!;
+    outPartition[at] = partition[i]!;
+    if (outBucket !== null) outBucket[at] = bucket![i]!;
+  }
+  return { streams, tasks, taskStart, stream: outStream, partition: outPartition, bucket: outBucket, everyTask };
+}

@@ -1,0 +1,60 @@
+// job.json: the Samza config plus each input stream's partition count (the
+// metadata Samza would fetch from the system). Format in docs/samza.md.
+import { AssignorError, describe, requireInt } from '../errors.js';
+import { SamzaConfig } from './config.js';
+import type { JobInput, MapperMode } from './plan.js';
+
+export interface JobFile extends JobInput {
+  mapper?: MapperMode;
+  allowKeyMovement?: boolean;
+  processors?: Map<string, string>;
+}
+
+const TOP = new Set(['config', 'partitions', 'mapper', 'allowKeyMovement', 'processors']);
+
+function object(v: unknown, path: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new AssignorError('E_JOB', `${path} must be a JSON object, got ${describe(v)}`, path);
+  return v as Record<string, unknown>;
+}
+
+/** Own entries only (JSON.parse makes `__proto__` an own key, which we keep as a plain name). */
+function entries(o: Record<string, unknown>): [string, unknown][] {
+  return Object.keys(o).map((k) => [k, o[k]]);
+}
+
+export function parseJobFile(json: unknown): JobFile {
+  const top = object(json, 'job');
+  for (const k of Object.keys(top)) {
+    if (!TOP.has(k)) throw new AssignorError('E_JOB', `unknown field ${JSON.stringify(k)} in job: expected ${[...TOP].join(', ')}`, k);
+  }
+  if (!Object.hasOwn(top, 'config')) throw new AssignorError('E_JOB', 'job has no "config" object', 'config');
+  const config = new SamzaConfig(
+    entries(object(top.config, 'config')).map(([k, v]): [string, string] => {
+      if (typeof v === 'string') return [k, v];
+      if (typeof v === 'number' || typeof v === 'boolean') return [k, String(v)];
+      throw new AssignorError('E_JOB', `config value of ${JSON.stringify(k)} must be a string, number or boolean, got ${describe(v)}`, `config.${k}`);
+    }),
+  );
+  const partitionCounts = new Map<string, number>();
+  if (Object.hasOwn(top, 'partitions')) {
+    for (const [k, v] of entries(object(top.partitions, 'partitions'))) partitionCounts.set(k, requireInt(v, 1, 2147483647, `partition count of ${k}`, `partitions.${k}`));
+  }
+  const out: JobFile = { config, partitionCounts };
+  if (Object.hasOwn(top, 'mapper')) {
+    if (top.mapper !== 'base' && top.mapper !== 'samza') throw new AssignorError('E_JOB', `mapper must be "base" or "samza", got ${describe(top.mapper)}`, 'mapper');
+    out.mapper = top.mapper;
+  }
+  if (Object.hasOwn(top, 'allowKeyMovement')) {
+    if (typeof top.allowKeyMovement !== 'boolean') throw new AssignorError('E_JOB', `allowKeyMovement must be true or false, got ${describe(top.allowKeyMovement)}`, 'allowKeyMovement');
+    out.allowKeyMovement = top.allowKeyMovement;
+  }
+  if (Object.hasOwn(top, 'processors')) {
+    const procs = new Map<string, string>();
+    for (const [id, host] of entries(object(top.processors, 'processors'))) {
+      if (typeof host !== 'string') throw new AssignorError('E_JOB', `host of processor ${JSON.stringify(id)} must be a string, got ${describe(host)}`, `processors.${id}`);
+      procs.set(id, host);
+    }
+    out.processors = procs;
+  }
+  return out;
+}

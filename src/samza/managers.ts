@@ -1,0 +1,175 @@
+// Samza's coordinator-stream managers over the generic store: message types,
+// keys and `values` maps exactly as Samza writes them. The store value of a
+// record is Samza's `values` map (host/username/timestamp are not kept: they
+// would make two identical plans write different bytes).
+import { SamzaError, MSG } from './errors.js';
+import { compareJava, ssp, sspId, type SSP, type TaskMode } from './model.js';
+import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
+
+export const TYPES = {
+  taskPartition: 'set-task-partition-assignment',
+  changelog: 'set-changelog',
+  taskContainer: 'set-task-container-assignment',
+  taskMode: 'set-task-mode-assignment',
+  containerHost: 'set-container-host-assignment',
+  config: 'set-config',
+  /** Ours (not Samza's): the base partition count of a stream, key `system.stream`. */
+  baseCount: 'set-stream-base-partition-count',
+} as const;
+
+/**
+ * The SSP key Samza writes today: Jackson serializing a HashMap, whose
+ * iteration order puts the fields as system, partition, stream, keyBucket.
+ */
+export function sspKeyJson(s: SSP): string {
+  return `{"system":${JSON.stringify(s.system)},"partition":${s.partition},"stream":${JSON.stringify(s.stream)},"keyBucket":${s.keyBucket}}`;
+}
+
+/** Parses both key forms: with keyBucket (2022+) and without (older Samza; keyBucket -1). Any field order. */
+export function parseSspKey(key: string): SSP {
+  const o: unknown = JSON.parse(key);
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error(`SSP key is not a JSON object: ${key}`);
+  const r = o as Record<string, unknown>;
+  const system = Object.hasOwn(r, 'system') ? r.system : undefined;
+  const stream = Object.hasOwn(r, 'stream') ? r.stream : undefined;
+  const partition = Object.hasOwn(r, 'partition') ? r.partition : undefined;
+  const bucket = Object.hasOwn(r, 'keyBucket') ? r.keyBucket : -1;
+  if (typeof system !== 'string' || typeof stream !== 'string' || !Number.isInteger(partition) || !Number.isInteger(bucket)) {
+    throw new Error(`SSP key lacks system/stream/partition: ${key}`);
+  }
+  return ssp(system, stream, partition as number, bucket as number);
+}
+
+function values(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function field(v: unknown, name: string): unknown {
+  const o = values(v);
+  return o !== undefined && Object.hasOwn(o, name) ? o[name] : undefined;
+}
+
+export interface StoredAssignment {
+  /** SSP -> task names, keyed by sspId. */
+  sspToTasks: Map<string, { ssp: SSP; tasks: string[] }>;
+  /** sspId -> the store keys holding it (old and new key forms can both exist). */
+  keysOf: Map<string, string[]>;
+}
+
+/** TaskPartitionAssignmentManager.readTaskPartitionAssignments. The canonical key form wins over an old one. */
+export function readTaskPartitionAssignments(store: CoordinatorStoreLike): StoredAssignment {
+  const sspToTasks = new Map<string, { ssp: SSP; tasks: string[] }>();
+  const keysOf = new Map<string, string[]>();
+  try {
+    for (const [key, v] of store.entries(TYPES.taskPartition)) {
+      const s = parseSspKey(key);
+      const raw = field(v, 'taskNames');
+      const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+      if (!Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
+      const id = sspId(s);
+      const ks = keysOf.get(id) ?? [];
+      ks.push(key);
+      keysOf.set(id, ks);
+      if (!sspToTasks.has(id) || key === sspKeyJson(s)) sspToTasks.set(id, { ssp: s, tasks: tasks as string[] });
+    }
+  } catch (e) {
+    throw new SamzaError('E_SAMZA_STORE_READ', 'SamzaException', MSG.readAssignments, TYPES.taskPartition, e as Error);
+  }
+  return { sspToTasks, keysOf };
+}
+
+export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreRecord {
+  return { type: TYPES.taskPartition, key: sspKeyJson(s), value: tasks.length === 0 ? null : { taskNames: JSON.stringify(tasks) } };
+}
+
+/** ChangelogStreamManager.readPartitionMapping: task -> partition, blank values skipped. */
+export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [task, v] of store.entries(TYPES.changelog)) {
+    const p = field(v, 'Partition');
+    if (p === undefined || p === null || String(p).trim() === '') continue;
+    const n = Number(String(p).trim());
+    if (Number.isInteger(n)) out.set(task, n);
+  }
+  return out;
+}
+
+export function changelogRecord(task: string, partition: number | null): StoreRecord {
+  return { type: TYPES.changelog, key: task, value: partition === null ? null : { Partition: String(partition) } };
+}
+
+/** TaskAssignmentManager.readTaskAssignment: task -> container id. */
+export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [task, v] of store.entries(TYPES.taskContainer)) {
+    const c = field(v, 'containerId');
+    if (typeof c === 'string') out.set(task, c);
+  }
+  return out;
+}
+
+export function readTaskModes(store: CoordinatorStoreLike): Map<string, TaskMode> {
+  const out = new Map<string, TaskMode>();
+  for (const [task, v] of store.entries(TYPES.taskMode)) {
+    const m = field(v, 'taskMode');
+    if (m === 'Active' || m === 'Standby') out.set(task, m);
+  }
+  return out;
+}
+
+/** writeTaskContainerMappings: both the container and the mode record; a null container deletes both. */
+export function taskContainerRecords(task: string, containerId: string | null, mode: TaskMode): StoreRecord[] {
+  return [
+    { type: TYPES.taskContainer, key: task, value: containerId === null ? null : { containerId } },
+    { type: TYPES.taskMode, key: task, value: containerId === null ? null : { taskMode: mode } },
+  ];
+}
+
+export function readContainerHosts(store: CoordinatorStoreLike): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, v] of store.entries(TYPES.containerHost)) {
+    const h = field(v, 'host');
+    if (typeof h === 'string') out.set(id, h);
+  }
+  return out;
+}
+
+export function readConfig(store: CoordinatorStoreLike): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of store.entries(TYPES.config)) {
+    const val = field(v, 'value');
+    if (typeof val === 'string') out.set(k, val);
+  }
+  return out;
+}
+
+export function configRecord(key: string, value: string | null): StoreRecord {
+  return { type: TYPES.config, key, value: value === null ? null : { value } };
+}
+
+export function readBaseCounts(store: CoordinatorStoreLike): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, v] of store.entries(TYPES.baseCount)) {
+    const n = Number(field(v, 'basePartitionCount'));
+    if (Number.isInteger(n) && n > 0) out.set(name, n);
+  }
+  return out;
+}
+
+export function baseCountRecord(name: string, base: number | null): StoreRecord {
+  return { type: TYPES.baseCount, key: name, value: base === null ? null : { basePartitionCount: String(base) } };
+}
+
+/** previousTaskToSSPAssignment: the inversion of SSP -> [tasks], active tasks only (no mode = active). */
+export function previousTaskToSsps(assignment: StoredAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, SSP[]> {
+  const out = new Map<string, SSP[]>();
+  for (const { ssp: s, tasks } of assignment.sspToTasks.values()) {
+    for (const t of tasks) {
+      if ((modes.get(t) ?? 'Active') !== 'Active') continue;
+      let l = out.get(t);
+      if (l === undefined) out.set(t, (l = []));
+      l.push(s);
+    }
+  }
+  return new Map([...out].sort((a, b) => compareJava(a[0], b[0])));
+}

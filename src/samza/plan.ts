@@ -1,0 +1,277 @@
+// JobModel calculation (Samza's JobModelCalculator): group SSPs into tasks
+// (samza or base mapper), give tasks changelog partitions, group tasks into
+// containers. Pure: the previous state comes in, the plan goes out; the store
+// cycle (cycle.ts) does the reading and writing.
+import { AssignorError } from '../errors.js';
+import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
+import type { EngineChoice } from '../engine/kernels.js';
+import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config.js';
+import { createSspGrouper, partitionTaskName } from './groupers.js';
+import { sspGrouperProxy } from './samza-proxy.js';
+import { groupFlat, type SlotRule } from './flat-grouping.js';
+import { fromTaskGrouping, type Grouping } from './grouping.js';
+import { assignChangelogPartitions } from './changelog.js';
+import {
+  ANY_HOST,
+  balanceByContainerCount,
+  groupByContainerCount,
+  groupByContainerIds,
+  groupByContainerIdsWithLocality,
+  singleContainer,
+  type ContainerAssignment,
+} from './container-groupers.js';
+import { ssp, sspToString, systemStreamName, type SSP, type TaskMode } from './model.js';
+
+export type MapperMode = 'base' | 'samza';
+
+export interface PlanOptions {
+  /** `base` (default) or `samza` (Samza's HashSystemStreamPartitionMapper + SSPGrouperProxy). */
+  mapper?: MapperMode;
+  /** Base mapper only: accept a partition count that is not a multiple of the base, moving the least keys. */
+  allowKeyMovement?: boolean;
+  engine?: EngineChoice;
+  /** Processor id -> host. Default: container ids "0".."n-1" with their stored host, else ANY_HOST. */
+  processors?: ReadonlyMap<string, string>;
+  warn?: (msg: string) => void;
+}
+
+/** What the coordinator store remembers from the previous JobModel. */
+export interface PreviousState {
+  /** Base partition count per stream name (`system.stream`). */
+  baseCounts: ReadonlyMap<string, number>;
+  /** Active tasks' SSPs (Samza's previousTaskToSSPAssignment). */
+  taskToSsps: ReadonlyMap<string, readonly SSP[]>;
+  changelog: ReadonlyMap<string, number>;
+  /** Task -> container id, all tasks (standby included). */
+  taskContainer: ReadonlyMap<string, string>;
+  taskModes: ReadonlyMap<string, TaskMode>;
+  containerHosts: ReadonlyMap<string, string>;
+}
+
+export function emptyPrevious(): PreviousState {
+  return { baseCounts: new Map(), taskToSsps: new Map(), changelog: new Map(), taskContainer: new Map(), taskModes: new Map(), containerHosts: new Map() };
+}
+
+export type StreamHandling =
+  | 'new' // no previous count: grouped as is, base recorded
+  | 'unchanged'
+  | 'folded' // base mapper: partition p joins the task of p mod base
+  | 'key-movement' // base mapper with allowKeyMovement
+  | 'rebased' // stateless job or expansion disabled: grouped as is, base follows the count
+  | 'samza-proxy' // samza mapper ran
+  | 'samza-bypass'; // samza proxy returned the raw grouping
+
+export interface StreamReport {
+  name: string;
+  partitions: number;
+  /** Distinct partitions in the previous assignment, when there was one. */
+  previousPartitions?: number;
+  /** Base count used (base mapper) or recorded. */
+  base: number;
+  handling: StreamHandling;
+  /** Share of the stream's keys that changed task (key-movement only). */
+  movedShare?: number;
+  why: string;
+}
+
+export interface JobModelPlan {
+  config: SamzaConfig;
+  settings: JobSettings;
+  mapper: MapperMode;
+  grouping: Grouping;
+  /** Changelog partition of each active task (grouping.tasks order). */
+  changelog: Int32Array;
+  containers: ContainerAssignment;
+  containerNote?: string;
+  maxChangeLogStreamPartitions: number;
+  streams: StreamReport[];
+  /** Base counts to persist (every input stream). */
+  baseCounts: Map<string, number>;
+  processors: Map<string, string>;
+}
+
+export interface JobInput {
+  config: SamzaConfig;
+  /** Partition count of each input stream, by `system.stream`. */
+  partitionCounts: ReadonlyMap<string, number>;
+}
+
+export function calculateJobModel(job: JobInput, previous: PreviousState = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
+  const warn = options.warn ?? (() => {});
+  const mapper = options.mapper ?? 'base';
+  const settings = readSettings(job.config, warn);
+  const processors = new Map<string, string>(
+    options.processors ?? Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => [String(i), previous.containerHosts.get(String(i)) ?? ANY_HOST] as [string, string]),
+  );
+  const counts = settings.inputs.map((s) => {
+    const name = systemStreamName(s);
+    const c = job.partitionCounts.get(name);
+    if (c === undefined) throw new AssignorError('E_SAMZA_PARTITIONS', `no partition count for input stream ${name}`, `partitions.${name}`);
+    return c;
+  });
+  const prevPartitions = previousPartitionCounts(previous.taskToSsps);
+  const streams: StreamReport[] = [];
+  const baseCounts = new Map<string, number>();
+  let grouping: Grouping;
+
+  if (mapper === 'samza') {
+    const withProcs = job.config.with(KEYS.processorList, [...processors.keys()].join(','));
+    const grouper = createSspGrouper(withProcs, settings.grouper);
+    const ssps: SSP[] = [];
+    settings.inputs.forEach((s, i) => {
+      for (let p = 0; p < counts[i]!; p++) ssps.push(ssp(s.system, s.stream, p));
+    });
+    let bypass: string | undefined;
+    if (settings.expansionEnabled) {
+      const r = sspGrouperProxy(grouper, withProcs, ssps, previous.taskToSsps);
+      grouping = fromTaskGrouping(r.grouping);
+      bypass = r.bypass === 'stateless' ? 'stateless job (no persistent store): the proxy returns the raw grouping' : r.bypass === 'first-run' ? 'no previous assignment: raw grouping' : undefined;
+    } else {
+      grouping = fromTaskGrouping(grouper.group(ssps));
+      bypass = `${KEYS.expansionEnabled} = false: raw grouping`;
+      warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
+    }
+    settings.inputs.forEach((s, i) => {
+      const name = systemStreamName(s);
+      const base = previous.baseCounts.get(name) ?? counts[i]!;
+      baseCounts.set(name, base);
+      const prev = prevPartitions.get(name);
+      streams.push({
+        name,
+        partitions: counts[i]!,
+        ...(prev !== undefined ? { previousPartitions: prev } : {}),
+        base,
+        handling: bypass !== undefined ? 'samza-bypass' : 'samza-proxy',
+        why: bypass ?? (prev !== undefined && prev !== counts[i] ? `samza mapper: partition n joins the previous task of n mod the previous count` : 'samza proxy: each SSP returns to its previous task'),
+      });
+    });
+  } else {
+    const rules: SlotRule[] = [];
+    settings.inputs.forEach((s, i) => {
+      const name = systemStreamName(s);
+      const c = counts[i]!;
+      const prev = prevPartitions.get(name);
+      const known = previous.baseCounts.get(name) ?? inferBase(name, previous.taskToSsps, settings.grouper);
+      const report = (handling: StreamHandling, base: number, why: string, extra: Partial<StreamReport> = {}): void => {
+        baseCounts.set(name, base);
+        streams.push({ name, partitions: c, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
+      };
+      if (!settings.expansionEnabled || !settings.stateful || known === undefined) {
+        rules.push({ kind: 'identity' });
+        if (known === undefined) report('new', c, `first plan for this stream: ${c} tasks' worth of partitions, base ${c} recorded`);
+        else if (!settings.expansionEnabled) report('rebased', c, `${KEYS.expansionEnabled} = false: grouped as is, base now ${c}`);
+        else report('rebased', c, `stateless job (no persistent store): grouped as is, base now ${c}`);
+      } else if (c === known) {
+        rules.push({ kind: 'identity' });
+        report('unchanged', known, `partition count equals base ${known}`);
+      } else if (c % known === 0) {
+        rules.push({ kind: 'fold', base: known });
+        report('folded', known, `${c} is a multiple of base ${known}: partition p joins the task of partition p mod ${known}, every key stays on its task`);
+      } else {
+        const a = analyzeExpansion(known, c);
+        const pct = `${Number.isInteger(a.movedShare * 100) ? a.movedShare * 100 : (a.movedShare * 100).toFixed(2)}%`;
+        const share = `${a.moved.numerator}/${a.moved.denominator} of keys (${pct}) would change task (1 - gcd(${known}, ${c})/${known})`;
+        if (!options.allowKeyMovement) {
+          throw new AssignorError(
+            'E_KEY_MOVEMENT',
+            `cannot change ${name} from base ${known} to ${c} partitions without moving keys: ${share}; partition counts that keep every key: ${a.nearestSafe.join(' or ')}. Set allowKeyMovement (--allow-key-movement) to accept the movement`,
+            `partitions.${name}`,
+          );
+        }
+        rules.push({ kind: 'table', base: known, slotOf: reassignWithKeyMovement(known, c).slotOf });
+        report('key-movement', known, `allowKeyMovement: ${c} is not a multiple of base ${known}; ${share.replace('would change', 'changed')}`, { movedShare: a.movedShare });
+      }
+    });
+    grouping = groupFlat({
+      grouper: settings.grouper,
+      elasticityFactor: settings.elasticityFactor,
+      streams: settings.inputs,
+      counts,
+      rules,
+      broadcast: settings.broadcast,
+      processors: [...processors.keys()],
+      ...(options.engine !== undefined ? { engine: options.engine } : {}),
+    });
+  }
+
+  const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog);
+  let maxCl = -1;
+  for (let i = 0; i < changelog.length; i++) if (changelog[i]! > maxCl) maxCl = changelog[i]!;
+  const { assignment, note } = groupTasks(grouping.tasks, settings, previous, processors, job.config);
+  return {
+    config: job.config,
+    settings,
+    mapper,
+    grouping,
+    changelog,
+    containers: assignment,
+    ...(note !== undefined ? { containerNote: note } : {}),
+    maxChangeLogStreamPartitions: maxCl + 1,
+    streams,
+    baseCounts,
+    processors,
+  };
+}
+
+function groupTasks(
+  tasks: string[],
+  settings: JobSettings,
+  previous: PreviousState,
+  processors: Map<string, string>,
+  config: SamzaConfig,
+): { assignment: ContainerAssignment; note?: string } {
+  const prevActive = new Map<string, string>();
+  for (const [t, c] of previous.taskContainer) if ((previous.taskModes.get(t) ?? 'Active') === 'Active') prevActive.set(t, c);
+  switch (settings.taskGrouper) {
+    case 'GroupByContainerCount': {
+      if (!settings.hostAffinity) return { assignment: groupByContainerCount(tasks, settings.containerCount) };
+      const r = balanceByContainerCount(tasks, settings.containerCount, prevActive);
+      return { assignment: r, note: r.path === 'plain' ? `balance path fell back to round-robin: ${r.reason}` : r.path === 'reuse' ? 'balance path: previous layout reused' : 'balance path: surplus tasks moved to other containers' };
+    }
+    case 'GroupByContainerIds': {
+      if (!settings.hostAffinity) return { assignment: groupByContainerIds(tasks, [...processors.keys()]) };
+      const taskLocality = new Map<string, string>();
+      for (const [t, c] of prevActive) if (processors.has(c)) taskLocality.set(t, processors.get(c)!);
+      return { assignment: groupByContainerIdsWithLocality(tasks, processors, taskLocality) };
+    }
+    case 'SingleContainer':
+      return { assignment: singleContainer(tasks, config.get(KEYS.processorId) ?? '0') };
+  }
+}
+
+/** Distinct partitions per stream name in a previous assignment. */
+function previousPartitionCounts(taskToSsps: ReadonlyMap<string, readonly SSP[]>): Map<string, number> {
+  const sets = new Map<string, Set<number>>();
+  for (const list of taskToSsps.values()) {
+    for (const s of list) {
+      const name = systemStreamName(s);
+      let set = sets.get(name);
+      if (set === undefined) sets.set(name, (set = new Set()));
+      set.add(s.partition);
+    }
+  }
+  return new Map([...sets].map(([k, v]) => [k, v.size]));
+}
+
+/**
+ * A store written without base counts (by Samza, or the samza mapper): the
+ * base is k when partitions 0..k-1 each still own the task named after them
+ * (the tasks first created), else the number of distinct partitions.
+ */
+function inferBase(name: string, taskToSsps: ReadonlyMap<string, readonly SSP[]>, grouper: JobSettings['grouper']): number | undefined {
+  const own = new Set<number>();
+  const all = new Set<number>();
+  for (const [task, list] of taskToSsps) {
+    for (const s of list) {
+      if (systemStreamName(s) !== name) continue;
+      all.add(s.partition);
+      const b = s.keyBucket;
+      const ownName = grouper === 'GroupBySystemStreamPartition' ? sspToString(ssp(s.system, s.stream, s.partition, b)) : partitionTaskName(s.partition, b);
+      if (task === ownName) own.add(s.partition);
+    }
+  }
+  if (all.size === 0) return undefined;
+  let k = 0;
+  while (own.has(k)) k++;
+  return k > 0 && k === own.size ? k : all.size;
+}
