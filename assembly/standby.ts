@@ -1,2 +1,434 @@
-// Standby-selection kernels (issue 5) are added here.
-export const STANDBY_KERNELS_VERSION: i32 = 0;
+// Standby-selection kernels (issue 5): the AssemblyScript twin of
+// src/engine/reference/standby.ts, line for line where possible.
+// Pointer ABI: every array is i32 in linear memory; scratch space comes from
+// the arena (reset per call) and is initialised here, since it is not zeroed.
+// Clients are indices in ProcessId order, so "smallest index" is Kafka's tie-break.
+export const STANDBY_KERNELS_VERSION: i32 = 1;
+export const STANDBY_KAFKA_TAG_AWARE: i32 = 1;
+
+// @ts-ignore: decorator
+@inline function ld(p: usize, i: i32): i32 {
+  return load<i32>(p + (<usize>i << 2));
+}
+// @ts-ignore: decorator
+@inline function st(p: usize, i: i32, v: i32): void {
+  store<i32>(p + (<usize>i << 2), v);
+}
+
+function scratch(n: i32, fill: i32): usize {
+  const m: i32 = n > 0 ? n : 1;
+  const bytes = <usize>m << 2;
+  const p = heap.alloc(bytes);
+  if (fill == 0) memory.fill(p, 0, bytes);
+  else for (let i = 0; i < n; i++) st(p, i, fill);
+  return p;
+}
+
+/** na/ca < nb/cb exactly (i64 products). */
+// @ts-ignore: decorator
+@inline function lessLoad(na: i32, ca: i32, nb: i32, cb: i32): bool {
+  return <i64>na * <i64>cb < <i64>nb * <i64>ca;
+}
+
+/** More differing keys first, then keys of higher precedence (key 0 most significant). */
+function maskScore(mask: i32, k: i32): i32 {
+  let rev = 0;
+  for (let i = 0; i < k; i++) if ((mask >>> i) & 1) rev |= 1 << (k - 1 - i);
+  return (<i32>popcnt<u32>(<u32>mask) << k) | rev;
+}
+
+// ---------------------------------------------------------------- shared state of one call
+let gLoad: usize = 0;
+let gCap: usize = 0;
+let gGroupOf: usize = 0;
+let gStart: usize = 0;
+let gSize: usize = 0;
+let gHeap: usize = 0;
+let gPos: usize = 0;
+
+// @ts-ignore: decorator
+@inline function before(a: i32, b: i32): bool {
+  const na = ld(gLoad, a), ca = ld(gCap, a), nb = ld(gLoad, b), cb = ld(gCap, b);
+  return lessLoad(na, ca, nb, cb) || (!lessLoad(nb, cb, na, ca) && a < b);
+}
+
+function siftUp(g: i32, i: i32): void {
+  const base = ld(gStart, g);
+  const c = ld(gHeap, base + i);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const pc = ld(gHeap, base + parent);
+    if (!before(c, pc)) break;
+    st(gHeap, base + i, pc);
+    st(gPos, pc, i);
+    i = parent;
+  }
+  st(gHeap, base + i, c);
+  st(gPos, c, i);
+}
+
+function siftDown(g: i32, i: i32): void {
+  const base = ld(gStart, g);
+  const n = ld(gSize, g);
+  const c = ld(gHeap, base + i);
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(ld(gHeap, base + child + 1), ld(gHeap, base + child))) child++;
+    const cc = ld(gHeap, base + child);
+    if (!before(cc, c)) break;
+    st(gHeap, base + i, cc);
+    st(gPos, cc, i);
+    i = child;
+  }
+  st(gHeap, base + i, c);
+  st(gPos, c, i);
+}
+
+function push(c: i32): void {
+  const g = ld(gGroupOf, c);
+  const n = ld(gSize, g);
+  st(gHeap, ld(gStart, g) + n, c);
+  st(gSize, g, n + 1);
+  siftUp(g, n);
+}
+
+function removeClient(c: i32): void {
+  const g = ld(gGroupOf, c);
+  const i = ld(gPos, c);
+  const last = ld(gSize, g) - 1;
+  st(gSize, g, last);
+  st(gPos, c, -1);
+  if (i == last) return;
+  const base = ld(gStart, g);
+  const moved = ld(gHeap, base + last);
+  st(gHeap, base + i, moved);
+  st(gPos, moved, i);
+  siftDown(g, i);
+  siftUp(g, ld(gPos, moved));
+}
+
+// ---------------------------------------------------------------- balanced
+
+/**
+ * Balanced mode. out: 2*T*W i32, [0, T*W) the client of slot (t, j) or -1,
+ * then the mask of keys on which that standby differs from earlier copies.
+ */
+export function standbyBalanced(
+  C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
+  clientValues: usize, groupOf: usize, groupValues: usize,
+  load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
+  out: usize,
+): void {
+  const TW = T * W;
+  for (let s = 0; s < TW; s++) {
+    st(out, s, -1);
+    st(out, TW + s, 0);
+  }
+  gLoad = load;
+  gCap = cap;
+  gGroupOf = groupOf;
+  gStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
+  gSize = scratch(G, 0);
+  gHeap = scratch(C, 0);
+  gPos = scratch(C, 0);
+  for (let c = 0; c < C; c++) push(c);
+
+  const usedVal = scratch(V, 0);
+  const removed = scratch(C, 0);
+  for (let t = 0; t < T; t++) {
+    const nd = ld(need, t);
+    if (nd <= 0) continue;
+    const stamp = t + 1;
+    let nRemoved = 0;
+    // The active and existing holders: their values are used, they leave the heaps.
+    const hEnd = ld(holderStart, t + 1);
+    for (let h = ld(holderStart, t) - 1; h < hEnd; h++) {
+      const c = h < ld(holderStart, t) ? ld(active, t) : ld(holders, h);
+      if (c < 0) continue;
+      for (let k = 0; k < K; k++) {
+        const v = ld(clientValues, c * K + k);
+        if (v >= 0) st(usedVal, v, stamp);
+      }
+      if (ld(gPos, c) >= 0) {
+        removeClient(c);
+        st(removed, nRemoved++, c);
+      }
+    }
+    for (let j = 0; j < nd; j++) {
+      let best = -1;
+      let bestScore = -1;
+      let bestMask = 0;
+      for (let g = 0; g < G; g++) {
+        if (ld(gSize, g) == 0) continue;
+        let mask = 0;
+        for (let k = 0; k < K; k++) {
+          const v = ld(groupValues, g * K + k);
+          if (v >= 0 && ld(usedVal, v) != stamp) mask |= 1 << k;
+        }
+        const score = maskScore(mask, K);
+        const top = ld(gHeap, ld(gStart, g));
+        if (score > bestScore || (score == bestScore && before(top, best))) {
+          best = top;
+          bestScore = score;
+          bestMask = mask;
+        }
+      }
+      if (best < 0) break;
+      st(out, t * W + j, best);
+      st(out, TW + t * W + j, bestMask);
+      for (let k = 0; k < K; k++) {
+        const v = ld(clientValues, best * K + k);
+        if (v >= 0) st(usedVal, v, stamp);
+      }
+      removeClient(best);
+      st(removed, nRemoved++, best);
+      st(load, best, ld(load, best) + 1);
+    }
+    for (let i = 0; i < nRemoved; i++) push(ld(removed, i));
+  }
+  rebalance(C, G, T, W, groupOf, load, cap, active, holderStart, holders, out);
+}
+
+// Linked lists of slots per client, for the rebalance pass.
+let rHead: usize = 0;
+let rNext: usize = 0;
+let rPrev: usize = 0;
+
+function link(c: i32, s: i32): void {
+  st(rPrev, s, -1);
+  const h = ld(rHead, c);
+  st(rNext, s, h);
+  if (h >= 0) st(rPrev, h, s);
+  st(rHead, c, s);
+}
+
+function unlink(c: i32, s: i32): void {
+  const p = ld(rPrev, s), n = ld(rNext, s);
+  if (p >= 0) st(rNext, p, n);
+  else st(rHead, c, n);
+  if (n >= 0) st(rPrev, n, p);
+}
+
+function holds(c: i32, t: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
+  if (ld(active, t) == c) return true;
+  const e = ld(holderStart, t + 1);
+  for (let h = ld(holderStart, t); h < e; h++) if (ld(holders, h) == c) return true;
+  for (let j = 0; j < W; j++) if (ld(out, t * W + j) == c) return true;
+  return false;
+}
+
+/** Heavier first; equal loads by index. */
+// @ts-ignore: decorator
+@inline function heavier(a: i32, b: i32): bool {
+  const na = ld(gLoad, a), ca = ld(gCap, a), nb = ld(gLoad, b), cb = ld(gCap, b);
+  return lessLoad(nb, cb, na, ca) || (!lessLoad(na, ca, nb, cb) && a < b);
+}
+
+/** Shell sort by `heavier` (a strict total order, so the result is unique). */
+function sortHeavier(order: usize, n: i32): void {
+  let gap = 1;
+  while (<f64>gap < <f64>n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap = gap / 3) {
+    for (let i = gap; i < n; i++) {
+      const x = ld(order, i);
+      let j = i;
+      while (j >= gap && heavier(x, ld(order, j - gap))) {
+        st(order, j, ld(order, j - gap));
+        j -= gap;
+      }
+      st(order, j, x);
+    }
+  }
+}
+
+/**
+ * Evens out load inside each tag group (identical tags, so no task's spread
+ * changes): moves a standby from a heavier to a lighter member while
+ * (n_src - 1)/cap_src >= (n_dst + 1)/cap_dst; each move lowers sum(n^2/cap).
+ */
+function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  const S = T * W;
+  rHead = scratch(C, -1);
+  rNext = scratch(S, 0);
+  rPrev = scratch(S, 0);
+  for (let s = S - 1; s >= 0; s--) {
+    const c = ld(out, s);
+    if (c >= 0) link(c, s);
+  }
+  const mStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(mStart, ld(groupOf, c) + 1, ld(mStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(mStart, g + 1, ld(mStart, g + 1) + ld(mStart, g));
+  const members = scratch(C, 0);
+  const fill = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(fill, g, ld(mStart, g));
+  for (let c = 0; c < C; c++) {
+    const g = ld(groupOf, c);
+    const f = ld(fill, g);
+    st(members, f, c);
+    st(fill, g, f + 1);
+  }
+  const order = scratch(C, 0);
+  for (let g = 0; g < G; g++) {
+    const base = ld(mStart, g);
+    const n = ld(mStart, g + 1) - base;
+    if (n < 2) continue;
+    for (;;) {
+      for (let i = 0; i < n; i++) st(order, i, ld(members, base + i));
+      sortHeavier(order, n);
+      let moved = false;
+      for (let a = 0; a < n && !moved; a++) {
+        const src = ld(order, a);
+        if (ld(rHead, src) < 0) continue;
+        for (let b = n - 1; b > a && !moved; b--) {
+          const dst = ld(order, b);
+          if (lessLoad(ld(load, src) - 1, ld(cap, src), ld(load, dst) + 1, ld(cap, dst))) continue;
+          for (let s = ld(rHead, src); s >= 0; s = ld(rNext, s)) {
+            const t = s / W;
+            if (holds(dst, t, W, active, holderStart, holders, out)) continue;
+            unlink(src, s);
+            link(dst, s);
+            st(out, s, dst);
+            st(load, src, ld(load, src) - 1);
+            st(load, dst, ld(load, dst) + 1);
+            moved = true;
+            break;
+          }
+        }
+      }
+      if (!moved) break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- kafka
+
+let kHeld: usize = 0;
+let kSeen: usize = 0;
+let kStamp: i32 = 0;
+
+function markHolder(c: i32, K: i32, clientValues: usize): void {
+  st(kHeld, c, kStamp);
+  for (let k = 0; k < K; k++) {
+    const v = ld(clientValues, c * K + k);
+    if (v >= 0) st(kSeen, v, kStamp);
+  }
+}
+
+function visit(t: i32, K: i32, W: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, filled: usize, out: usize): void {
+  kStamp++;
+  const a = ld(active, t);
+  if (a >= 0) markHolder(a, K, clientValues);
+  const e = ld(holderStart, t + 1);
+  for (let h = ld(holderStart, t); h < e; h++) markHolder(ld(holders, h), K, clientValues);
+  const f = ld(filled, t);
+  for (let j = 0; j < f; j++) markHolder(ld(out, t * W + j), K, clientValues);
+}
+
+function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize, load: usize, filled: usize, out: usize): void {
+  let mask = 0;
+  for (let k = 0; k < K; k++) {
+    const v = ld(clientValues, c * K + k);
+    if (v >= 0 && ld(kSeen, v) != kStamp) mask |= 1 << k;
+  }
+  const j = ld(filled, t);
+  st(filled, t, j + 1);
+  st(out, t * W + j, c);
+  st(out, T * W + t * W + j, mask);
+  st(load, c, ld(load, c) + 1);
+  markHolder(c, K, clientValues);
+}
+
+/** Least loaded client not holding the task; with `tags`, also outside Kafka's usedEntries. */
+function poll(tags: bool, C: i32, K: i32, clientValues: usize, load: usize, cap: usize, usedVal: usize, exhausted: usize): i32 {
+  let best = -1;
+  let bn = 0, bc = 1;
+  for (let c = 0; c < C; c++) {
+    if (ld(kHeld, c) == kStamp) continue;
+    if (tags) {
+      let ok = true;
+      for (let k = 0; k < K; k++) {
+        if (ld(exhausted, k) != 0) continue;
+        const v = ld(clientValues, c * K + k);
+        if (v >= 0 && ld(usedVal, v) == kStamp) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+    }
+    const n = ld(load, c), cc = ld(cap, c);
+    if (best < 0 || lessLoad(n, cc, bn, bc)) {
+      best = c;
+      bn = n;
+      bc = cc;
+    }
+  }
+  return best;
+}
+
+/**
+ * Kafka mode (ClientTagAwareStandbyTaskAssignor with flag 1, else
+ * DefaultStandbyTaskAssignor); same output layout as standbyBalanced.
+ */
+export function standbyKafka(
+  C: i32, K: i32, T: i32, W: i32, V: i32,
+  clientValues: usize, distinct: usize,
+  load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
+  flags: i32, fallbackOrder: usize, out: usize,
+): void {
+  const TW = T * W;
+  for (let s = 0; s < TW; s++) {
+    st(out, s, -1);
+    st(out, TW + s, 0);
+  }
+  const tagAware = (flags & STANDBY_KAFKA_TAG_AWARE) != 0;
+  const remaining = scratch(T, 0);
+  for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
+  const filled = scratch(T, 0);
+  kHeld = scratch(C, 0);
+  kSeen = scratch(V, 0);
+  kStamp = 0;
+  const usedVal = scratch(V, 0);
+  const exhausted = scratch(K, 0);
+
+  if (tagAware) {
+    for (let t = 0; t < T; t++) {
+      const a = ld(active, t);
+      if (a < 0) continue; // no active owner: left for the fallback
+      visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
+      for (let k = 0; k < K; k++) st(exhausted, k, 0);
+      let usedCount = 1;
+      let last = a;
+      let rem = ld(remaining, t);
+      do {
+        for (let k = 0; k < K; k++) {
+          const v = ld(clientValues, last * K + k);
+          if (v < 0) continue;
+          if (ld(distinct, k) <= usedCount) st(exhausted, k, 1);
+          else st(usedVal, v, kStamp);
+        }
+        const c = poll(true, C, K, clientValues, load, cap, usedVal, exhausted);
+        if (c < 0) break;
+        assignSlot(t, c, K, T, W, clientValues, load, filled, out);
+        usedCount++;
+        rem--;
+        last = c;
+      } while (rem > 0);
+      st(remaining, t, rem);
+    }
+  }
+  for (let i = 0; i < T; i++) {
+    const t = tagAware ? ld(fallbackOrder, i) : i;
+    if (ld(remaining, t) <= 0) continue;
+    visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
+    while (ld(remaining, t) > 0) {
+      const c = poll(false, C, K, clientValues, load, cap, usedVal, exhausted);
+      if (c < 0) break;
+      assignSlot(t, c, K, T, W, clientValues, load, filled, out);
+      st(remaining, t, ld(remaining, t) - 1);
+    }
+  }
+}
