@@ -200,16 +200,28 @@ export function scanFrames(buf: Buffer, fileId: Buffer): Scan {
   return { frames, goodEnd: offset, tail: { kind: 'clean' } };
 }
 
+const KEY_PREFIX = Buffer.from('[1,"');
+
+/** Cheap filter before the CRC: entry count >= 1 and a first key that begins like `[1,"`. */
+function looksLikeFrameStart(buf: Buffer, o: number, len: number): boolean {
+  const body = o + FRAME_HEADER_SIZE;
+  if (buf.readUInt32BE(body) === 0) return false;
+  const kLen = buf.readUInt32BE(body + 4);
+  if (kLen < KEY_PREFIX.length || kLen > len) return false;
+  return buf.compare(KEY_PREFIX, 0, KEY_PREFIX.length, body + 8, body + 8 + KEY_PREFIX.length) === 0;
+}
+
 /**
  * Looks for any well-formed frame starting at or after `from`. Appends are sequential and each
  * one is fsync'd before the next starts, so after a crash only the last frame can be torn; a valid
- * frame behind a bad one means the bad bytes are damage. Cheap in practice: JSON text never holds
- * bytes below 0x20, so almost every offset reads an implausibly large length and is skipped.
+ * frame behind a bad one means the bad bytes are damage. Only candidates whose first key starts
+ * with `[1,"` (every key this store writes does) are CRC-checked, which keeps the search linear.
  */
 function findLaterFrame(buf: Buffer, from: number, fileId: Buffer): number | undefined {
   for (let o = from; o + FRAME_HEADER_SIZE + MIN_BODY <= buf.length; o++) {
     const len = buf.readUInt32BE(o);
     if (len < MIN_BODY || len > MAX_BODY || o + FRAME_HEADER_SIZE + len > buf.length) continue;
+    if (!looksLikeFrameStart(buf, o, len)) continue;
     if (readFrame(buf, o, fileId).kind === 'ok') return o;
   }
   return undefined;
