@@ -1,0 +1,186 @@
+// JobModel calculation: both mapper modes end to end, changelog partitions, standby containers.
+import { describe, expect, it } from 'vitest';
+import { calculateJobModel, emptyPrevious, type PreviousState } from '../../src/samza/plan.js';
+import { toJobModel, jobModelJson } from '../../src/samza/job-model.js';
+import { assignChangelogPartitions, mergeChangelogMappings } from '../../src/samza/changelog.js';
+import { taskSsps } from '../../src/samza/grouping.js';
+import { ssp, type SSP } from '../../src/samza/model.js';
+import { config, STATEFUL } from './helpers.js';
+import { AssignorError } from '../../src/errors.js';
+
+const job = (cfg: Record<string, string>, counts: Record<string, number>) => ({ config: config(cfg), partitionCounts: new Map(Object.entries(counts)) });
+
+function tasksOf(plan: ReturnType<typeof calculateJobModel>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  plan.grouping.tasks.forEach((t, i) => (out[t] = taskSsps(plan.grouping, i).map((s) => `${s.stream}#${s.partition}${s.keyBucket === -1 ? '' : `/${s.keyBucket}`}`)));
+  return out;
+}
+
+/** The previous state a plan leaves behind (what the store cycle would persist). */
+function after(plan: ReturnType<typeof calculateJobModel>): PreviousState {
+  const taskToSsps = new Map<string, SSP[]>();
+  plan.grouping.tasks.forEach((t, i) => taskToSsps.set(t, taskSsps(plan.grouping, i)));
+  const changelog = new Map(plan.grouping.tasks.map((t, i) => [t, plan.changelog[i]!] as [string, number]));
+  const taskContainer = new Map(plan.grouping.tasks.map((t, i) => [t, plan.containers.ids[plan.containers.containerOf[i]!]!] as [string, string]));
+  return { ...emptyPrevious(), baseCounts: plan.baseCounts, taskToSsps, changelog, taskContainer };
+}
+
+describe('changelog partitions', () => {
+  it('a task keeps its partition; unseen tasks get max+1 in task-name order', () => {
+    const existing = new Map([
+      ['Partition 0', 1],
+      ['Partition 1', 0],
+    ]);
+    expect([...assignChangelogPartitions(['Partition 0', 'Partition 1', 'Partition 2', 'Partition 3'], existing)]).toEqual([1, 0, 2, 3]);
+    expect([...assignChangelogPartitions(['b', 'a'].sort(), new Map())]).toEqual([0, 1]);
+  });
+
+  it('the written mapping is the new one overlaid with the previous one (previous wins)', () => {
+    const m = mergeChangelogMappings(new Map([['t', 5]]), new Map([['t', 0], ['u', 1]]));
+    expect([...m]).toEqual([['t', 5], ['u', 1]]);
+  });
+});
+
+describe('samza mapper mode end to end', () => {
+  it('reproduces the worked example of spec §6 through the job model', () => {
+    const first = calculateJobModel(job({ ...STATEFUL, 'task.inputs': 'kafka.PVE' }, { 'kafka.PVE': 4 }), emptyPrevious(), { mapper: 'samza' });
+    const second = calculateJobModel(job({ ...STATEFUL, 'task.inputs': 'kafka.PVE' }, { 'kafka.PVE': 8 }), after(first), { mapper: 'samza' });
+    expect(tasksOf(second)).toEqual({
+      'Partition 0': ['PVE#0', 'PVE#4'],
+      'Partition 1': ['PVE#1', 'PVE#5'],
+      'Partition 2': ['PVE#2', 'PVE#6'],
+      'Partition 3': ['PVE#3', 'PVE#7'],
+    });
+    expect([...second.changelog]).toEqual([0, 1, 2, 3]);
+  });
+
+  it('fails 4 -> 8 -> 12 at the second step', () => {
+    const c = { ...STATEFUL, 'task.inputs': 'kafka.A' };
+    const s1 = calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious(), { mapper: 'samza' });
+    const s2 = calculateJobModel(job(c, { 'kafka.A': 8 }), after(s1), { mapper: 'samza' });
+    expect(() => calculateJobModel(job(c, { 'kafka.A': 12 }), after(s2), { mapper: 'samza' })).toThrow(/SSPGroupProxy/);
+  });
+
+  it('with expansion disabled groups raw', () => {
+    const c = { ...STATEFUL, 'task.inputs': 'kafka.A', 'job.systemstreampartition.input.expansion.enabled': 'false' };
+    const s1 = calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious(), { mapper: 'samza' });
+    expect(calculateJobModel(job(c, { 'kafka.A': 8 }), after(s1), { mapper: 'samza' }).grouping.tasks).toHaveLength(8);
+  });
+});
+
+describe('base mapper mode (default)', () => {
+  const c = { ...STATEFUL, 'task.inputs': 'kafka.A' };
+
+  it('records the base on the first plan and folds every multiple onto it: 4 -> 8 -> 12 -> 8 keeps 4 tasks', () => {
+    let prev = after(calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious()));
+    expect(prev.baseCounts.get('kafka.A')).toBe(4);
+    for (const n of [8, 12, 8, 4]) {
+      const p = calculateJobModel(job(c, { 'kafka.A': n }), prev);
+      expect(p.grouping.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 2', 'Partition 3']);
+      const t = tasksOf(p);
+      for (let q = 0; q < n; q++) expect(t[`Partition ${q % 4}`]).toContain(`A#${q}`);
+      expect(p.streams[0]!.handling).toBe(n === 4 ? 'unchanged' : 'folded');
+      prev = after(p);
+    }
+  });
+
+  it('refuses a non-multiple with the share of keys that would move and the nearest safe counts', () => {
+    const prev = after(calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious()));
+    try {
+      calculateJobModel(job(c, { 'kafka.A': 6 }), prev);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as AssignorError).code).toBe('E_KEY_MOVEMENT');
+      expect((e as Error).message).toBe(
+        'cannot change kafka.A from base 4 to 6 partitions without moving keys: 1/2 of keys (50%) would change task (1 - gcd(4, 6)/4); partition counts that keep every key: 4 or 8. Set allowKeyMovement (--allow-key-movement) to accept the movement',
+      );
+    }
+    expect(() => calculateJobModel(job(c, { 'kafka.A': 3 }), prev)).toThrow('3/4 of keys (75%) would change task (1 - gcd(4, 3)/4); partition counts that keep every key: 4.');
+  });
+
+  it('allowKeyMovement assigns each partition to a task that owns some of its keys, balanced, and reports the share', () => {
+    const prev = after(calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious()));
+    const p = calculateJobModel(job(c, { 'kafka.A': 6 }), prev, { allowKeyMovement: true });
+    expect(p.streams[0]!.handling).toBe('key-movement');
+    expect(p.streams[0]!.movedShare).toBe(0.5);
+    const t = tasksOf(p);
+    expect(Object.keys(t)).toHaveLength(4);
+    // gcd(4,6) = 2: partition q may only go to tasks t ≡ q (mod 2).
+    for (const [task, list] of Object.entries(t)) for (const s of list) expect(Number(s.split('#')[1]) % 2).toBe(Number(task.split(' ')[1]) % 2);
+  });
+
+  it('keeps elasticity key buckets through an expansion (Samza silently does nothing)', () => {
+    const e = { ...c, 'job.elasticity.factor': '2' };
+    const prev = after(calculateJobModel(job(e, { 'kafka.A': 2 }), emptyPrevious()));
+    const p = calculateJobModel(job(e, { 'kafka.A': 4 }), prev);
+    expect(tasksOf(p)).toEqual({
+      'Partition 0 0': ['A#0/0', 'A#2/0'],
+      'Partition 0 1': ['A#0/1', 'A#2/1'],
+      'Partition 1 0': ['A#1/0', 'A#3/0'],
+      'Partition 1 1': ['A#1/1', 'A#3/1'],
+    });
+  });
+
+  it('stateless jobs and disabled expansion group as is and rebase', () => {
+    const prev = after(calculateJobModel(job({ 'task.inputs': 'kafka.A' }, { 'kafka.A': 4 }), emptyPrevious()));
+    const p = calculateJobModel(job({ 'task.inputs': 'kafka.A' }, { 'kafka.A': 8 }), prev);
+    expect(p.grouping.tasks).toHaveLength(8);
+    expect(p.baseCounts.get('kafka.A')).toBe(8);
+  });
+
+  it('folds GroupBySystemStreamPartition tasks onto the base SSP\'s task', () => {
+    const g = { ...c, 'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.GroupBySystemStreamPartitionFactory' };
+    const prev = after(calculateJobModel(job(g, { 'kafka.A': 2 }), emptyPrevious()));
+    expect(tasksOf(calculateJobModel(job(g, { 'kafka.A': 4 }), prev))).toEqual({
+      'SystemStreamPartition [kafka, A, 0]': ['A#0', 'A#2'],
+      'SystemStreamPartition [kafka, A, 1]': ['A#1', 'A#3'],
+    });
+  });
+
+  it('infers the base from a store written by Samza (no base record): 4 -> 8 done by Samza, then 12 folds onto 4', () => {
+    const s1 = calculateJobModel(job(c, { 'kafka.A': 4 }), emptyPrevious(), { mapper: 'samza' });
+    const s2 = calculateJobModel(job(c, { 'kafka.A': 8 }), after(s1), { mapper: 'samza' });
+    const prev = { ...after(s2), baseCounts: new Map<string, number>() };
+    const p = calculateJobModel(job(c, { 'kafka.A': 12 }), prev);
+    expect(p.streams[0]!.base).toBe(4);
+    expect(p.grouping.tasks).toHaveLength(4);
+  });
+
+  it('broadcast inputs join every task and are never folded', () => {
+    const b = { ...c, 'task.inputs': 'kafka.A,kafka.B', 'task.broadcast.inputs': 'kafka.B#0' };
+    const p = calculateJobModel(job(b, { 'kafka.A': 2, 'kafka.B': 1 }), emptyPrevious());
+    expect(tasksOf(p)).toEqual({ 'Partition 0': ['A#0', 'B#0'], 'Partition 1': ['A#1', 'B#0'] });
+  });
+
+  it('names the stream whose partition count is missing', () => {
+    expect(() => calculateJobModel(job(c, {}), emptyPrevious())).toThrow('no partition count for input stream kafka.A');
+  });
+
+  it('AllSspToSingleTask gives each container a task with all SSPs', () => {
+    const a = { ...c, 'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.AllSspToSingleTaskGrouperFactory', 'job.container.count': '2' };
+    expect(tasksOf(calculateJobModel(job(a, { 'kafka.A': 2 }), emptyPrevious()))).toEqual({ 'Task-0': ['A#0', 'A#1'], 'Task-1': ['A#0', 'A#1'] });
+  });
+});
+
+describe('standby containers', () => {
+  it('for replication factor R add containers <id>-<r> with Standby-<task>-<r> copies (same SSPs and changelog partition)', () => {
+    const p = calculateJobModel(
+      job({ 'task.inputs': 'kafka.A', 'job.container.count': '2', 'job.standbytasks.replication.factor': '3' }, { 'kafka.A': 2 }),
+      emptyPrevious(),
+    );
+    const m = toJobModel(p);
+    expect(m.containers.map((c) => c.id)).toEqual(['0', '1', '0-0', '0-1', '1-0', '1-1']);
+    const sb = m.containers.find((c) => c.id === '1-1')!;
+    expect(sb.tasks).toEqual([{ taskName: 'Standby-Partition 1-1', ssps: [ssp('kafka', 'A', 1)], changelogPartition: 1, mode: 'Standby' }]);
+    expect(m.maxChangeLogStreamPartitions).toBe(2);
+  });
+});
+
+describe('JobModel JSON', () => {
+  it('is valid JSON in container -> task -> SSP form, with user strings such as __proto__ kept as data', () => {
+    const p = calculateJobModel(job({ 'task.inputs': 'kafka.__proto__' }, { 'kafka.__proto__': 2 }), emptyPrevious());
+    const j = JSON.parse(jobModelJson(p));
+    expect(j.containers[0].tasks[1]).toEqual({ taskName: 'Partition 1', mode: 'Active', changelogPartition: 1, ssps: [{ system: 'kafka', stream: '__proto__', partition: 1 }] });
+    expect(j.maxChangeLogStreamPartitions).toBe(2);
+  });
+});
