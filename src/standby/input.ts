@@ -160,7 +160,16 @@ export function normalizeCluster(spec: unknown): Cluster {
     tasks = [...seen.values()];
   }
   tasks.sort(compareTaskIds);
-  return { clients: sortClients(clients), tasks, numStandbys, tagKeys };
+  const out: Cluster = { clients: sortClients(clients), tasks, numStandbys, tagKeys };
+  normalized.add(out);
+  return out;
+}
+
+const normalized = new WeakSet<object>();
+
+/** True for a Cluster that came out of normalizeCluster (so it is not validated twice). */
+export function isNormalized(x: unknown): x is Cluster {
+  return typeof x === 'object' && x !== null && normalized.has(x);
 }
 
 function sortClients(clients: Client[]): Client[] {

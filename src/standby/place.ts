@@ -3,7 +3,7 @@
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
 import { KAFKA_TAG_AWARE } from '../engine/reference/standby.js';
 import { AssignorError } from '../errors.js';
-import { normalizeCluster, type Cluster, type ClusterSpec } from './input.js';
+import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
 import { javaHashMapOrder } from './hash-order.js';
 import { LEVELS, levelOf, type Level } from './levels.js';
@@ -55,13 +55,10 @@ export interface PlacementTotals {
 export function placeStandbys(input: ClusterSpec | Cluster | unknown, options: PlaceOptions = {}): StandbyPlacement {
   const mode = options.mode ?? 'balanced';
   if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
-  const cluster = isCluster(input) ? input : normalizeCluster(input);
+  const cluster = isNormalized(input) ? input : normalizeCluster(input);
   return placeCluster(cluster, mode, options);
 }
 
-function isCluster(x: unknown): x is Cluster {
-  return typeof x === 'object' && x !== null && Array.isArray((x as Cluster).clients) && (x as Cluster).clients.every((c) => c && typeof c === 'object' && 'key' in c);
-}
 
 export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions = {}): StandbyPlacement {
   const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });

@@ -1,0 +1,59 @@
+// WASM = reference, both modes, on random clusters (fast-check), plus a
+// bigger seeded cluster and a memory-flatness check.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { getKernels } from '../../src/engine/kernels.js';
+import { placeStandbys, type ClusterSpec } from '../../src/standby/index.js';
+import { arbCluster, seededCluster } from './generators.js';
+
+const ref = getKernels({ engine: 'reference' });
+const wasm = [getKernels({ engine: 'wasm-scalar' }), getKernels({ engine: 'wasm-simd' })];
+
+function same(spec: ClusterSpec, mode: 'kafka' | 'balanced', zeroStandbyGuard = true): void {
+  const a = placeStandbys(spec, { mode, engine: 'reference', zeroStandbyGuard });
+  for (const k of wasm) {
+    const b = placeStandbys(spec, { mode, engine: k.name, zeroStandbyGuard });
+    expect(Array.from(b.slots)).toEqual(Array.from(a.slots));
+    expect(Array.from(b.masks)).toEqual(Array.from(a.masks));
+  }
+}
+
+describe('standby kernels: WASM = reference', () => {
+  it('balanced mode, random clusters', () => {
+    fc.assert(fc.property(arbCluster(), (spec) => same(spec, 'balanced')), { numRuns: 300 });
+  });
+  it('kafka mode, random clusters', () => {
+    fc.assert(fc.property(arbCluster(), (spec) => same(spec, 'kafka')), { numRuns: 300 });
+  });
+  it('both modes with missing keys, unowned tasks and existing standbys', () => {
+    fc.assert(
+      fc.property(arbCluster({ missingKeys: true, existing: true }), (spec) => {
+        same(spec, 'balanced');
+        same(spec, 'kafka');
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('kafka mode without the numStandbys = 0 guard (X04)', () => {
+    fc.assert(fc.property(arbCluster(), (spec) => same({ ...spec, numStandbys: 0 }, 'kafka', false)), { numRuns: 100 });
+  });
+  it('a seeded cluster of 300 clients and 3,000 tasks, both modes', () => {
+    const spec = seededCluster(42, 300, 3000, 2, [3, 3]);
+    same(spec, 'balanced');
+    same(spec, 'kafka');
+  });
+  it('kernel memory stays flat over repeated calls', () => {
+    const spec = seededCluster(7, 50, 500, 2, [3, 3]);
+    placeStandbys(spec, { engine: 'wasm-scalar' });
+    const core = (wasm[0] as unknown as { name: string }).name;
+    expect(core).toBe('wasm-scalar');
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < 200; i++) placeStandbys(spec, { engine: 'wasm-scalar' });
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 << 20);
+  });
+  it('raw kernel calls agree on an empty problem', () => {
+    const spec: ClusterSpec = { clients: [], numStandbys: 2, tagKeys: [] };
+    same(spec, 'balanced');
+    same(spec, 'kafka');
+  });
+});
