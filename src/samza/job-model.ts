@@ -84,7 +84,7 @@ export function* jobModelJsonChunks(plan: JobModelPlan): Generator<string> {
   yield `{"config":{${configKeys.map((k) => `${q(k)}:${q(plan.config.map.get(k))}`).join(',')}},`;
   yield `"mapper":${q(plan.mapper)},"maxChangeLogStreamPartitions":${plan.maxChangeLogStreamPartitions},`;
   yield `"streams":[${plan.streams
-    .map((s) => `{"stream":${q(s.name)},"partitions":${s.partitions},${s.previousPartitions !== undefined ? `"previousPartitions":${s.previousPartitions},` : ''}"base":${s.base},"handling":${q(s.handling)}}`)
+    .map((s) => `{"stream":${q(s.name)},"partitions":${s.partitions},"basePartitions":${s.base}}`)
     .join(',')}],"containers":[`;
   const layouts = containerLayouts(plan);
   for (let c = 0; c < layouts.length; c++) {
