@@ -32,6 +32,31 @@ export function channelPlan(strategy: i32, n: i32, w: i32, start: i32, out: usiz
 }
 
 /**
+ * The whole layout of a strategy in one pass of sequential writes: channelOf as
+ * channelPlan, plus channel c's partitions, ascending, at members[offsets[c] .. offsets[c + 1]).
+ */
+export function channelLayout(strategy: i32, n: i32, w: i32, start: i32, channelOf: usize, offsets: usize, members: usize): void {
+  channelPlan(strategy, n, w, start, channelOf);
+  if (strategy == STRATEGY_CONTIGUOUS) {
+    const q = n / w;
+    const r = n % w;
+    for (let c = 0; c <= w; c++) store<i32>(offsets + (<usize>c << 2), c * q + (c < r ? c : r));
+    for (let p = 0; p < n; p++) store<i32>(members + (<usize>p << 2), p);
+    return;
+  }
+  // Rotate: channel c owns f, f + w, f + 2w, ... with f = (c - start) mod w.
+  let k = 0;
+  for (let c = 0; c < w; c++) {
+    store<i32>(offsets + (<usize>c << 2), k);
+    for (let p = c >= start ? c - start : c - start + w; p < n; p += w) {
+      store<i32>(members + (<usize>k << 2), p);
+      k++;
+    }
+  }
+  store<i32>(offsets + (<usize>w << 2), k);
+}
+
+/**
  * Counting sort of partitions by channel: channel c's partitions, ascending, are
  * members[offsets[c] .. offsets[c + 1]). Every channelOf entry must be in [0, w).
  */
@@ -59,10 +84,10 @@ export function channelGroup(channelOf: usize, n: i32, w: i32, offsets: usize, m
 /**
  * Checks a hand-written plan given as flat (channel, partition) entries, grouped
  * by channel (all entries of one channel adjacent, channels in [0, w)).
- * owners[p] = distinct channels listing p; perChannel[c] = distinct in-range
- * partitions of c; last is scratch (n entries). A partition repeated inside one
- * channel (the `4, 4` padding) counts once, as the toolkit's HashSet does.
- * summary = [outOfRange, missing, duplicated, repeats].
+ * state[p]: 0 when no channel lists p, c + 1 when only channel c does, -(c + 1)
+ * when two or more do (c the last). perChannel[c] = distinct in-range partitions
+ * of c. A partition repeated inside one channel (the `4, 4` padding) counts once,
+ * as the toolkit's HashSet does. summary = [outOfRange, missing, duplicated, repeats].
  */
 export function channelValidate(
   channels: usize,
@@ -70,13 +95,11 @@ export function channelValidate(
   count: i32,
   n: i32,
   w: i32,
-  owners: usize,
-  last: usize,
+  state: usize,
   perChannel: usize,
   summary: usize,
 ): void {
-  memory.fill(owners, 0, <usize>n << 2);
-  memory.fill(last, 0xff, <usize>n << 2);
+  memory.fill(state, 0, <usize>n << 2);
   memory.fill(perChannel, 0, <usize>w << 2);
   let outOfRange = 0;
   let repeats = 0;
@@ -87,22 +110,23 @@ export function channelValidate(
       outOfRange++;
       continue;
     }
-    const at = <usize>p << 2;
-    if (load<i32>(last + at) == c) {
+    const at = state + (<usize>p << 2);
+    const s = load<i32>(at);
+    const mine = c + 1;
+    if (s == mine || s == -mine) {
       repeats++;
       continue;
     }
-    store<i32>(last + at, c);
-    store<i32>(owners + at, load<i32>(owners + at) + 1);
+    store<i32>(at, s == 0 ? mine : -mine);
     const pc = perChannel + (<usize>c << 2);
     store<i32>(pc, load<i32>(pc) + 1);
   }
   let missing = 0;
   let duplicated = 0;
   for (let p = 0; p < n; p++) {
-    const o = load<i32>(owners + (<usize>p << 2));
-    if (o == 0) missing++;
-    else if (o > 1) duplicated++;
+    const s = load<i32>(state + (<usize>p << 2));
+    if (s == 0) missing++;
+    else if (s < 0) duplicated++;
   }
   store<i32>(summary, outOfRange);
   store<i32>(summary, missing, 4);

@@ -99,17 +99,13 @@ export function planChannels(options: PlanOptions): ChannelPlan {
     throw new AssignorError('E_USAGE', 'topic must be a string', 'topic');
   }
   const topic = options.topic ?? null;
-  const k = getKernels(options);
-  let startIndex: number | undefined;
-  let channelOf: Int32Array;
-  if (strategy === 'contiguous') {
-    channelOf = k.channelPlan(STRATEGY_CONTIGUOUS, n, w, 0);
-  } else {
-    const start = strategy === 'flink' ? flinkStartIndex(requireTopic(options.topic), w) : 0;
-    if (strategy === 'flink') startIndex = start;
-    channelOf = k.channelPlan(STRATEGY_ROTATE, n, w, start);
-  }
-  return fromChannelOf({ strategy, topic, partitions: n, basePartitions: n, width: w, startIndex, channelOf }, options);
+  let start = 0;
+  if (strategy === 'flink') start = flinkStartIndex(requireTopic(options.topic), w);
+  const layout = getKernels(options).channelLayout(strategy === 'contiguous' ? STRATEGY_CONTIGUOUS : STRATEGY_ROTATE, n, w, start);
+  return fromChannelOf(
+    { strategy, topic, partitions: n, basePartitions: n, width: w, startIndex: strategy === 'flink' ? start : undefined, ...layout },
+    options,
+  );
 }
 
 /** Plans several topics with the same width and strategy (one plan per topic). */
@@ -129,10 +125,16 @@ export function planTopics(options: TopicsPlanOptions): ChannelPlan[] {
 
 /** Completes a plan from its channelOf: grouping by channel and the idle-channel warning. */
 export function fromChannelOf(
-  p: Pick<ChannelPlan, 'strategy' | 'topic' | 'partitions' | 'basePartitions' | 'width' | 'channelOf'> & { startIndex?: number | undefined; warnings?: string[] },
+  p: Pick<ChannelPlan, 'strategy' | 'topic' | 'partitions' | 'basePartitions' | 'width' | 'channelOf'> & {
+    startIndex?: number | undefined;
+    warnings?: string[];
+    /** The grouping when the caller already has it; otherwise the group kernel sorts channelOf. */
+    offsets?: Int32Array;
+    members?: Int32Array;
+  },
   options?: EngineOptions,
 ): ChannelPlan {
-  const { offsets, members } = getKernels(options).channelGroup(p.channelOf, p.width);
+  const { offsets, members } = p.offsets !== undefined && p.members !== undefined ? { offsets: p.offsets, members: p.members } : getKernels(options).channelGroup(p.channelOf, p.width);
   const warnings = [...(p.warnings ?? [])];
   const idle = idleChannels(offsets);
   if (idle.length > 0) {

@@ -70,12 +70,12 @@ export function validateInput(input: PlanInput, n: number, options?: EngineOptio
   const repeated: ValidationReport['repeated'] = [];
   const idleChannels: number[] = [];
   // The kernel counted; the slower lists are built only for the defects it found.
-  if (check.missing > 0) for (let p = 0; p < n; p++) if (check.owners[p] === 0) missing.push(p);
+  if (check.missing > 0) for (let p = 0; p < n; p++) if (check.state[p] === 0) missing.push(p);
   if (check.duplicated > 0) {
     const byPartition = new Map<number, number[]>();
     for (let i = 0; i < entryPartition.length; i++) {
       const p = entryPartition[i]!;
-      if (p >= 0 && p < n && check.owners[p]! > 1) {
+      if (p >= 0 && p < n && check.state[p]! < 0) {
         const chans = byPartition.get(p) ?? [];
         if (chans[chans.length - 1] !== entryChannel[i]) chans.push(entryChannel[i]!);
         byPartition.set(p, chans);

@@ -31,6 +31,24 @@ describe.each(wasms.map((k) => [k.name, k] as const))('channel kernels: %s = ref
     );
   });
 
+  it('channelLayout = channelPlan + channelGroup, in WASM and in the reference', () => {
+    fc.assert(
+      fc.property(sizes, fc.constantFrom(STRATEGY_CONTIGUOUS, STRATEGY_ROTATE), fc.nat(), ({ n, w }, s, seed) => {
+        const start = seed % w;
+        const a = k.channelLayout(s, n, w, start);
+        const b = ref!.channelLayout(s, n, w, start);
+        const channelOf = ref!.channelPlan(s, n, w, start);
+        const g = ref!.channelGroup(channelOf, w);
+        for (const x of [a, b]) {
+          expect(same(x.channelOf, channelOf)).toBe(true);
+          expect(same(x.offsets, g.offsets)).toBe(true);
+          expect(same(x.members, g.members)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('channelGroup on random channel maps', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3000 }), fc.array(fc.nat(), { maxLength: 2000 }), (w, raw) => {
@@ -81,9 +99,15 @@ describe('reference kernels: the document cases', () => {
     expect(Array.from(k.channelPlan(STRATEGY_CONTIGUOUS, 6, 3, 0))).toEqual([0, 0, 1, 1, 2, 2]);
     expect(Array.from(k.channelPlan(STRATEGY_CONTIGUOUS, 5, 3, 0))).toEqual([0, 0, 1, 1, 2]);
   });
+  it('validate marks a partition on two channels with the last one, negated', () => {
+    const r = k.channelValidate(Int32Array.of(0, 1, 2), Int32Array.of(0, 0, 0), 2, 3);
+    expect(Array.from(r.state)).toEqual([-3, 0]);
+    expect(r).toMatchObject({ missing: 1, duplicated: 1, repeats: 0 });
+  });
   it('validate counts a within-channel repeat once (4, 4)', () => {
     const r = k.channelValidate(Int32Array.of(0, 0, 1, 1, 2, 2), Int32Array.of(0, 1, 2, 3, 4, 4), 5, 3);
     expect(r).toMatchObject({ outOfRange: 0, missing: 0, duplicated: 0, repeats: 1 });
     expect(Array.from(r.perChannel)).toEqual([2, 2, 1]);
+    expect(Array.from(r.state)).toEqual([1, 1, 2, 2, 3]);
   });
 });

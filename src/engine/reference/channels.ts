@@ -13,8 +13,11 @@ export interface ChannelGrouping {
 }
 
 export interface ChannelCheck {
-  /** owners[p]: how many distinct channels list partition p. */
-  owners: Int32Array;
+  /**
+   * state[p]: 0 when no channel lists partition p, c + 1 when only channel c
+   * does, -(c + 1) when two or more do (c the last one listed).
+   */
+  state: Int32Array;
   /** perChannel[c]: how many distinct in-range partitions channel c lists. */
   perChannel: Int32Array;
   /** Entries whose partition is outside [0, n). */
@@ -33,6 +36,8 @@ export interface ChannelKernels {
    * one larger. STRATEGY_ROTATE: (start + p) % w, with 0 <= start < w.
    */
   channelPlan(strategy: number, n: number, w: number, start: number): Int32Array;
+  /** channelPlan plus its grouping by channel, computed directly (no sort). */
+  channelLayout(strategy: number, n: number, w: number, start: number): { channelOf: Int32Array } & ChannelGrouping;
   /** Counting sort of partitions by channel; every channelOf entry must be in [0, w). */
   channelGroup(channelOf: Int32Array, w: number): ChannelGrouping;
   /**
@@ -67,30 +72,32 @@ export function referenceChannels(): ChannelKernels {
       for (let p = 0; p < n; p++) members[cursor[channelOf[p]!]!++] = p;
       return { offsets, members };
     },
+    channelLayout(strategy, n, w, start) {
+      const channelOf = this.channelPlan(strategy, n, w, start);
+      return { channelOf, ...this.channelGroup(channelOf, w) };
+    },
     channelValidate(channels, partitions, n, w) {
-      const owners = new Int32Array(n);
+      const state = new Int32Array(n);
       const perChannel = new Int32Array(w);
-      const last = new Int32Array(n).fill(-1);
       let outOfRange = 0;
       let repeats = 0;
       for (let i = 0; i < partitions.length; i++) {
         const c = channels[i]!;
         const p = partitions[i]!;
         if (p < 0 || p >= n) outOfRange++;
-        else if (last[p] === c) repeats++;
+        else if (Math.abs(state[p]!) === c + 1) repeats++;
         else {
-          last[p] = c;
-          owners[p]!++;
+          state[p] = state[p] === 0 ? c + 1 : -(c + 1);
           perChannel[c]!++;
         }
       }
       let missing = 0;
       let duplicated = 0;
       for (let p = 0; p < n; p++) {
-        if (owners[p] === 0) missing++;
-        else if (owners[p]! > 1) duplicated++;
+        if (state[p] === 0) missing++;
+        else if (state[p]! < 0) duplicated++;
       }
-      return { owners, perChannel, outOfRange, missing, duplicated, repeats };
+      return { state, perChannel, outOfRange, missing, duplicated, repeats };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ChannelKernels } from '../reference/channels.js';
 
 interface ChannelExports {
   channelPlan(strategy: number, n: number, w: number, start: number, out: number): void;
+  channelLayout(strategy: number, n: number, w: number, start: number, channelOf: number, offsets: number, members: number): void;
   channelGroup(channelOf: number, n: number, w: number, offsets: number, members: number): void;
   channelValidate(
     channels: number,
@@ -11,8 +12,7 @@ interface ChannelExports {
     count: number,
     n: number,
     w: number,
-    owners: number,
-    last: number,
+    state: number,
     perChannel: number,
     summary: number,
   ): void;
@@ -26,6 +26,14 @@ export function wasmChannels(core: WasmCore): ChannelKernels {
       const out = core.alloc(n * 4);
       raw.channelPlan(strategy, n, w, start, out);
       return core.takeI32(out, n);
+    },
+    channelLayout(strategy, n, w, start) {
+      core.begin();
+      const cp = core.alloc(n * 4);
+      const op = core.alloc((w + 1) * 4);
+      const mp = core.alloc(n * 4);
+      raw.channelLayout(strategy, n, w, start, cp, op, mp);
+      return { channelOf: core.takeI32(cp, n), offsets: core.takeI32(op, w + 1), members: core.takeI32(mp, n) };
     },
     channelGroup(channelOf, w) {
       const n = channelOf.length;
@@ -42,13 +50,12 @@ export function wasmChannels(core: WasmCore): ChannelKernels {
       const cp = core.put(channels);
       const pp = core.put(partitions);
       const op = core.alloc(n * 4);
-      const lp = core.alloc(n * 4);
       const wp = core.alloc(w * 4);
       const sp = core.alloc(16);
-      raw.channelValidate(cp, pp, count, n, w, op, lp, wp, sp);
+      raw.channelValidate(cp, pp, count, n, w, op, wp, sp);
       const s = core.i32(sp, 4);
       const [outOfRange, missing, duplicated, repeats] = [s[0]!, s[1]!, s[2]!, s[3]!];
-      return { owners: core.takeI32(op, n), perChannel: core.takeI32(wp, w), outOfRange, missing, duplicated, repeats };
+      return { state: core.takeI32(op, n), perChannel: core.takeI32(wp, w), outOfRange, missing, duplicated, repeats };
     },
   };
 }
