@@ -91,6 +91,28 @@ describe('torn tail (kill mid-append)', () => {
     });
   }
 
+  it('a torn batch of 20,000 records is recognised quickly (the search behind it stays linear)', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    s.put('keep', 'me', 1);
+    const start = s.fileBytes;
+    const batch = [];
+    for (let i = 0; i < 20_000; i++) {
+      batch.push({ type: 'set-task-partition-assignment', key: `{"system":"kafka","partition":${i},"stream":"PVE","keyBucket":-1}`, value: { taskNames: `["Partition ${i}"]` } });
+    }
+    s.writeBatch(batch);
+    const end = s.fileBytes;
+    s.close();
+    fs.truncateSync(path.join(dir, LOG_FILE), end - 1);
+    const t0 = performance.now();
+    const r = CoordinatorStore.open(dir);
+    const ms = performance.now() - t0;
+    expect(snapshot(r)).toEqual({ keep: [['me', 1]] });
+    expect(r.truncatedBytes).toBe(end - 1 - start);
+    r.close();
+    expect(ms).toBeLessThan(5000);
+  });
+
   it('a tail of zeros (file extended, data never written) is a torn tail', () => {
     const { dir, end, after } = lastWriteFixture((s) => s.put('t', 'k', 1));
     fs.appendFileSync(path.join(dir, LOG_FILE), Buffer.alloc(4096));
@@ -147,6 +169,29 @@ describe('bit flips', () => {
     s.close();
     expect(snapshotOf(dir)).toEqual({});
     expect(Object.keys(after).length).toBeGreaterThan(0);
+  });
+
+  it('damage to a frame in the middle (not the first) is refused; repair keeps the frames before it', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir);
+    s.put('t', 'a', 1);
+    s.put('t', 'b', 2);
+    const second = s.fileBytes;
+    s.put('t', 'c', 3);
+    s.put('t', 'd', 4);
+    s.close();
+    const file = path.join(dir, LOG_FILE);
+    const damaged = fs.readFileSync(file);
+    damaged[second + 30]! ^= 0x01;
+    fs.writeFileSync(file, damaged);
+    const e = caught(() => CoordinatorStore.open(dir));
+    expect(e.code).toBe('E_STORE_CORRUPT');
+    expect(e.path).toBe(`${file}@${second}`);
+    expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+    const r = CoordinatorStore.open(dir, { repair: true });
+    expect(snapshot(r)).toEqual({ t: [['a', 1], ['b', 2]] });
+    expect(r.truncatedBytes).toBe(damaged.length - second);
+    r.close();
   });
 
   it('a frame whose CRC matches but whose contents are not Samza messages is refused', () => {
