@@ -220,6 +220,42 @@ function holds(c: i32, t: i32, W: i32, active: usize, holderStart: usize, holder
   return false;
 }
 
+function moveSlot(s: i32, from: i32, to: i32, out: usize): void {
+  unlink(from, s);
+  link(to, s);
+  st(out, s, to);
+  st(gLoad, from, ld(gLoad, from) - 1);
+  st(gLoad, to, ld(gLoad, to) + 1);
+}
+
+/** Moves one standby src -> dst that dst does not hold yet. */
+function moveOne(src: i32, dst: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
+  for (let s = ld(rHead, src); s >= 0; s = ld(rNext, s)) {
+    if (holds(dst, s / W, W, active, holderStart, holders, out)) continue;
+    moveSlot(s, src, dst, out);
+    return true;
+  }
+  return false;
+}
+
+/** src -> mid and mid -> dst (mid's load unchanged), for when every task of src is already on dst. */
+function chain(src: i32, dst: i32, members: usize, base: i32, n: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
+  for (let i = 0; i < n; i++) {
+    const mid = ld(members, base + i);
+    if (mid == src || mid == dst) continue;
+    for (let s2 = ld(rHead, mid); s2 >= 0; s2 = ld(rNext, s2)) {
+      if (holds(dst, s2 / W, W, active, holderStart, holders, out)) continue;
+      for (let s1 = ld(rHead, src); s1 >= 0; s1 = ld(rNext, s1)) {
+        if (holds(mid, s1 / W, W, active, holderStart, holders, out)) continue;
+        moveSlot(s2, mid, dst, out);
+        moveSlot(s1, src, mid, out);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Heavier first; equal loads by index. */
 // @ts-ignore: decorator
 @inline function heavier(a: i32, b: i32): bool {
@@ -279,22 +315,17 @@ function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, 
       for (let i = 0; i < n; i++) st(order, i, ld(members, base + i));
       sortHeavier(order, n);
       let moved = false;
-      for (let a = 0; a < n && !moved; a++) {
-        const src = ld(order, a);
-        if (ld(rHead, src) < 0) continue;
-        for (let b = n - 1; b > a && !moved; b--) {
-          const dst = ld(order, b);
-          if (lessLoad(ld(load, src) - 1, ld(cap, src), ld(load, dst) + 1, ld(cap, dst))) continue;
-          for (let s = ld(rHead, src); s >= 0; s = ld(rNext, s)) {
-            const t = s / W;
-            if (holds(dst, t, W, active, holderStart, holders, out)) continue;
-            unlink(src, s);
-            link(dst, s);
-            st(out, s, dst);
-            st(load, src, ld(load, src) - 1);
-            st(load, dst, ld(load, dst) + 1);
-            moved = true;
-            break;
+      // Direct moves first; only when none exists, a two-step chain through a third member.
+      for (let pass = 0; pass < 2 && !moved; pass++) {
+        for (let a = 0; a < n && !moved; a++) {
+          const src = ld(order, a);
+          if (ld(rHead, src) < 0) continue;
+          for (let b = n - 1; b > a && !moved; b--) {
+            const dst = ld(order, b);
+            if (lessLoad(ld(load, src) - 1, ld(cap, src), ld(load, dst) + 1, ld(cap, dst))) continue;
+            moved = pass == 0
+              ? moveOne(src, dst, W, active, holderStart, holders, out)
+              : chain(src, dst, members, base, n, W, active, holderStart, holders, out);
           }
         }
       }

@@ -107,7 +107,8 @@ describe.each(ENGINES)('standby properties (%s)', (engine) => {
           expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
         },
       ),
-      { numRuns: Number(process.env.STANDBY_RUNS ?? 300) },
+      // The example is a case where only a two-step move (src -> mid -> dst) evens the counts.
+      { numRuns: Number(process.env.STANDBY_RUNS ?? 300), examples: [[7, 2, 2, 1, -435488418]] },
     );
   });
 

@@ -243,6 +243,39 @@ function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
   const order = new Int32Array(C);
   // Heavier first; equal loads by index.
   const heavier = (a: number, b: number): boolean => lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) || (!lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) && a < b);
+  const move = (s: number, from: number, to: number): void => {
+    unlink(from, s);
+    link(to, s);
+    out[s] = to;
+    load[from]!--;
+    load[to]!++;
+  };
+  /** Moves one standby src -> dst that dst does not hold yet. */
+  const moveOne = (src: number, dst: number): boolean => {
+    for (let s = head[src]!; s >= 0; s = next[s]!) {
+      if (holds(dst, (s / W) | 0)) continue;
+      move(s, src, dst);
+      return true;
+    }
+    return false;
+  };
+  /** src -> mid and mid -> dst (mid's load unchanged), for when every task of src is already on dst. */
+  const chain = (src: number, dst: number, base: number, n: number): boolean => {
+    for (let i = 0; i < n; i++) {
+      const mid = members[base + i]!;
+      if (mid === src || mid === dst) continue;
+      for (let s2 = head[mid]!; s2 >= 0; s2 = next[s2]!) {
+        if (holds(dst, (s2 / W) | 0)) continue;
+        for (let s1 = head[src]!; s1 >= 0; s1 = next[s1]!) {
+          if (holds(mid, (s1 / W) | 0)) continue;
+          move(s2, mid, dst);
+          move(s1, src, mid);
+          return true;
+        }
+      }
+    }
+    return false;
+  };
   for (let g = 0; g < G; g++) {
     const base = mStart[g]!;
     const n = mStart[g + 1]! - base;
@@ -251,23 +284,16 @@ function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
       for (let i = 0; i < n; i++) order[i] = members[base + i]!;
       sortBy(order, n, heavier);
       let moved = false;
-      for (let a = 0; a < n && !moved; a++) {
-        const src = order[a]!;
-        if (head[src]! < 0) continue;
-        for (let b = n - 1; b > a && !moved; b--) {
-          const dst = order[b]!;
-          // Worth moving only if the source stays at least as loaded as the destination becomes.
-          if (lessLoad(load[src]! - 1, cap[src]!, load[dst]! + 1, cap[dst]!)) continue;
-          for (let s = head[src]!; s >= 0; s = next[s]!) {
-            const t = (s / W) | 0;
-            if (holds(dst, t)) continue;
-            unlink(src, s);
-            link(dst, s);
-            out[s] = dst;
-            load[src]!--;
-            load[dst]!++;
-            moved = true;
-            break;
+      // Direct moves first; only when none exists, a two-step chain through a third member.
+      for (let pass = 0; pass < 2 && !moved; pass++) {
+        for (let a = 0; a < n && !moved; a++) {
+          const src = order[a]!;
+          if (head[src]! < 0) continue;
+          for (let b = n - 1; b > a && !moved; b--) {
+            const dst = order[b]!;
+            // Worth moving only if the source stays at least as loaded as the destination becomes.
+            if (lessLoad(load[src]! - 1, cap[src]!, load[dst]! + 1, cap[dst]!)) continue;
+            moved = pass === 0 ? moveOne(src, dst) : chain(src, dst, base, n);
           }
         }
       }
