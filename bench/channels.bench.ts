@@ -1,7 +1,7 @@
 // Channel-plan benchmark: plan and validate 1,000,000 partitions across 10,000
 // channels, WASM vs the pure-TS reference, on identical inputs in one run.
 // Kernel rows time the kernels alone; API rows time the public functions
-// (planChannels = plan kernel + grouping kernel; validatePlan = validate kernel
+// (planChannels = layout kernel, which in the reference is plan + counting sort; validatePlan = validate kernel
 // + report). Medians (p50) and reference/WASM ratios; writes
 // bench/results/channels.json and prints a markdown table. Run: npm run bench:channels
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     const tasks: [string, () => unknown][] = [
       ['kernel plan contiguous', () => k.channelPlan(STRATEGY_CONTIGUOUS, N, W, 0)],
       ['kernel plan flink', () => k.channelPlan(STRATEGY_ROTATE, N, W, start)],
+      ['kernel layout flink', () => k.channelLayout(STRATEGY_ROTATE, N, W, start)],
       ['kernel group by channel', () => k.channelGroup(channelOf, W)],
       ['kernel validate sound', () => k.channelValidate(entryChannel, entryPartition, N, W)],
       ['kernel validate 1% corrupt', () => k.channelValidate(entryChannel, corrupt, N, W)],

@@ -16,7 +16,7 @@ export {
   type Strategy,
   type PlanStrategy,
 } from './plan.js';
-export { validatePlan, REPORT_FORMAT, type ValidationReport } from './validate.js';
+export { validatePlan, reportJsonText, REPORT_FORMAT, type ValidationReport } from './validate.js';
 export { expandPlan, type Expansion, type ExpandOptions } from './expand.js';
 export { emitSpl, type SplOptions } from './spl.js';
 export { planToJson, planJsonText, readPlan, PLAN_FORMAT, PLAN_VERSION, type PlanJson, type PlanInput } from './json.js';

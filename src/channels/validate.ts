@@ -144,3 +144,9 @@ function summarize(
 function clip(s: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
+
+/** The report as JSON text: one top-level member per line, each value compact (big lists stay short). */
+export function reportJsonText(r: ValidationReport): string {
+  const members = Object.entries(r).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{\n${members.join(',\n')}\n}\n`;
+}

@@ -4,7 +4,7 @@ import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import { planChannels, STRATEGIES, MAX_PLAN_PARTITIONS, MAX_WIDTH, type ChannelPlan, type Strategy } from '../channels/plan.js';
 import { planJsonText, planToJson } from '../channels/json.js';
-import { validatePlan } from '../channels/validate.js';
+import { validatePlan, reportJsonText } from '../channels/validate.js';
 import { expandPlan, type Expansion } from '../channels/expand.js';
 import { emitSpl } from '../channels/spl.js';
 import { planTable, reportTable } from '../channels/table.js';
@@ -80,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
       const emit = emitOf(values.emit, 'table');
       if (emit === 'spl') throw new AssignorError('E_USAGE', 'validate emits json or table', '--emit');
       const report = validatePlan(readJsonFile(file), n, { engine });
-      await out.write(emit === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportTable(report));
+      await out.write(emit === 'json' ? reportJsonText(report) : reportTable(report));
       code = report.sound ? EXIT_OK : EXIT_FINDING;
       break;
     }
