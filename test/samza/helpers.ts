@@ -22,3 +22,15 @@ export function view(g: TaskGrouping): Record<string, string[]> {
 }
 
 export const STATEFUL = { 'stores.store1.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory' };
+
+import { emptyPrevious, type JobModelPlan, type PreviousState } from '../../src/samza/plan.js';
+import { taskSsps } from '../../src/samza/grouping.js';
+
+/** The previous state a plan leaves behind (what the store cycle persists), without a store. */
+export function after(plan: JobModelPlan): PreviousState {
+  const taskToSsps = new Map<string, SSP[]>();
+  plan.grouping.tasks.forEach((t, i) => taskToSsps.set(t, taskSsps(plan.grouping, i)));
+  const changelog = new Map(plan.grouping.tasks.map((t, i) => [t, plan.changelog[i]!] as [string, number]));
+  const taskContainer = new Map(plan.grouping.tasks.map((t, i) => [t, plan.containers.ids[plan.containers.containerOf[i]!]!] as [string, string]));
+  return { ...emptyPrevious(), baseCounts: plan.baseCounts, taskToSsps, changelog, taskContainer };
+}
