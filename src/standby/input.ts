@@ -94,7 +94,7 @@ export function normalizeCluster(spec: unknown): Cluster {
   const shared = spec.properties === undefined ? new Map<string, unknown>() : toPropertyMap(checkProps(spec.properties, 'properties'));
   let config: ReturnType<typeof parseStreamsProperties>;
   try {
-    config = parseStreamsProperties(shared);
+    config = parseStreamsProperties(shared, { checkConfiguredTags: false });
   } catch (e) {
     throw e instanceof AssignorError ? new AssignorError(e.code, e.message, `properties[${JSON.stringify(e.path)}]`) : e;
   }

@@ -113,8 +113,10 @@ export function validateRackAwareness(clientTags: Map<string, string>, configure
 /**
  * Reads the three settings from one instance's Streams properties, in Kafka's
  * order, with Kafka's messages. Other properties are ignored.
+ * `checkConfiguredTags: false` skips "configured key must have a client tag"
+ * (for settings shared by many instances whose tags are given per instance).
  */
-export function parseStreamsProperties(props: PropertiesLike): StreamsStandbyConfig {
+export function parseStreamsProperties(props: PropertiesLike, options: { checkConfiguredTags?: boolean } = {}): StreamsStandbyConfig {
   const map = toPropertyMap(props);
   const rawStandbys = map.get(NUM_STANDBY_REPLICAS_CONFIG);
   const numStandbyReplicas = rawStandbys === undefined ? 0 : parseInt32(NUM_STANDBY_REPLICAS_CONFIG, rawStandbys);
@@ -127,7 +129,7 @@ export function parseStreamsProperties(props: PropertiesLike): StreamsStandbyCon
   for (const [name, value] of map) {
     if (name.startsWith(CLIENT_TAG_PREFIX)) clientTags.set(name.slice(CLIENT_TAG_PREFIX.length), String(value));
   }
-  validateRackAwareness(clientTags, rackAwareAssignmentTags);
+  validateRackAwareness(clientTags, rackAwareAssignmentTags, options.checkConfiguredTags ?? true);
   if (numStandbyReplicas < 0) {
     // Kafka has no validator here; a negative count has no meaning for placement, so we refuse it.
     throw new AssignorError('E_CONFIG', `${NUM_STANDBY_REPLICAS_CONFIG} must be >= 0, got ${numStandbyReplicas} (this check is ours, not Kafka's)`, NUM_STANDBY_REPLICAS_CONFIG);
