@@ -27,6 +27,7 @@ export function emitSpl(plan: ChannelPlan, options: SplOptions = {}): string {
   for (let c = 0; c < plan.width; c++) arity = Math.max(arity, plan.offsets[c + 1]! - plan.offsets[c]!);
   const items = parallelItems(plan);
   if (items !== null) {
+    lines.push('// Two alternatives follow: the @parallel form and the manual invocations. Use one, not both.');
     const uniform = plan.partitions % plan.width === 0;
     lines.push('');
     lines.push(`// @parallel form: each channel computes its own ${items.length} partition(s) from getChannel().`);
