@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { CoordinatorStore, LOCK_FILE, LOG_FILE, MessageType, decodeKey, encodeKey } from '../../src/store/index.js';
+import {
+  CoordinatorStore,
+  CoordinatorMessageType as MessageType,
+  STORE_LOCK_FILE as LOCK_FILE,
+  STORE_LOG_FILE as LOG_FILE,
+  decodeCoordinatorKey as decodeKey,
+  encodeCoordinatorKey as encodeKey,
+} from '../../src/store/index.js';
 import { cleanupTempDirs, snapshot, snapshotOf, tempDir } from './helpers.js';
 
 afterEach(() => {

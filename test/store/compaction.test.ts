@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CoordinatorStore, LOG_FILE } from '../../src/store/index.js';
+import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { cleanupTempDirs, snapshot, snapshotOf, tempDir } from './helpers.js';
 
 afterEach(() => cleanupTempDirs());

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { CoordinatorStore, LOG_FILE } from '../../src/store/index.js';
+import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { crc32, crc32Table, NATIVE_CRC32 } from '../../src/store/crc32.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 

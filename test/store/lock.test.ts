@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { CoordinatorStore, LOCK_FILE } from '../../src/store/index.js';
+import { CoordinatorStore, STORE_LOCK_FILE as LOCK_FILE } from '../../src/store/index.js';
 import { cleanupTempDirs, exited, snapshotOf, spawnWriter, tempDir } from './helpers.js';
 
 afterEach(() => cleanupTempDirs());

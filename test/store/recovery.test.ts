@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { CoordinatorStore, LOG_FILE } from '../../src/store/index.js';
+import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { encodeFrame, HEADER_SIZE } from '../../src/store/format.js';
 import { cleanupTempDirs, copyDir, snapshot, snapshotOf, tempDir, type Snapshot } from './helpers.js';
 
