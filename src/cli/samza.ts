@@ -1,6 +1,136 @@
-import { AssignorError } from '../errors.js';
+// `assignor samza plan|expansion`: Samza job models with partition expansion.
+//   plan: job.json (+ optional coordinator store dir) -> JobModel JSON on stdout, summary on stderr.
+//   expansion: the key-movement analysis of going from B to C partitions with the task set fixed at B.
+import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
+import { analyzeExpansion, reassignWithKeyMovement, MAX_COUNT } from '../expansion/index.js';
+import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { CoordinatorStore } from '../store/index.js';
+import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
+import { runCycle } from '../samza/cycle.js';
+import { jobModelJsonChunks } from '../samza/job-model.js';
+import { parseJobFile } from '../samza/job-file.js';
+import { summarize } from '../samza/summary.js';
+import { choiceOption, intOption, parse, readJsonFile } from './args.js';
+import { Output } from './output.js';
 
-// Placeholder until the samza command lands; it says so plainly instead of pretending.
-export function run(_argv: string[]): number {
-  throw new AssignorError('E_NOT_BUILT', 'the samza command is not built yet');
+const HELP = `usage: assignor samza plan --job job.json [--store DIR] [options]
+       assignor samza expansion --from B --to C [--json]
+
+plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partitions, modes)
+  --job FILE              Samza config plus each input stream's partition count (format: docs/samza.md)
+  --store DIR             coordinator store directory: read the previous model, write the new one
+                          (one batch; nothing is written when the model is unchanged)
+  --mapper base|samza     partition-expansion mapper; overrides the job file (default base)
+  --allow-key-movement    base mapper: accept a partition count that is not a multiple of the base
+  --engine E              wasm (default), wasm-simd, wasm-scalar or reference (runs the fold)
+  --quiet                 no summary on stderr
+  JobModel JSON on stdout; a summary (tasks, containers, what moved and why) on stderr.
+
+expansion: what share of keys changes task when a stream goes from B to C partitions
+  --from B --to C         base (task) count and new partition count, 1..2147483647
+  --json                  the analysis as JSON
+  Exit 0 when every key stays on its task, 1 when some would move.`;
+
+const PLAN_OPTIONS = {
+  job: { type: 'string' },
+  store: { type: 'string' },
+  mapper: { type: 'string' },
+  'allow-key-movement': { type: 'boolean' },
+  engine: { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const EXPANSION_OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return sub === undefined ? 2 : EXIT_OK;
+  }
+  if (sub === 'plan') return plan(rest);
+  if (sub === 'expansion') return expansion(rest);
+  throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan or expansion`);
+}
+
+async function plan(argv: string[]): Promise<number> {
+  const { values } = parse(argv, PLAN_OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT_OK;
+  }
+  if (values.job === undefined) throw new AssignorError('E_USAGE', '--job is required', '--job');
+  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  getKernels({ engine });
+  const job = parseJobFile(readJsonFile(values.job));
+  const mapper: MapperMode = values.mapper !== undefined ? choiceOption<MapperMode>(values.mapper, '--mapper', ['base', 'samza'], 'base') : (job.mapper ?? 'base');
+  const options = {
+    mapper,
+    allowKeyMovement: values['allow-key-movement'] === true || job.allowKeyMovement === true,
+    engine,
+    ...(job.processors !== undefined ? { processors: job.processors } : {}),
+  };
+  let summary: string;
+  let result;
+  if (values.store !== undefined) {
+    const store = CoordinatorStore.open(values.store);
+    try {
+      const cycle = runCycle(store, job, options);
+      result = cycle.plan;
+      summary = summarize(cycle.plan, cycle);
+    } finally {
+      store.close();
+    }
+  } else {
+    const warnings: string[] = [];
+    result = calculateJobModel(job, emptyPrevious(), { ...options, warn: (w) => warnings.push(w) });
+    summary = summarize(result) + warnings.map((w) => `warning: ${w}\n`).join('');
+  }
+  const out = new Output(process.stdout);
+  let buf = '';
+  for (const chunk of jobModelJsonChunks(result)) {
+    buf += chunk;
+    if (buf.length >= 1 << 20) {
+      await out.write(buf);
+      buf = '';
+    }
+  }
+  await out.write(buf);
+  await out.close();
+  if (!values.quiet) process.stderr.write(summary);
+  return EXIT_OK;
+}
+
+function expansion(argv: string[]): number {
+  const { values } = parse(argv, EXPANSION_OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT_OK;
+  }
+  const from = intOption(values.from, '--from', 1, MAX_COUNT);
+  const to = intOption(values.to, '--to', 1, MAX_COUNT);
+  const a = analyzeExpansion(from, to);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(a)}\n`);
+  } else {
+    const pct = a.movedShare * 100;
+    const lines = [
+      a.summary,
+      `keys that change task: ${a.moved.numerator}/${a.moved.denominator} (${Number.isInteger(pct) ? pct : pct.toFixed(2)}%)`,
+      `partition counts that keep every key: ${a.nearestSafe.join(', ')}`,
+    ];
+    if (a.keepsEveryKey) lines.push(`base mapper: partition p joins the task of partition p mod ${from}`);
+    else if (to <= 64) {
+      const { slotOf } = reassignWithKeyMovement(from, to);
+      lines.push(`with --allow-key-movement, partition -> task slot: ${Array.from(slotOf, (s, q) => `${q}->${s}`).join(' ')}`);
+    } else lines.push('with --allow-key-movement, each new partition goes to a task that owns some of its keys, balanced');
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return a.keepsEveryKey ? EXIT_OK : EXIT_FINDING;
 }

@@ -158,7 +158,7 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
       };
       if (!settings.expansionEnabled || !settings.stateful || known === undefined) {
         rules.push({ kind: 'identity' });
-        if (known === undefined) report('new', c, `first plan for this stream: ${c} tasks' worth of partitions, base ${c} recorded`);
+        if (known === undefined) report('new', c, `first plan for this stream: grouped as is, base ${c} recorded`);
         else if (!settings.expansionEnabled) report('rebased', c, `${KEYS.expansionEnabled} = false: grouped as is, base now ${c}`);
         else report('rebased', c, `stateless job (no persistent store): grouped as is, base now ${c}`);
       } else if (c === known) {

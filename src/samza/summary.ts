@@ -18,7 +18,8 @@ export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
   if (plan.containerNote !== undefined) lines.push(`  containers: ${plan.containerNote}`);
   if (cycle !== undefined) {
     const c = cycle.changes;
-    const parts = [`${c.sspsNew} SSPs new`, `${c.sspsMoved} moved to another task`, `${c.sspsGone} gone`];
+    const joined = c.sspsNew > 0 && c.tasksAdded.length === 0 && cycle.plan.grouping.tasks.length > 0 && c.sspsNew < countRows(cycle.plan) ? ' (all joined existing tasks)' : '';
+    const parts = [`${c.sspsNew} SSPs new${joined}`, `${c.sspsMoved} moved to another task`, `${c.sspsGone} gone`];
     if (c.tasksAdded.length > 0) parts.push(`tasks added: ${list(c.tasksAdded)}`);
     if (c.tasksRemoved.length > 0) parts.push(`tasks removed: ${list(c.tasksRemoved)}`);
     parts.push(`${c.tasksChangedContainer} tasks changed container`);
@@ -33,4 +34,8 @@ export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
 
 function list(names: string[]): string {
   return names.length <= 6 ? names.join(', ') : `${names.slice(0, 6).join(', ')} and ${names.length - 6} more`;
+}
+
+function countRows(plan: JobModelPlan): number {
+  return plan.grouping.stream.length;
 }
