@@ -64,29 +64,32 @@ describe('torn tail (kill mid-append)', () => {
       const { dir, start, end, before, after } = lastWriteFixture(last);
       expect(end).toBeGreaterThan(start);
       expect(snapshotOf(copyDir(dir))).toEqual(after);
+      const file = path.join(dir, LOG_FILE);
+      const original = fs.readFileSync(file);
       for (let cut = start; cut < end; cut++) {
-        const d = copyDir(dir);
-        const file = path.join(d, LOG_FILE);
-        fs.truncateSync(file, cut);
+        fs.writeFileSync(file, original.subarray(0, cut));
         // A reader ignores the torn bytes and leaves them alone.
-        const ro = CoordinatorStore.open(d, { readOnly: true });
+        const ro = CoordinatorStore.open(dir, { readOnly: true });
         expect(snapshot(ro)).toEqual(before);
         expect(ro.truncatedBytes).toBe(cut - start);
         ro.close();
         expect(fs.statSync(file).size).toBe(cut);
         // A writer drops them.
-        const s = CoordinatorStore.open(d);
+        const s = CoordinatorStore.open(dir);
         expect(snapshot(s)).toEqual(before);
         expect(s.truncatedBytes).toBe(cut - start);
         expect(fs.statSync(file).size).toBe(start);
-        // and the next append lands on a clean end.
-        s.put('after', 'crash', cut);
-        s.close();
-        const r = CoordinatorStore.open(d);
-        expect(r.truncatedBytes).toBe(0);
-        expect(r.get('after', 'crash')).toBe(cut);
-        r.close();
-        fs.rmSync(d, { recursive: true });
+        // and the next append lands on a clean end (checked on a sample of cuts: each costs fsyncs).
+        if ((cut - start) % 7 === 1 || cut === end - 1) {
+          s.put('after', 'crash', cut);
+          s.close();
+          const r = CoordinatorStore.open(dir, { readOnly: true });
+          expect(r.truncatedBytes).toBe(0);
+          expect(r.get('after', 'crash')).toBe(cut);
+          r.close();
+        } else {
+          s.close();
+        }
       }
     });
   }
