@@ -1,0 +1,119 @@
+// `assignor samza` run as a user would (the built binary: build first, see package.json pretest).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'samza-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function jobFile(name: string, partitions: Record<string, number>, extra: Record<string, unknown> = {}, config: Record<string, string> = {}): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      config: {
+        'task.inputs': Object.keys(partitions).join(','),
+        'job.container.count': '2',
+        'stores.counts.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory',
+        ...config,
+      },
+      partitions,
+      ...extra,
+    }),
+  );
+  return path;
+}
+
+type Model = { containers: { id: string; tasks: { taskName: string; ssps: { partition: number }[] }[] }[] };
+const tasks = (m: Model) => Object.fromEntries(m.containers.flatMap((c) => c.tasks.map((t) => [t.taskName, t.ssps.map((s) => s.partition)])));
+
+describe('assignor samza plan', () => {
+  it('prints the JobModel on stdout and a summary on stderr', () => {
+    const r = cli(['samza', 'plan', '--job', jobFile('a.json', { 'kafka.PVE': 4 })]);
+    expect(r.status).toBe(0);
+    const m = JSON.parse(r.stdout) as Model;
+    expect(m.containers.map((c) => c.id)).toEqual(['0', '1']);
+    expect(tasks(m)).toEqual({ 'Partition 0': [0], 'Partition 2': [2], 'Partition 1': [1], 'Partition 3': [3] });
+    expect(r.stderr).toContain('4 tasks in 2 containers');
+  });
+
+  it('with --store is idempotent, and after a partition-count change shows the fold', () => {
+    const store = join(dir, 'store1');
+    const a = cli(['samza', 'plan', '--job', jobFile('b.json', { 'kafka.PVE': 4 }), '--store', store]);
+    const b = cli(['samza', 'plan', '--job', jobFile('b.json', { 'kafka.PVE': 4 }), '--store', store]);
+    expect(a.status).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    expect(b.stderr).toContain('store: unchanged (nothing written)');
+    const c = cli(['samza', 'plan', '--job', jobFile('b.json', { 'kafka.PVE': 8 }), '--store', store]);
+    expect(c.status).toBe(0);
+    expect(tasks(JSON.parse(c.stdout) as Model)).toEqual({ 'Partition 0': [0, 4], 'Partition 2': [2, 6], 'Partition 1': [1, 5], 'Partition 3': [3, 7] });
+    expect(c.stderr).toContain('kafka.PVE: 4 -> 8 partitions, base 4, folded');
+    expect(c.stderr).toContain('4 SSPs new (all joined existing tasks); 0 moved to another task');
+  });
+
+  it('refuses a non-multiple with the share and the safe counts (exit 2), and --allow-key-movement accepts it', () => {
+    const store = join(dir, 'store2');
+    cli(['samza', 'plan', '--job', jobFile('c.json', { 'kafka.PVE': 4 }), '--store', store]);
+    const r = cli(['samza', 'plan', '--job', jobFile('c.json', { 'kafka.PVE': 6 }), '--store', store]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('1/2 of keys (50%) would change task');
+    expect(r.stderr).toContain('partition counts that keep every key: 4 or 8');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const ok = cli(['samza', 'plan', '--job', jobFile('c.json', { 'kafka.PVE': 6 }), '--store', store, '--allow-key-movement']);
+    expect(ok.status).toBe(0);
+    expect(ok.stderr).toContain('key-movement');
+  });
+
+  it('--mapper samza reproduces Samza, including its failure on 4 -> 8 -> 12', () => {
+    const store = join(dir, 'store3');
+    for (const n of [4, 8]) expect(cli(['samza', 'plan', '--job', jobFile('d.json', { 'kafka.PVE': n }), '--store', store, '--mapper', 'samza']).status).toBe(0);
+    const r = cli(['samza', 'plan', '--job', jobFile('d.json', { 'kafka.PVE': 12 }), '--store', store, '--mapper', 'samza']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('Error in partition-to-task assignment via the SSPGroupProxy.');
+    expect(r.stderr).toContain('New partition count: 12 should be a multiple of previous partition count: 8.');
+    // The base mapper picks up the same store and folds 12 onto the original 4.
+    expect(cli(['samza', 'plan', '--job', jobFile('d.json', { 'kafka.PVE': 12 }), '--store', store]).status).toBe(0);
+  });
+
+  it('reports Samza config errors and bad job files on one line with exit 2', () => {
+    const r = cli(['samza', 'plan', '--job', jobFile('e.json', { 'kafka.PVE': 2 }, {}, { 'task.broadcast.inputs': 'kafka.PVE#1-2' })]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "assignor: incorrect format in kafka.PVE#1-2. Broadcast stream names should be in the form 'system.stream#partitionId' or 'system.stream#[partitionN-partitionM]' (at task.broadcast.inputs)\n",
+    );
+    expect(cli(['samza', 'plan', '--job', jobFile('f.json', {}, {}, { 'task.inputs': 'kafka.X' })]).stderr).toContain('no partition count for input stream kafka.X');
+    expect(cli(['samza', 'plan']).status).toBe(2);
+  });
+
+  it('handles __proto__ as a stream and a processor id', () => {
+    const r = cli(['samza', 'plan', '--job', jobFile('g.json', { 'kafka.__proto__': 2 }, JSON.parse('{"processors":{"__proto__":"h1","1":"h2"}}') as Record<string, unknown>, { 'task.name.grouper.factory': 'org.apache.samza.container.grouper.task.GroupByContainerIdsFactory' })]);
+    expect(r.status).toBe(0);
+    const m = JSON.parse(r.stdout) as Model;
+    expect(m.containers.map((c) => c.id).sort()).toEqual(['1', '__proto__']);
+  });
+});
+
+describe('assignor samza expansion', () => {
+  it('explains a key-preserving expansion (exit 0) and a key-moving one (exit 1)', () => {
+    const ok = cli(['samza', 'expansion', '--from', '4', '--to', '12']);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('partition p joins the task of partition p mod 4');
+    const bad = cli(['samza', 'expansion', '--from', '4', '--to', '6']);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain('keys that change task: 1/2 (50%)');
+    expect(bad.stdout).toContain('partition counts that keep every key: 4, 8');
+  });
+
+  it('--json prints the analysis', () => {
+    const r = cli(['samza', 'expansion', '--from', '6', '--to', '9', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ base: 6, target: 9, keepsEveryKey: false, gcd: 3, moved: { numerator: 1, denominator: 2 }, nearestSafe: [6, 12] });
+  });
+
+  it('rejects bad counts', () => {
+    const r = cli(['samza', 'expansion', '--from', '0', '--to', '6']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--from must be an integer in [1, 2147483647]');
+  });
+});
