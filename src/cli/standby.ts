@@ -1,6 +1,70 @@
+// `assignor standby`: rack-aware standby placement (KIP-708) for a cluster
+// described in JSON. Prints the placement as JSON, or with --explain a summary
+// for people; --html writes a self-contained report page.
+import { writeFileSync, readFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
+import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { placeStandbys, type Mode } from '../standby/place.js';
+import { explainText } from '../standby/explain.js';
+import { htmlReport } from '../standby/html-report.js';
+import { choiceOption, parse, readJsonFile } from './args.js';
+import { Output } from './output.js';
 
-// Placeholder until the standby command lands; it says so plainly instead of pretending.
-export function run(_argv: string[]): number {
-  throw new AssignorError('E_NOT_BUILT', 'the standby command is not built yet');
+const HELP = `usage: assignor standby --input cluster.json [options]
+
+  --input FILE         the cluster (clients, tags, capacities, actives, tasks, standby count);
+                       - reads stdin. Format: docs/standby.md
+  --mode M             balanced (default): best tag spread, a real search over keys in
+                       precedence order, then least loaded; kafka: exactly what Kafka
+                       Streams' ClientTagAwareStandbyTaskAssignor / DefaultStandbyTaskAssignor place
+  --explain            print a readable per-task / per-tag / per-client summary instead of JSON
+  --html FILE          also write a self-contained HTML report (opens without network)
+  --engine E           wasm (default), wasm-simd, wasm-scalar or reference
+  --no-zero-guard      kafka mode: with num.standby.replicas = 0, reproduce the tag-aware
+                       do-while that still places one standby per task (quirk X04)
+
+Output: the placement as JSON on stdout. Exit 2 on bad input, naming the place (clients[3].tags.zone).`;
+
+const OPTIONS = {
+  input: { type: 'string' },
+  mode: { type: 'string' },
+  explain: { type: 'boolean' },
+  html: { type: 'string' },
+  engine: { type: 'string' },
+  'no-zero-guard': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readInput(path: string): unknown {
+  if (path !== '-') return readJsonFile(path);
+  try {
+    return JSON.parse(readFileSync(0, 'utf8'));
+  } catch (e) {
+    throw new AssignorError('E_JSON', `stdin is not valid JSON: ${(e as Error).message}`, '--input');
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse(argv, OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (values.input === undefined) throw new AssignorError('E_USAGE', '--input is required (a cluster JSON file, or - for stdin)', '--input');
+  const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
+  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  getKernels({ engine }); // fail early on an engine this runtime lacks
+  const placement = placeStandbys(readInput(values.input), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+  const report = placement.report();
+  if (values.html !== undefined) {
+    try {
+      writeFileSync(values.html, htmlReport(report));
+    } catch (e) {
+      throw new AssignorError('E_OUTPUT', `cannot write ${values.html}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--html');
+    }
+  }
+  const out = new Output(process.stdout);
+  await out.write(values.explain ? explainText(report) : `${JSON.stringify(report, null, 2)}\n`);
+  await out.close();
+  return 0;
 }
