@@ -215,7 +215,7 @@ export class CoordinatorStore {
       for (const [key, envelope] of m) {
         const entry = { key: encodeKey(type, key), value: envelope };
         const bytes = 8 + Buffer.byteLength(entry.key) + Buffer.byteLength(envelope);
-        // Frames of at most ~4 MiB keep memory bounded per frame; the rename makes the whole file atomic anyway.
+        // ~4 MiB frames stay far below MAX_BODY however big the store; the rename makes the file atomic anyway.
         if (batchBytes + bytes > Math.min(4 << 20, MAX_BODY) && batch.length > 0) flush();
         batch.push(entry);
         batchBytes += bytes;
