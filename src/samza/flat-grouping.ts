@@ -100,10 +100,18 @@ export function groupFlat(input: FlatGroupInput): Grouping {
     for (let s = 0; s < S; s++) offset[s + 1] = offset[s]! + width(rules[s]!, counts[s]!) * F;
     keys = offset[S]!;
   }
+  // Which task keys exist: whole ranges when a stream's slots are known to be 0..width-1, else marked row by row.
   const used = new Uint8Array(keys);
-  for (let r = 0; r < n; r++) {
-    const base = (byPartition ? 0 : offset[stream[r]!]!) + slot[r]! * F;
-    for (let b = 0; b < F; b++) used[base + b] = 1;
+  for (let s = 0, r = 0; s < S; s++) {
+    const rows = counts[s]! - (skip.get(s)?.size ?? 0);
+    const rule = rules[s]!;
+    const from = byPartition ? 0 : offset[s]!;
+    if (rule.kind !== 'table' && !skip.has(s) && (rule.kind === 'identity' || counts[s]! >= rule.base)) {
+      used.fill(1, from, from + width(rule, counts[s]!) * F);
+    } else {
+      for (let k = r; k < r + rows; k++) used.fill(1, from + slot[k]! * F, from + slot[k]! * F + F);
+    }
+    r += rows;
   }
   const keyOfName: number[] = [];
   const names: string[] = [];
@@ -124,13 +132,17 @@ export function groupFlat(input: FlatGroupInput): Grouping {
   keyOfName.forEach((k, idx) => (taskOfKey[k] = rank[idx]!));
 
   const rows = n * F;
-  const rowTask = new Int32Array(rows);
+  let rowTask: Int32Array;
   let rowStream = stream;
   let rowPartition = partition;
   let rowBucket: Int32Array | null = null;
   if (F === 1) {
-    for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[(byPartition ? 0 : offset[stream[r]!]!) + slot[r]!]!;
+    // The slot array becomes the row -> task array in place: no second 10M-entry array.
+    rowTask = slot;
+    if (byPartition) for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[slot[r]!]!;
+    else for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[offset[stream[r]!]! + slot[r]!]!;
   } else {
+    rowTask = new Int32Array(rows);
     rowStream = new Int32Array(rows);
     rowPartition = new Int32Array(rows);
     rowBucket = new Int32Array(rows);

@@ -8,8 +8,13 @@ export interface Grouping {
   streams: SystemStream[];
   /** Task names sorted in Java String order; row task index = position. */
   tasks: string[];
-  /** taskStart[t] .. taskStart[t+1] are task t's rows, each task's rows in SSP order. */
+  /**
+   * taskStart[t] .. taskStart[t+1] are task t's positions; position k is row order[k].
+   * Each task's rows are in SSP order. (A permutation instead of moved rows: one scatter, not three.)
+   */
   taskStart: Int32Array;
+  order: Int32Array;
+  /** Per row, in the order rows were produced. */
   stream: Int32Array;
   partition: Int32Array;
   /** null when every row has keyBucket -1. */
@@ -22,8 +27,9 @@ export function rowCount(g: Grouping): number {
   return g.stream.length;
 }
 
-/** SSP of row i (builds an object: for output and tests, not hot paths). */
-export function rowSsp(g: Grouping, i: number): SSP {
+/** SSP at position k of the task-ordered rows (builds an object: for output and tests, not hot paths). */
+export function rowSsp(g: Grouping, k: number): SSP {
+  const i = g.order[k]!;
   const s = g.streams[g.stream[i]!]!;
   return ssp(s.system, s.stream, g.partition[i]!, g.bucket === null ? -1 : g.bucket[i]!);
 }
@@ -63,7 +69,9 @@ export function fromTaskGrouping(grouping: TaskGrouping): Grouping {
     }
   });
   taskStart[tasks.length] = i;
-  return { streams, tasks, taskStart, stream, partition, bucket: any ? bucket : null, everyTask: [] };
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  return { streams, tasks, taskStart, order, stream, partition, bucket: any ? bucket : null, everyTask: [] };
 }
 
 /** The Map-based view of a flat grouping (every-task SSPs included). */
@@ -91,14 +99,7 @@ export function fromRows(
   for (let i = 0; i < n; i++) taskStart[rowTask[i]! + 1]!++;
   for (let t = 0; t < tasks.length; t++) taskStart[t + 1]! += taskStart[t]!;
   const fill = taskStart.slice(0, tasks.length);
-  const outStream = new Int32Array(n);
-  const outPartition = new Int32Array(n);
-  const outBucket = bucket === null ? null : new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const at = fill[rowTask[i]!]!++;
-    outStream[at] = stream[i]!;
-    outPartition[at] = partition[i]!;
-    if (outBucket !== null) outBucket[at] = bucket![i]!;
-  }
-  return { streams, tasks, taskStart, stream: outStream, partition: outPartition, bucket: outBucket, everyTask };
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[fill[rowTask[i]!]!++] = i;
+  return { streams, tasks, taskStart, order, stream, partition, bucket, everyTask };
 }

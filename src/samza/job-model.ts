@@ -67,7 +67,8 @@ function taskSspsJson(g: Grouping, t: number): string {
   let names = prefixCache.get(g);
   if (names === undefined) prefixCache.set(g, (names = g.streams.map((s) => `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`)));
   let out = '';
-  for (let i = g.taskStart[t]!; i < g.taskStart[t + 1]!; i++) {
+  for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
+    const i = g.order[k]!;
     if (out.length > 0) out += ',';
     out += names[g.stream[i]!]! + g.partition[i]!;
     out += g.bucket === null || g.bucket[i] === -1 ? '}' : `,"keyBucket":${g.bucket[i]}}`;
