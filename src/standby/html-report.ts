@@ -139,6 +139,8 @@ function renderList(q){list.textContent='';var n=0;for(var i=0;i<T.length&&n<200
  if(D.truncated)list.appendChild(el('div','sub',D.truncated+' tasks not embedded (report limit)'));}
 renderList('');document.getElementById('filter').oninput=function(e){renderList(e.target.value.trim());};
 if(D.warnings.length)document.getElementById('detail').textContent='warnings:\\n'+D.warnings.join('\\n');
+// Deep link: report.html#task=0_1 opens with that task traced.
+var m=/^#task=(.+)$/.exec(location.hash);if(m){var want=decodeURIComponent(m[1]);for(var i=0;i<T.length;i++)if(T[i].id===want){showTask(i);break;}}
 })();
 </script>
 </body></html>
