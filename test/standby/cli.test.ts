@@ -1,0 +1,96 @@
+// The built binary, as a user runs it: JSON, --explain, --html, errors (exit 2, one line).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, CLI } from '../helpers.js';
+
+const KIP = 'test/standby/data/kip-partial.json';
+let dir = '';
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('build first: npm run build:wasm && npx tsc -p tsconfig.json; node scripts/post-build.mjs');
+  dir = mkdtempSync(join(tmpdir(), 'standby-cli-'));
+});
+
+describe('assignor standby', () => {
+  it('prints the placement as JSON (balanced by default)', () => {
+    const r = cli(['standby', '--input', KIP]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.mode).toBe('balanced');
+    expect(out.tasks[0]).toMatchObject({ task: '0_0', active: 'Node-1', level: 'partial' });
+    expect(out.tasks[0].standbys.map((s: { client: string }) => s.client)).toEqual(['Node-5', 'Node-3']);
+    expect(out.totals.standbys).toBe(14);
+  });
+
+  it('kafka mode and every engine give the same placements as the library', () => {
+    const outs = ['reference', 'wasm-scalar', 'wasm-simd'].map((e) => JSON.parse(cli(['standby', '--input', KIP, '--mode', 'kafka', '--engine', e]).stdout));
+    expect(outs[0].assignor).toBe('ClientTagAwareStandbyTaskAssignor');
+    expect(outs[1].tasks).toEqual(outs[0].tasks);
+    expect(outs[2].tasks).toEqual(outs[0].tasks);
+  });
+
+  it('reads stdin with --input -', () => {
+    const r = cli(['standby', '--input', '-', '--mode', 'kafka'], readFileSync(KIP));
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).mode).toBe('kafka');
+  });
+
+  it('--explain prints a readable summary', () => {
+    const r = cli(['standby', '--input', KIP, '--explain']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/tag keys in precedence order: zone > cluster/);
+    expect(r.stdout).toMatch(/standby {2}Node-3 \[zone=eu-central-1c cluster=K8s_Cluster1\] {2}partial/);
+    expect(r.stdout).toMatch(/why: cluster: all 2 values/);
+    expect(r.stdout).toMatch(/copies span: zone 3/);
+    expect(r.stdout).toMatch(/per tag value:\n {2}zone=eu-central-1a/);
+    expect(r.stdout).toMatch(/Node-4 \[.*\] capacity 2: 1 active, \d+ standby, load/);
+  });
+
+  it('--html writes a self-contained page (no external URLs)', () => {
+    const file = join(dir, 'r.html');
+    const r = cli(['standby', '--input', KIP, '--html', file]);
+    expect(r.status).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/(src|href)=["']?https?:/);
+    expect(html).toContain('"keys":["zone","cluster"]');
+    expect(html).toContain('Node-5');
+  });
+
+  it('user strings cannot break out of the embedded data', () => {
+    const file = join(dir, 'x.html');
+    const spec = { numStandbys: 1, tagKeys: ['zone'], clients: [{ id: '</script><b>x', tags: { zone: '<i>' }, active: ['0_0'] }, { id: 'b', tags: { zone: 'z' } }] };
+    const inFile = join(dir, 'x.json');
+    writeFileSync(inFile, JSON.stringify(spec));
+    expect(cli(['standby', '--input', inFile, '--html', file]).status).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).not.toContain('</script><b>');
+    expect(html).toContain('\\u003c/script>');
+  });
+
+  it('--no-zero-guard reproduces X04 in kafka mode', () => {
+    const spec = { numStandbys: 0, tagKeys: ['zone'], clients: [{ id: 'a', tags: { zone: 'z1' }, active: ['0_0'] }, { id: 'b', tags: { zone: 'z2' } }] };
+    const f = join(dir, 'z.json');
+    writeFileSync(f, JSON.stringify(spec));
+    expect(JSON.parse(cli(['standby', '--input', f, '--mode', 'kafka']).stdout).totals.standbys).toBe(0);
+    expect(JSON.parse(cli(['standby', '--input', f, '--mode', 'kafka', '--no-zero-guard']).stdout).totals.standbys).toBe(1);
+  });
+
+  it('bad input: one line naming the place, exit 2', () => {
+    const spec = { numStandbys: 1, tagKeys: ['zone'], clients: [{ id: 'a', tags: { zone: 'z1' } }, { id: 'b', tags: { zone: 'z2' } }, { id: 'c', tags: { zone: 'z3' } }, { id: 'd', tags: { zone: 'z'.repeat(31) } }] };
+    const f = join(dir, 'bad.json');
+    writeFileSync(f, JSON.stringify(spec));
+    const r = cli(['standby', '--input', f]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`assignor: Invalid value ${'z'.repeat(31)} for configuration client.tag.: Tag value exceeds maximum length of 30. (at clients[3].tags.zone)\n`);
+  });
+
+  it('usage errors', () => {
+    expect(cli(['standby']).stderr).toMatch(/--input is required/);
+    expect(cli(['standby', '--input', KIP, '--mode', 'fast']).status).toBe(2);
+    expect(cli(['standby', '--input', join(dir, 'missing.json')]).stderr).toMatch(/cannot read/);
+    expect(cli(['standby', '--help']).stdout).toMatch(/usage: assignor standby/);
+  });
+});
