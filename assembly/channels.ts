@@ -82,17 +82,16 @@ export function channelGroup(channelOf: usize, n: i32, w: i32, offsets: usize, m
 }
 
 /**
- * Checks a hand-written plan given as flat (channel, partition) entries, grouped
- * by channel (all entries of one channel adjacent, channels in [0, w)).
+ * Checks a hand-written plan given as the channels' lists laid end to end:
+ * channel c's entries are partitions[start[c] .. start[c + 1]) (w + 1 offsets).
  * state[p]: 0 when no channel lists p, c + 1 when only channel c does, -(c + 1)
  * when two or more do (c the last). perChannel[c] = distinct in-range partitions
  * of c. A partition repeated inside one channel (the `4, 4` padding) counts once,
  * as the toolkit's HashSet does. summary = [outOfRange, missing, duplicated, repeats].
  */
 export function channelValidate(
-  channels: usize,
+  start: usize,
   partitions: usize,
-  count: i32,
   n: i32,
   w: i32,
   state: usize,
@@ -100,26 +99,28 @@ export function channelValidate(
   summary: usize,
 ): void {
   memory.fill(state, 0, <usize>n << 2);
-  memory.fill(perChannel, 0, <usize>w << 2);
   let outOfRange = 0;
   let repeats = 0;
-  for (let i = 0; i < count; i++) {
-    const c = load<i32>(channels + (<usize>i << 2));
-    const p = load<i32>(partitions + (<usize>i << 2));
-    if (<u32>p >= <u32>n) {
-      outOfRange++;
-      continue;
-    }
-    const at = state + (<usize>p << 2);
-    const s = load<i32>(at);
+  for (let c = 0; c < w; c++) {
     const mine = c + 1;
-    if (s == mine || s == -mine) {
-      repeats++;
-      continue;
+    const end = load<i32>(start + (<usize>mine << 2));
+    let distinct = 0;
+    for (let i = load<i32>(start + (<usize>c << 2)); i < end; i++) {
+      const p = load<i32>(partitions + (<usize>i << 2));
+      if (<u32>p >= <u32>n) {
+        outOfRange++;
+        continue;
+      }
+      const at = state + (<usize>p << 2);
+      const s = load<i32>(at);
+      if (s == mine || s == -mine) {
+        repeats++;
+        continue;
+      }
+      store<i32>(at, s == 0 ? mine : -mine);
+      distinct++;
     }
-    store<i32>(at, s == 0 ? mine : -mine);
-    const pc = perChannel + (<usize>c << 2);
-    store<i32>(pc, load<i32>(pc) + 1);
+    store<i32>(perChannel + (<usize>c << 2), distinct);
   }
   let missing = 0;
   let duplicated = 0;

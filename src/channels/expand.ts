@@ -47,7 +47,7 @@ export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, 
 
   // channelOf at n from the lists (sound: exactly one channel per partition).
   const current = new Int32Array(n);
-  for (let i = 0; i < input.entryPartition.length; i++) current[input.entryPartition[i]!] = input.entryChannel[i]!;
+  for (let c = 0; c < w; c++) for (let i = input.start[c]!; i < input.start[c + 1]!; i++) current[input.entryPartition[i]!] = c;
 
   // The plan must really be folded on its base, or "keys keep their channel" would be false.
   const fold = foldPartitions(new Int32Array(n), iota(n), Int32Array.of(base), options);

@@ -56,10 +56,9 @@ export function planJsonText(json: Record<string, unknown> & { channels: unknown
 /** A plan as read from JSON: channel lists exactly as written, flattened. */
 export interface PlanInput {
   width: number;
-  /** Entry i: channel entryChannel[i] lists partition entryPartition[i]; grouped by channel. */
-  entryChannel: Int32Array;
+  /** The channel lists end to end, as written (duplicates kept). */
   entryPartition: Int32Array;
-  /** Channel c's entries are [start[c], start[c + 1]). */
+  /** Channel c's entries are entryPartition[start[c] .. start[c + 1]). */
   start: Int32Array;
   partitions?: number;
   basePartitions?: number;
@@ -103,20 +102,18 @@ export function readPlan(value: PlanLike, where = ''): PlanInput {
     stringChannels.push(typeof channels[c] === 'string');
     total += list.length;
   }
-  const entryChannel = new Int32Array(total);
   const entryPartition = new Int32Array(total);
   const start = new Int32Array(width + 1);
   let k = 0;
   for (let c = 0; c < width; c++) {
     start[c] = k;
     const list = lists[c]!;
-    entryChannel.fill(c, k, k + list.length);
     entryPartition.set(list, k);
     k += list.length;
   }
   start[width] = k;
 
-  const input: PlanInput = { width, entryChannel, entryPartition, start, stringChannels };
+  const input: PlanInput = { width, entryPartition, start, stringChannels };
   if (obj.partitions !== undefined) input.partitions = count(obj.partitions, at('partitions'), 'partitions');
   if (obj.basePartitions !== undefined) input.basePartitions = count(obj.basePartitions, at('basePartitions'), 'basePartitions');
   if (input.basePartitions !== undefined) {

@@ -40,11 +40,8 @@ export function validatePlan(plan: ChannelPlan | PlanLike, partitions: number, o
 export function toInput(plan: ChannelPlan | PlanLike): PlanInput {
   if (isChannelPlan(plan)) {
     // Already flat: members grouped by channel are exactly the entries.
-    const entryChannel = new Int32Array(plan.members.length);
-    for (let c = 0; c < plan.width; c++) entryChannel.fill(c, plan.offsets[c]!, plan.offsets[c + 1]!);
     return {
       width: plan.width,
-      entryChannel,
       entryPartition: plan.members,
       start: plan.offsets,
       partitions: plan.partitions,
@@ -62,8 +59,8 @@ function isChannelPlan(p: unknown): p is ChannelPlan {
 }
 
 export function validateInput(input: PlanInput, n: number, options?: EngineOptions): ValidationReport {
-  const { width: w, entryChannel, entryPartition, start } = input;
-  const check = getKernels(options).channelValidate(entryChannel, entryPartition, n, w);
+  const { width: w, entryPartition, start } = input;
+  const check = getKernels(options).channelValidate(start, entryPartition, n);
   const missing: number[] = [];
   const duplicated: ValidationReport['duplicated'] = [];
   const outOfRange: ValidationReport['outOfRange'] = [];
@@ -73,20 +70,24 @@ export function validateInput(input: PlanInput, n: number, options?: EngineOptio
   if (check.missing > 0) for (let p = 0; p < n; p++) if (check.state[p] === 0) missing.push(p);
   if (check.duplicated > 0) {
     const byPartition = new Map<number, number[]>();
-    for (let i = 0; i < entryPartition.length; i++) {
-      const p = entryPartition[i]!;
-      if (p >= 0 && p < n && check.state[p]! < 0) {
-        const chans = byPartition.get(p) ?? [];
-        if (chans[chans.length - 1] !== entryChannel[i]) chans.push(entryChannel[i]!);
-        byPartition.set(p, chans);
+    for (let c = 0; c < w; c++) {
+      for (let i = start[c]!; i < start[c + 1]!; i++) {
+        const p = entryPartition[i]!;
+        if (p >= 0 && p < n && check.state[p]! < 0) {
+          const chans = byPartition.get(p) ?? [];
+          if (chans[chans.length - 1] !== c) chans.push(c);
+          byPartition.set(p, chans);
+        }
       }
     }
     for (const [partition, channels] of [...byPartition].sort((a, b) => a[0] - b[0])) duplicated.push({ partition, channels });
   }
   if (check.outOfRange > 0) {
-    for (let i = 0; i < entryPartition.length; i++) {
-      const p = entryPartition[i]!;
-      if (p < 0 || p >= n) outOfRange.push({ channel: entryChannel[i]!, index: i - start[entryChannel[i]!]!, partition: p });
+    for (let c = 0; c < w; c++) {
+      for (let i = start[c]!; i < start[c + 1]!; i++) {
+        const p = entryPartition[i]!;
+        if (p < 0 || p >= n) outOfRange.push({ channel: c, index: i - start[c]!, partition: p });
+      }
     }
   }
   if (check.repeats > 0) {

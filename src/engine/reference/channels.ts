@@ -41,11 +41,11 @@ export interface ChannelKernels {
   /** Counting sort of partitions by channel; every channelOf entry must be in [0, w). */
   channelGroup(channelOf: Int32Array, w: number): ChannelGrouping;
   /**
-   * Checks flat (channel, partition) entries against a topic of n partitions and
-   * w channels. Entries must be grouped by channel (one channel's entries
-   * adjacent) with channels in [0, w); partitions may be anything.
+   * Checks channel lists against a topic of n partitions: channel c lists
+   * partitions[start[c] .. start[c + 1]) (start has w + 1 ascending offsets);
+   * the ids may be anything.
    */
-  channelValidate(channels: Int32Array, partitions: Int32Array, n: number, w: number): ChannelCheck;
+  channelValidate(start: Int32Array, partitions: Int32Array, n: number): ChannelCheck;
 }
 
 export function referenceChannels(): ChannelKernels {
@@ -76,19 +76,21 @@ export function referenceChannels(): ChannelKernels {
       const channelOf = this.channelPlan(strategy, n, w, start);
       return { channelOf, ...this.channelGroup(channelOf, w) };
     },
-    channelValidate(channels, partitions, n, w) {
+    channelValidate(start, partitions, n) {
+      const w = start.length - 1;
       const state = new Int32Array(n);
       const perChannel = new Int32Array(w);
       let outOfRange = 0;
       let repeats = 0;
-      for (let i = 0; i < partitions.length; i++) {
-        const c = channels[i]!;
-        const p = partitions[i]!;
-        if (p < 0 || p >= n) outOfRange++;
-        else if (Math.abs(state[p]!) === c + 1) repeats++;
-        else {
-          state[p] = state[p] === 0 ? c + 1 : -(c + 1);
-          perChannel[c]!++;
+      for (let c = 0; c < w; c++) {
+        for (let i = start[c]!; i < start[c + 1]!; i++) {
+          const p = partitions[i]!;
+          if (p < 0 || p >= n) outOfRange++;
+          else if (Math.abs(state[p]!) === c + 1) repeats++;
+          else {
+            state[p] = state[p] === 0 ? c + 1 : -(c + 1);
+            perChannel[c]!++;
+          }
         }
       }
       let missing = 0;

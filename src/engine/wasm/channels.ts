@@ -7,9 +7,8 @@ interface ChannelExports {
   channelLayout(strategy: number, n: number, w: number, start: number, channelOf: number, offsets: number, members: number): void;
   channelGroup(channelOf: number, n: number, w: number, offsets: number, members: number): void;
   channelValidate(
-    channels: number,
+    start: number,
     partitions: number,
-    count: number,
     n: number,
     w: number,
     state: number,
@@ -44,15 +43,15 @@ export function wasmChannels(core: WasmCore): ChannelKernels {
       raw.channelGroup(cp, n, w, op, mp);
       return { offsets: core.takeI32(op, w + 1), members: core.takeI32(mp, n) };
     },
-    channelValidate(channels, partitions, n, w) {
-      const count = partitions.length;
+    channelValidate(start, partitions, n) {
+      const w = start.length - 1;
       core.begin();
-      const cp = core.put(channels);
+      const cp = core.put(start);
       const pp = core.put(partitions);
       const op = core.alloc(n * 4);
       const wp = core.alloc(w * 4);
       const sp = core.alloc(16);
-      raw.channelValidate(cp, pp, count, n, w, op, wp, sp);
+      raw.channelValidate(cp, pp, n, w, op, wp, sp);
       const s = core.i32(sp, 4);
       const [outOfRange, missing, duplicated, repeats] = [s[0]!, s[1]!, s[2]!, s[3]!];
       return { state: core.takeI32(op, n), perChannel: core.takeI32(wp, w), outOfRange, missing, duplicated, repeats };
