@@ -1,0 +1,129 @@
+// The Samza managers over the store, and the job file parser.
+import { describe, expect, it } from 'vitest';
+import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
+import {
+  baseCountRecord,
+  changelogRecord,
+  previousTaskToSsps,
+  readBaseCounts,
+  readChangelogMapping,
+  readTaskAssignment,
+  readTaskModes,
+  readTaskPartitionAssignments,
+  taskContainerRecords,
+  taskPartitionRecord,
+  TYPES,
+} from '../../src/samza/managers.js';
+import { parseJobFile } from '../../src/samza/job-file.js';
+import { calculateJobModel, emptyPrevious } from '../../src/samza/plan.js';
+import { ssp } from '../../src/samza/model.js';
+
+describe('TaskPartitionAssignmentManager', () => {
+  it('writes one record per SSP; an empty task list is a delete', () => {
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch([taskPartitionRecord(ssp('kafka', 'A', 0), ['Partition 0', 'Standby-Partition 0-0'])]);
+    expect(readTaskPartitionAssignments(store).sspToTasks.size).toBe(1);
+    store.writeBatch([taskPartitionRecord(ssp('kafka', 'A', 0), [])]);
+    expect(readTaskPartitionAssignments(store).sspToTasks.size).toBe(0);
+  });
+
+  it('reads SSP -> task list keeping the list order, and inverts it for active tasks only', () => {
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch([
+      taskPartitionRecord(ssp('kafka', 'A', 0), ['Partition 0', 'Standby-Partition 0-0']),
+      taskPartitionRecord(ssp('kafka', 'A', 1), ['Partition 1']),
+      ...taskContainerRecords('Standby-Partition 0-0', '0-0', 'Standby'),
+    ]);
+    const a = readTaskPartitionAssignments(store);
+    expect([...a.sspToTasks.values()][0]!.tasks).toEqual(['Partition 0', 'Standby-Partition 0-0']);
+    const inv = previousTaskToSsps(a, readTaskModes(store));
+    expect([...inv.keys()]).toEqual(['Partition 0', 'Partition 1']);
+  });
+});
+
+describe('ChangelogStreamManager and TaskAssignmentManager', () => {
+  it('reads task -> changelog partition, skipping blank values; a null partition deletes', () => {
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch([changelogRecord('Partition 0', 3), { type: TYPES.changelog, key: 'Partition 1', value: { Partition: '' } }]);
+    expect([...readChangelogMapping(store)]).toEqual([['Partition 0', 3]]);
+    store.writeBatch([changelogRecord('Partition 0', null)]);
+    expect(readChangelogMapping(store).size).toBe(0);
+  });
+
+  it('task -> container writes both container and mode; a null container deletes both', () => {
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch(taskContainerRecords('Partition 0', '1', 'Active'));
+    expect([...readTaskAssignment(store)]).toEqual([['Partition 0', '1']]);
+    expect([...readTaskModes(store)]).toEqual([['Partition 0', 'Active']]);
+    store.writeBatch(taskContainerRecords('Partition 0', null, 'Active'));
+    expect(readTaskAssignment(store).size + readTaskModes(store).size).toBe(0);
+  });
+
+  it('base counts live in their own message type', () => {
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch([baseCountRecord('kafka.A', 4)]);
+    expect(store.get('set-stream-base-partition-count', 'kafka.A')).toEqual({ basePartitionCount: '4' });
+    expect([...readBaseCounts(store)]).toEqual([['kafka.A', 4]]);
+  });
+});
+
+describe('job file', () => {
+  it('reads config, partitions, mapper, allowKeyMovement and processors; __proto__ is an ordinary name', () => {
+    const j = parseJobFile(
+      JSON.parse('{"config":{"task.inputs":"kafka.__proto__","job.container.count":2,"__proto__":"x"},"partitions":{"kafka.__proto__":3},"mapper":"samza","allowKeyMovement":true,"processors":{"__proto__":"h"}}'),
+    );
+    expect(j.config.get('job.container.count')).toBe('2');
+    expect(j.config.get('__proto__')).toBe('x');
+    expect([...j.partitionCounts]).toEqual([['kafka.__proto__', 3]]);
+    expect(j.mapper).toBe('samza');
+    expect(j.allowKeyMovement).toBe(true);
+    expect([...j.processors!]).toEqual([['__proto__', 'h']]);
+  });
+
+  it('rejects unknown fields, bad counts and bad values, naming where', () => {
+    expect(() => parseJobFile({ config: {}, extra: 1 })).toThrow('unknown field "extra"');
+    expect(() => parseJobFile({ partitions: {} })).toThrow('job has no "config" object');
+    expect(() => parseJobFile({ config: {}, partitions: { 'kafka.A': 0 } })).toThrow('partition count of kafka.A must be an integer in [1, 2147483647]');
+    expect(() => parseJobFile({ config: { a: [1] } })).toThrow('config value of "a" must be a string, number or boolean');
+    expect(() => parseJobFile({ config: {}, mapper: 'hash' })).toThrow('mapper must be "base" or "samza"');
+  });
+});
+
+describe('job model calculation details (Samza JobModelCalculator)', () => {
+  const job = (cfg: Record<string, string>, counts: Record<string, number>) => ({
+    config: parseJobFile({ config: cfg }).config,
+    partitionCounts: new Map(Object.entries(counts)),
+  });
+
+  it('GroupByContainerIds uses the processor ids (processor locality keys) in order', () => {
+    const p = calculateJobModel(
+      job({ 'task.inputs': 'kafka.A', 'task.name.grouper.factory': 'org.apache.samza.container.grouper.task.GroupByContainerIdsFactory' }, { 'kafka.A': 3 }),
+      emptyPrevious(),
+      { processors: new Map([['b', 'h'], ['a', 'h']]) },
+    );
+    expect(p.containers.ids).toEqual(['b', 'a']);
+    expect([...p.containers.containerOf]).toEqual([0, 1, 0]);
+  });
+
+  it('AllSspToSingleTask reads the processor list written into the config copy', () => {
+    const p = calculateJobModel(
+      job({ 'task.inputs': 'kafka.A', 'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.AllSspToSingleTaskGrouperFactory' }, { 'kafka.A': 2 }),
+      emptyPrevious(),
+      { mapper: 'samza', processors: new Map([['p1', 'h'], ['p2', 'h']]) },
+    );
+    expect(p.grouping.tasks).toEqual(['Task-p1', 'Task-p2']);
+  });
+
+  it('SingleContainer puts every task in container processor.id', () => {
+    const p = calculateJobModel(
+      job({ 'task.inputs': 'kafka.A', 'processor.id': 'solo', 'task.name.grouper.factory': 'org.apache.samza.container.grouper.task.SingleContainerGrouperFactory' }, { 'kafka.A': 3 }),
+    );
+    expect(p.containers.ids).toEqual(['solo']);
+  });
+
+  it('more containers than tasks is Samza\'s error', () => {
+    expect(() => calculateJobModel(job({ 'task.inputs': 'kafka.A', 'job.container.count': '3' }, { 'kafka.A': 2 }))).toThrow(
+      "Your container count (3) is larger than your task count (2). Can't have containers with nothing to do, so aborting.",
+    );
+  });
+});
