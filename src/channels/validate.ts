@@ -114,7 +114,9 @@ export function validateInput(input: PlanInput, n: number, options?: EngineOptio
     outOfRange,
     idleChannels,
     repeated,
-    summary: summarize(sound, n, w, missing, duplicated, outOfRange, idleChannels),
+    summary:
+      summarize(sound, n, w, missing, duplicated, outOfRange, idleChannels) +
+      (input.partitions !== undefined && input.partitions < n ? `; the plan was made for ${input.partitions} partitions: grow it with channels expand` : ''),
   };
 }
 

@@ -125,3 +125,12 @@ describe('validatePlan', () => {
     expect(r.idleChannels).toEqual([2]);
   });
 });
+
+describe('validatePlan against a grown topic', () => {
+  it('points to expand when the plan was made for fewer partitions', () => {
+    const r = validatePlan(planToJson(planChannels({ partitions: 6, width: 3 })), 8);
+    expect(r.sound).toBe(false);
+    expect(r.missing).toEqual([6, 7]);
+    expect(r.summary).toMatch(/made for 6 partitions: grow it with channels expand/);
+  });
+});
