@@ -3,16 +3,14 @@
 // clients with the same tuple of configured-key values form one group.
 import { AssignorError } from '../errors.js';
 import type { StandbyProblem } from '../engine/reference/standby.js';
-import { formatTaskId } from './task-id.js';
+import type { TaskId } from './task-id.js';
 import type { Cluster } from './input.js';
 
 export type Mode = 'kafka' | 'balanced';
 
 export interface FlatCluster {
   problem: StandbyProblem;
-  /** Task index by printed task id. */
-  taskIndex: Map<string, number>;
-  /** Per key, value -> global id; and the reverse. */
+  /** Tag value of each global value id. */
   valueNames: string[];
 }
 
@@ -29,8 +27,25 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   const C = clients.length;
   const K = tagKeys.length;
   const T = tasks.length;
-  const taskIndex = new Map<string, number>();
-  tasks.forEach((t, i) => taskIndex.set(formatTaskId(t), i));
+  // Tasks are sorted, so a task's index is found by binary search on (subtopology, partition).
+  const subs = new Int32Array(T);
+  const parts = new Int32Array(T);
+  for (let i = 0; i < T; i++) {
+    subs[i] = tasks[i]!.subtopology;
+    parts[i] = tasks[i]!.partition;
+  }
+  const indexOf = (t: TaskId): number => {
+    let lo = 0;
+    let hi = T - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = subs[mid]! - t.subtopology || parts[mid]! - t.partition;
+      if (d === 0) return mid;
+      if (d < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
 
   const valueIds = tagKeys.map(() => new Map<string, number>());
   const valueNames: string[] = [];
@@ -69,12 +84,12 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
     capacity[c] = cl.capacity;
     load[c] = cl.active.length + cl.standby.length;
     for (const t of cl.active) {
-      const i = taskIndex.get(formatTaskId(t));
-      if (i !== undefined) active[i] = c;
+      const i = indexOf(t);
+      if (i >= 0) active[i] = c;
     }
     for (const t of cl.standby) {
-      const i = taskIndex.get(formatTaskId(t));
-      if (i !== undefined) existing[i]!++;
+      const i = indexOf(t);
+      if (i >= 0) existing[i]!++;
     }
   }
   const holderStart = new Int32Array(T + 1);
@@ -83,8 +98,8 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   const cursor = holderStart.slice(0, T);
   for (let c = 0; c < C; c++) {
     for (const t of clients[c]!.standby) {
-      const i = taskIndex.get(formatTaskId(t));
-      if (i !== undefined) holders[cursor[i]!++] = c;
+      const i = indexOf(t);
+      if (i >= 0) holders[cursor[i]!++] = c;
     }
   }
   // Kafka's distinct-value counts include every client (tagKeyToValues).
@@ -122,7 +137,6 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       holderStart,
       holders,
     },
-    taskIndex,
     valueNames,
   };
 }

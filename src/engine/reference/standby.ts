@@ -153,21 +153,24 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
 
   const usedVal = new Int32Array(p.values); // stamp t+1 = value used by task t
   const removed = new Int32Array(C);
+  let stamp = 0;
+  let nRemoved = 0;
+  /** Client c holds the task: its values are used, and it leaves its heap until the task is done. */
+  const hold = (c: number): void => {
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0) usedVal[v] = stamp;
+    }
+    if (pos[c]! >= 0) {
+      remove(c);
+      removed[nRemoved++] = c;
+    }
+  };
   for (let t = 0; t < T; t++) {
     const need = p.need[t]!;
     if (need <= 0) continue;
-    const stamp = t + 1;
-    let nRemoved = 0;
-    const hold = (c: number): void => {
-      for (let k = 0; k < K; k++) {
-        const v = p.clientValues[c * K + k]!;
-        if (v >= 0) usedVal[v] = stamp;
-      }
-      if (pos[c]! >= 0) {
-        remove(c);
-        removed[nRemoved++] = c;
-      }
-    };
+    stamp = t + 1;
+    nRemoved = 0;
     if (p.active[t]! >= 0) hold(p.active[t]!);
     for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) hold(p.holders[h]!);
     for (let j = 0; j < need; j++) {

@@ -1,0 +1,160 @@
+// Standby placement benchmark (issue 5). Run: npm run bench:standby
+//  1. balanced mode, 1,000,000 stateful tasks x 2 standbys over 10,000 clients
+//     tagged cluster x zone (3 x 3): WASM and the reference twin; end to end
+//     (flatten + kernel + totals) and the kernel alone.
+//  2. kafka mode where it finishes (20,000 tasks x 1,000 clients).
+//  3. both modes on one shared mid-size input, ratio side by side, and a check
+//     that balanced never reaches a lower level than kafka for any task.
+// Writes bench/results/standby.json and prints a markdown table. Timings share
+// 2 cores with other work, so treat them as noisy.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Bench } from 'tinybench';
+import { getKernels, type EngineName } from '../src/engine/kernels.js';
+import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
+import { normalizeCluster, placeCluster, javaHashMapOrder, levelOf, levelRank, type Cluster, type ClusterSpec, type Level } from '../src/standby/index.js';
+import { flatten } from '../src/standby/problem.js';
+
+const BIG_TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
+const BIG_CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
+const MID_TASKS = Number(process.env.BENCH_MID_TASKS ?? 20_000);
+const MID_CLIENTS = Number(process.env.BENCH_MID_CLIENTS ?? 1_000);
+
+// xorshift32: the same cluster every run.
+let seed = 0x9e3779b9;
+function rnd(): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return seed >>> 0;
+}
+
+/** C clients, UUID ids, tags cluster x zone (3 x 3) at random, 1-4 threads; T tasks (8 subtopologies) on random clients. */
+function makeCluster(C: number, T: number, S: number): Cluster {
+  const clients = [];
+  for (let c = 0; c < C; c++) {
+    const hex = (rnd().toString(16) + rnd().toString(16) + rnd().toString(16) + rnd().toString(16)).padEnd(32, '0').slice(0, 32);
+    const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    clients.push({ id, tags: { cluster: `cluster-${rnd() % 3}`, zone: `eu-central-1${'abc'[rnd() % 3]}` }, capacity: 1 + (rnd() % 4), active: [] as string[] });
+  }
+  const tasks: string[] = [];
+  const per = Math.ceil(T / 8);
+  for (let t = 0; t < T; t++) {
+    const id = `${Math.floor(t / per)}_${t % per}`;
+    tasks.push(id);
+    clients[rnd() % C]!.active.push(id);
+  }
+  const spec: ClusterSpec = { clients, tasks, numStandbys: S, tagKeys: ['cluster', 'zone'] };
+  return normalizeCluster(spec);
+}
+
+const fast = { iterations: 3, time: 0, warmupIterations: 0 } as const;
+interface Row { case: string; engine: string; p50ms: number; note?: string }
+const rows: Row[] = [];
+
+async function measure(name: string, fn: () => void, opts: { iterations: number; time: number; warmupIterations: number } = fast): Promise<number> {
+  const bench = new Bench({ name, ...opts });
+  bench.add(name, fn, { async: false });
+  await bench.run();
+  const t = bench.tasks[0]!;
+  const p50 = t.result && 'latency' in t.result ? (t.result as { latency: { p50?: number } }).latency.p50 ?? NaN : NaN;
+  return p50;
+}
+
+function taskLevels(pl: ReturnType<typeof placeCluster>): Int8Array {
+  const p = pl.flat.problem;
+  const out = new Int8Array(p.tasks);
+  for (let t = 0; t < p.tasks; t++) {
+    let worst = 99;
+    for (let j = 0; j < pl.width; j++) {
+      const s = t * pl.width + j;
+      if (pl.slots[s]! < 0) continue;
+      worst = Math.min(worst, levelRank(levelOf(pl.masks[s]!, p.keys) as Level));
+    }
+    out[t] = worst === 99 ? -1 : worst;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const wasm: EngineName = getKernels({ engine: 'wasm' }).name;
+  console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model}); engines: ${wasm}, reference`);
+
+  // 1. The big balanced case.
+  let t0 = performance.now();
+  const big = makeCluster(BIG_CLIENTS, BIG_TASKS, 2);
+  console.log(`built ${BIG_TASKS} tasks x ${BIG_CLIENTS} clients in ${(performance.now() - t0).toFixed(0)} ms (input parsing, not timed below)`);
+  const bigFlat = flatten(big, 'balanced', true).problem;
+  let check: ReturnType<typeof placeCluster> | undefined;
+  for (const engine of [wasm, 'reference'] as EngineName[]) {
+    const k = getKernels({ engine });
+    const e2e = await measure(`balanced e2e ${engine}`, () => {
+      check = placeCluster(big, 'balanced', { engine });
+      check.totals();
+    });
+    const kernel = await measure(`balanced kernel ${engine}`, () => void k.standbyBalanced(bigFlat));
+    rows.push({ case: `balanced, ${BIG_TASKS} tasks x 2 standbys, ${BIG_CLIENTS} clients, cluster x zone 3x3 (end to end)`, engine, p50ms: e2e });
+    rows.push({ case: `balanced, same input, kernel only`, engine, p50ms: kernel });
+    console.log(`balanced ${engine}: end to end ${e2e.toFixed(0)} ms, kernel ${kernel.toFixed(0)} ms`);
+  }
+  const bigTotals = check!.totals();
+  console.log('big case totals', JSON.stringify(bigTotals));
+
+  // 2 + 3. The shared mid-size input: kafka mode and balanced mode side by side.
+  t0 = performance.now();
+  const mid = makeCluster(MID_CLIENTS, MID_TASKS, 2);
+  const midKafka = flatten(mid, 'kafka', true).problem;
+  const order = javaHashMapOrder(mid.tasks).order;
+  const results: Record<string, number> = {};
+  for (const engine of [wasm, 'reference'] as EngineName[]) {
+    const k = getKernels({ engine });
+    results[`kafka ${engine}`] = await measure(`kafka e2e ${engine}`, () => void placeCluster(mid, 'kafka', { engine }).totals());
+    results[`kafka kernel ${engine}`] = await measure(`kafka kernel ${engine}`, () => void k.standbyKafka(midKafka, KAFKA_TAG_AWARE, order));
+    results[`balanced ${engine}`] = await measure(`balanced e2e ${engine}`, () => void placeCluster(mid, 'balanced', { engine }).totals(), { iterations: 10, time: 0, warmupIterations: 2 });
+  }
+  for (const [name, ms] of Object.entries(results)) rows.push({ case: `mid: ${MID_TASKS} tasks x 2 standbys, ${MID_CLIENTS} clients: ${name.split(' ').slice(0, -1).join(' ')}`, engine: name.split(' ').at(-1)!, p50ms: ms });
+  const kafkaPl = placeCluster(mid, 'kafka', { engine: wasm });
+  const balPl = placeCluster(mid, 'balanced', { engine: wasm });
+  const kl = taskLevels(kafkaPl);
+  const bl = taskLevels(balPl);
+  let lower = 0;
+  let higher = 0;
+  for (let t = 0; t < kl.length; t++) {
+    if (bl[t]! < kl[t]!) lower++;
+    if (bl[t]! > kl[t]!) higher++;
+  }
+  const ratioWasm = results[`kafka ${wasm}`]! / results[`balanced ${wasm}`]!;
+  const ratioRef = results[`kafka reference`]! / results[`balanced reference`]!;
+  console.log(`mid: kafka/balanced ratio ${ratioWasm.toFixed(1)}x (${wasm}), ${ratioRef.toFixed(1)}x (reference); tasks where balanced is lower: ${lower}, higher: ${higher}`);
+  const spread = (pl: ReturnType<typeof placeCluster>) => {
+    const r = pl.totals();
+    return r.standbyLevels;
+  };
+
+  const summary = {
+    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '' },
+    note: 'p50 of tinybench runs; other work shares the 2 cores, so timings are noisy. End to end = flatten (objects -> typed arrays) + kernel + totals; input parsing excluded.',
+    rows,
+    big: { tasks: BIG_TASKS, clients: BIG_CLIENTS, standbys: 2, totals: bigTotals, targetMs: 2000 },
+    mid: {
+      tasks: MID_TASKS,
+      clients: MID_CLIENTS,
+      kafkaOverBalanced: { [wasm]: ratioWasm, reference: ratioRef },
+      target: '>= 100x',
+      tasksWhereBalancedIsLower: lower,
+      tasksWhereBalancedIsHigher: higher,
+      kafkaLevels: spread(kafkaPl),
+      balancedLevels: spread(balPl),
+    },
+  };
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/standby.json', `${JSON.stringify(summary, null, 2)}\n`);
+  console.log('\n| case | engine | p50 ms |\n| --- | --- | ---: |');
+  for (const r of rows) console.log(`| ${r.case} | ${r.engine} | ${r.p50ms.toFixed(1)} |`);
+  console.log(`\nmid-size ratio kafka/balanced: ${ratioWasm.toFixed(1)}x (${wasm}), ${ratioRef.toFixed(1)}x (reference); balanced lower than kafka on ${lower} tasks, higher on ${higher}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
