@@ -21,7 +21,9 @@ export function planTable(plan: ChannelPlan): string {
 }
 
 export function reportTable(r: ValidationReport): string {
-  const rows = [`${r.sound ? 'SOUND' : 'UNSOUND'}: ${r.summary}`];
+  // The summary's first clause is the verdict; the details follow as one line per finding.
+  const rows = [`${r.sound ? 'SOUND' : 'UNSOUND'}: ${r.summary.split('; ')[0]}`];
+  const hint = /the plan was made for .*$/.exec(r.summary);
   if (r.missing.length > 0) rows.push(`missing      ${clip(formatRanges(r.missing))}`);
   for (const d of r.duplicated.slice(0, 20)) rows.push(`duplicated   partition ${d.partition} on channels ${d.channels.join(', ')}`);
   if (r.duplicated.length > 20) rows.push(`duplicated   ... ${r.duplicated.length - 20} more`);
@@ -29,6 +31,7 @@ export function reportTable(r: ValidationReport): string {
   if (r.outOfRange.length > 20) rows.push(`out of range ... ${r.outOfRange.length - 20} more`);
   if (r.idleChannels.length > 0) rows.push(`idle         channels ${clip(formatRanges(r.idleChannels))}`);
   for (const p of r.repeated.slice(0, 20)) rows.push(`repeated     partition ${p.partition} ${p.times} times on channel ${p.channel} (harmless)`);
+  if (hint !== null) rows.push(`note         ${hint[0]}`);
   return `${rows.join('\n')}\n`;
 }
 

@@ -140,7 +140,7 @@ function summarize(
     parts.push(`${outOfRange.length} id(s) outside the topic's partitions 0-${n - 1} (e.g. ${o.partition} at channels[${o.channel}].partitions[${o.index}])`);
   }
   if (idle.length > 0) parts.push(`${idle.length} idle channel(s) (${clip(formatRanges(idle))})`);
-  const head = sound ? `sound: each of the ${n} partitions is consumed by exactly one of ${w} channels` : `unsound plan for ${n} partitions and ${w} channels`;
+  const head = sound ? `each of the ${n} partitions is consumed by exactly one of ${w} channels` : `data would be lost or read twice (${n} partitions, ${w} channels)`;
   return parts.length === 0 ? head : `${head}; ${parts.join('; ')}`;
 }
 
