@@ -101,4 +101,20 @@ describe('differential: wasm scalar = wasm simd = reference', () => {
     expect(Array.from(simd.hashVar(data, offsets, keys.length, 0))).toEqual(want);
     expect(Array.from(scalar.hashVar(data, offsets, keys.length, 0))).toEqual(want);
   });
+
+  it('batches large enough to be bucketed by block count, lengths 0..300 mixed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 300 }), { minLength: 250, maxLength: 1500 }),
+        partitionCount,
+        (keys, n) => {
+          const { data, offsets } = pack(keys);
+          const want = ref.hashVar(data, offsets, keys.length, n);
+          expect(simd.hashVar(data, offsets, keys.length, n)).toEqual(want);
+          expect(scalar.hashVar(data, offsets, keys.length, n)).toEqual(want);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
