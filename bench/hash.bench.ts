@@ -58,7 +58,7 @@ const buffers = (p: Packed) => Array.from({ length: N }, (_, i) => Buffer.from(p
 const bufKeys = { fixed16: buffers(datasets.fixed16), variable: buffers(datasets.variable) };
 
 // KafkaJS's DefaultPartitioner, called as the producer calls it: one message at a time.
-const partitionMetadata = Array.from({ length: PARTITIONS }, (_, i) => ({ partitionId: i, leader: 0, replicas: [0], isr: [0] }));
+const partitionMetadata = Array.from({ length: PARTITIONS }, (_, i) => ({ partitionErrorCode: 0, partitionId: i, leader: 0, replicas: [0], isr: [0], offlineReplicas: [] }));
 const kafkajsPartitioner = kafkajs.Partitioners.DefaultPartitioner();
 const viaKafkajs = (keys: ArrayLike<string | Buffer>) => {
   const out = new Int32Array(keys.length);
