@@ -3,7 +3,7 @@
 // record is Samza's `values` map (host/username/timestamp are not kept: they
 // would make two identical plans write different bytes).
 import { SamzaError, MSG } from './errors.js';
-import { compareJava, ssp, sspId, type SSP, type TaskMode } from './model.js';
+import { compareJava, ssp, type SSP, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
 
 export const TYPES = {
@@ -50,32 +50,39 @@ function field(v: unknown, name: string): unknown {
 }
 
 export interface StoredAssignment {
-  /** SSP -> task names, keyed by sspId. */
+  /** SSP -> task names, keyed by the SSP's canonical key (sspKeyJson). */
   sspToTasks: Map<string, { ssp: SSP; tasks: string[] }>;
-  /** sspId -> the store keys holding it (old and new key forms can both exist). */
-  keysOf: Map<string, string[]>;
+  /** Canonical key -> old-form keys stored for the same SSP (only SSPs that have any). */
+  oldKeys: Map<string, string[]>;
 }
 
-/** TaskPartitionAssignmentManager.readTaskPartitionAssignments. The canonical key form wins over an old one. */
-export function readTaskPartitionAssignments(store: CoordinatorStoreLike): StoredAssignment {
+/**
+ * TaskPartitionAssignmentManager.readTaskPartitionAssignments. `entries` is
+ * the type's key -> values map (read once by the caller). The canonical key
+ * form wins over an old one for the same SSP.
+ */
+export function readTaskPartitionAssignments(store: CoordinatorStoreLike, entries = store.entries(TYPES.taskPartition)): StoredAssignment {
   const sspToTasks = new Map<string, { ssp: SSP; tasks: string[] }>();
-  const keysOf = new Map<string, string[]>();
+  const oldKeys = new Map<string, string[]>();
   try {
-    for (const [key, v] of store.entries(TYPES.taskPartition)) {
+    for (const [key, v] of entries) {
       const s = parseSspKey(key);
       const raw = field(v, 'taskNames');
       const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
       if (!Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
-      const id = sspId(s);
-      const ks = keysOf.get(id) ?? [];
-      ks.push(key);
-      keysOf.set(id, ks);
-      if (!sspToTasks.has(id) || key === sspKeyJson(s)) sspToTasks.set(id, { ssp: s, tasks: tasks as string[] });
+      const canonical = sspKeyJson(s);
+      if (canonical !== key) {
+        const ks = oldKeys.get(canonical) ?? [];
+        ks.push(key);
+        oldKeys.set(canonical, ks);
+        if (sspToTasks.has(canonical)) continue;
+      }
+      sspToTasks.set(canonical, { ssp: s, tasks: tasks as string[] });
     }
   } catch (e) {
     throw new SamzaError('E_SAMZA_STORE_READ', 'SamzaException', MSG.readAssignments, TYPES.taskPartition, e as Error);
   }
-  return { sspToTasks, keysOf };
+  return { sspToTasks, oldKeys };
 }
 
 export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreRecord {
