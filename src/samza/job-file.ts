@@ -49,10 +49,22 @@ export function parseJobFile(json: unknown): JobFile {
     out.allowKeyMovement = top.allowKeyMovement;
   }
   if (Object.hasOwn(top, 'processors')) {
+    // An object {id: host}, or, when the id order matters (GroupByContainerIds round-robins in the
+    // given order, and JSON objects list integer-like keys first), an array of {"id", "host"}.
     const procs = new Map<string, string>();
-    for (const [id, host] of entries(object(top.processors, 'processors'))) {
-      if (typeof host !== 'string') throw new AssignorError('E_JOB', `host of processor ${JSON.stringify(id)} must be a string, got ${describe(host)}`, `processors.${id}`);
+    const add = (id: unknown, host: unknown, path: string): void => {
+      if (typeof id !== 'string') throw new AssignorError('E_JOB', `processor id must be a string, got ${describe(id)}`, path);
+      if (typeof host !== 'string') throw new AssignorError('E_JOB', `host of processor ${JSON.stringify(id)} must be a string, got ${describe(host)}`, path);
+      if (procs.has(id)) throw new AssignorError('E_JOB', `processor ${JSON.stringify(id)} is listed twice`, path);
       procs.set(id, host);
+    };
+    if (Array.isArray(top.processors)) {
+      top.processors.forEach((p, i) => {
+        const o = object(p, `processors[${i}]`);
+        add(Object.hasOwn(o, 'id') ? o.id : undefined, Object.hasOwn(o, 'host') ? o.host : 'ANY_HOST', `processors[${i}]`);
+      });
+    } else {
+      for (const [id, host] of entries(object(top.processors, 'processors'))) add(id, host, `processors.${id}`);
     }
     out.processors = procs;
   }

@@ -127,3 +127,11 @@ describe('job model calculation details (Samza JobModelCalculator)', () => {
     );
   });
 });
+
+describe('job file processors', () => {
+  it('an array keeps the given id order (an object would list integer-like ids first)', () => {
+    const j = parseJobFile({ config: {}, processors: [{ id: '4', host: 'a' }, { id: '2' }] });
+    expect([...j.processors!]).toEqual([['4', 'a'], ['2', 'ANY_HOST']]);
+    expect(() => parseJobFile({ config: {}, processors: [{ id: '4' }, { id: '4' }] })).toThrow('processor "4" is listed twice');
+  });
+});
