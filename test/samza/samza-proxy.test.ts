@@ -160,4 +160,17 @@ describe('SSPGrouperProxy', () => {
       expect(((e as SamzaError).cause as SamzaError).samzaType).toBe('NullPointerException');
     }
   });
+
+  it('GroupBySystemStreamPartition: new SSPs join the task of SSP p mod P, and the emptied tasks disappear', () => {
+    const c = config(STATEFUL);
+    const prev = new Map<string, SSP[]>([
+      ['SystemStreamPartition [kafka, A, 0]', [ssp('kafka', 'A', 0)]],
+      ['SystemStreamPartition [kafka, A, 1]', [ssp('kafka', 'A', 1)]],
+    ]);
+    const r = sspGrouperProxy(new GroupBySystemStreamPartition(c), c, ssps('kafka', 'A', 0, 3), prev);
+    expect(view(r.grouping)).toEqual({
+      'SystemStreamPartition [kafka, A, 0]': ['kafka.A#0', 'kafka.A#2'],
+      'SystemStreamPartition [kafka, A, 1]': ['kafka.A#1', 'kafka.A#3'],
+    });
+  });
 });
