@@ -93,22 +93,43 @@ function push(c: i32): void {
   siftUp(g, n);
 }
 
-function removeClient(c: i32): void {
-  const g = ld(gGroupOf, c);
-  const i = ld(gPos, c);
-  const last = ld(gSize, g) - 1;
-  st(gSize, g, last);
-  st(gPos, c, -1);
-  if (i == last) return;
-  const base = ld(gStart, g);
-  const moved = ld(gHeap, base + last);
-  st(gHeap, base + i, moved);
-  st(gPos, moved, i);
-  siftDown(g, i);
-  siftUp(g, ld(gPos, moved));
+// ---------------------------------------------------------------- balanced
+
+let bHeld: usize = 0;
+let bStack: usize = 0;
+let bStamp: i32 = 0;
+
+function holdClient(c: i32, K: i32, clientValues: usize, usedVal: usize): void {
+  st(bHeld, c, bStamp);
+  for (let k = 0; k < K; k++) {
+    const v = ld(clientValues, c * K + k);
+    if (v >= 0) st(usedVal, v, bStamp);
+  }
 }
 
-// ---------------------------------------------------------------- balanced
+/**
+ * Least-loaded member of group g without a copy: the heap top, unless it holds
+ * one; then search below the holders only (a task has few copies).
+ */
+function bestFree(g: i32): i32 {
+  const base = ld(gStart, g);
+  const n = ld(gSize, g);
+  let best = -1;
+  let sp = 0;
+  if (n > 0) st(bStack, sp++, 0);
+  while (sp > 0) {
+    const i = ld(bStack, --sp);
+    const c = ld(gHeap, base + i);
+    if (ld(bHeld, c) != bStamp) {
+      if (best < 0 || before(c, best)) best = c;
+      continue;
+    }
+    const l = 2 * i + 1;
+    if (l < n) st(bStack, sp++, l);
+    if (l + 1 < n) st(bStack, sp++, l + 1);
+  }
+  return best;
+}
 
 /**
  * Balanced mode. out: 2*T*W i32, [0, T*W) the client of slot (t, j) or -1,
@@ -136,42 +157,33 @@ export function standbyBalanced(
   gPos = scratch(C, 0);
   for (let c = 0; c < C; c++) push(c);
 
-  const usedVal = scratch(V, 0);
-  const removed = scratch(C, 0);
+  const usedVal = scratch(V, 0); // stamp t+1: value carried by a copy of task t
+  bHeld = scratch(C, 0); // stamp t+1: client holds a copy of task t
+  bStack = scratch(C + 1, 0);
   for (let t = 0; t < T; t++) {
     const nd = ld(need, t);
     if (nd <= 0) continue;
-    const stamp = t + 1;
-    let nRemoved = 0;
-    // The active and existing holders: their values are used, they leave the heaps.
+    bStamp = t + 1;
+    const a = ld(active, t);
+    if (a >= 0) holdClient(a, K, clientValues, usedVal);
     const hEnd = ld(holderStart, t + 1);
-    for (let h = ld(holderStart, t) - 1; h < hEnd; h++) {
-      const c = h < ld(holderStart, t) ? ld(active, t) : ld(holders, h);
-      if (c < 0) continue;
-      for (let k = 0; k < K; k++) {
-        const v = ld(clientValues, c * K + k);
-        if (v >= 0) st(usedVal, v, stamp);
-      }
-      if (ld(gPos, c) >= 0) {
-        removeClient(c);
-        st(removed, nRemoved++, c);
-      }
-    }
+    for (let h = ld(holderStart, t); h < hEnd; h++) holdClient(ld(holders, h), K, clientValues, usedVal);
     for (let j = 0; j < nd; j++) {
       let best = -1;
       let bestScore = -1;
       let bestMask = 0;
       for (let g = 0; g < G; g++) {
-        if (ld(gSize, g) == 0) continue;
         let mask = 0;
         for (let k = 0; k < K; k++) {
           const v = ld(groupValues, g * K + k);
-          if (v >= 0 && ld(usedVal, v) != stamp) mask |= 1 << k;
+          if (v >= 0 && ld(usedVal, v) != bStamp) mask |= 1 << k;
         }
         const score = maskScore(mask, K);
-        const top = ld(gHeap, ld(gStart, g));
-        if (score > bestScore || (score == bestScore && before(top, best))) {
-          best = top;
+        if (score < bestScore) continue;
+        const c = bestFree(g);
+        if (c < 0) continue;
+        if (score > bestScore || before(c, best)) {
+          best = c;
           bestScore = score;
           bestMask = mask;
         }
@@ -179,15 +191,10 @@ export function standbyBalanced(
       if (best < 0) break;
       st(out, t * W + j, best);
       st(out, TW + t * W + j, bestMask);
-      for (let k = 0; k < K; k++) {
-        const v = ld(clientValues, best * K + k);
-        if (v >= 0) st(usedVal, v, stamp);
-      }
-      removeClient(best);
-      st(removed, nRemoved++, best);
+      holdClient(best, K, clientValues, usedVal);
       st(load, best, ld(load, best) + 1);
+      siftDown(ld(groupOf, best), ld(gPos, best)); // its key grew: move it down
     }
-    for (let i = 0; i < nRemoved; i++) push(ld(removed, i));
   }
   rebalance(C, G, T, W, groupOf, load, cap, active, holderStart, holders, out);
 }

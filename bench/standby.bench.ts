@@ -8,7 +8,7 @@
 // Writes bench/results/standby.json and prints a markdown table. Timings share
 // 2 cores with other work, so treat them as noisy.
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { getKernels, type EngineName } from '../src/engine/kernels.js';
 import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
@@ -76,9 +76,19 @@ function taskLevels(pl: ReturnType<typeof placeCluster>): Int8Array {
   return out;
 }
 
+/** How busy the machine is: ms for 1e8 integer adds (about 70-100 ms on an idle core here). */
+function calibrate(): number {
+  const t = performance.now();
+  let s = 0;
+  for (let i = 0; i < 1e8; i++) s = (s + i * 7) | 0;
+  if (s === 42) console.log('');
+  return performance.now() - t;
+}
+
 async function main(): Promise<void> {
   const wasm: EngineName = getKernels({ engine: 'wasm' }).name;
-  console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model}); engines: ${wasm}, reference`);
+  const calibrationBefore = calibrate();
+  console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model}); engines: ${wasm}, reference; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; 1e8 adds ${calibrationBefore.toFixed(0)} ms`);
 
   // 1. The big balanced case.
   let t0 = performance.now();
@@ -131,8 +141,9 @@ async function main(): Promise<void> {
     return r.standbyLevels;
   };
 
+  const calibrationAfter = calibrate();
   const summary = {
-    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '' },
+    machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg(), calibration1e8AddsMs: [calibrationBefore, calibrationAfter] },
     note: 'p50 of tinybench runs; other work shares the 2 cores, so timings are noisy. End to end = flatten (objects -> typed arrays) + kernel + totals; input parsing excluded.',
     rows,
     big: { tasks: BIG_TASKS, clients: BIG_CLIENTS, standbys: 2, totals: bigTotals, targetMs: 2000 },

@@ -61,6 +61,11 @@ export interface Cluster {
 
 const MAX_CAPACITY = 1 << 20;
 
+/** Task ids from normalizeCluster carry their index in `Cluster.tasks` (-1: not stateful). */
+export interface IndexedTask extends TaskId {
+  index: number;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map);
 }
@@ -70,11 +75,21 @@ function stringArray(v: unknown, path: string): unknown[] {
   return v;
 }
 
-function taskList(v: unknown, path: string): TaskId[] {
+/** Parses a list of task ids; equal ids share one object (`intern`), so later lookups can go by identity. */
+function taskList(v: unknown, path: string, intern: Map<string, TaskId>): TaskId[] {
   if (v === undefined) return [];
   const seen = new Set<string>();
   return stringArray(v, path).map((t, i) => {
-    const id = parseTaskId(t, `${path}[${i}]`);
+    let id = typeof t === 'string' ? intern.get(t) : undefined;
+    if (id === undefined) {
+      const parsed = parseTaskId(t, `${path}[${i}]`);
+      // `index` (the task's position among the sorted stateful tasks, -1 for none) is set once sorted.
+      id = { subtopology: parsed.subtopology, partition: parsed.partition, index: -1 } as TaskId;
+      const printed = formatTaskId(id);
+      id = intern.get(printed) ?? id;
+      intern.set(printed, id);
+      if (t !== printed) intern.set(t as string, id); // e.g. "01_2" names 1_2
+    }
     const s = formatTaskId(id);
     if (seen.has(s)) throw new AssignorError('E_INPUT', `task ${s} is listed twice`, `${path}[${i}]`);
     seen.add(s);
@@ -118,6 +133,7 @@ export function normalizeCluster(spec: unknown): Cluster {
   });
   if (new Set(tagKeys).size !== tagKeys.length) throw new AssignorError('E_INPUT', `tag keys must be distinct, got [${tagKeys.join(', ')}]`, 'tagKeys');
 
+  const intern = new Map<string, TaskId>();
   const rawClients = stringArray(spec.clients, 'clients');
   const byId = new Map<string, number>();
   const activeOwner = new Map<string, string>();
@@ -135,8 +151,8 @@ export function normalizeCluster(spec: unknown): Cluster {
     if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY) {
       throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${describe(capacity)}`, `${path}.capacity`);
     }
-    const active = taskList(raw.active, `${path}.active`);
-    const standby = taskList(raw.standby, `${path}.standby`);
+    const active = taskList(raw.active, `${path}.active`, intern);
+    const standby = taskList(raw.standby, `${path}.standby`, intern);
     active.forEach((t, j) => {
       const s = formatTaskId(t);
       const other = activeOwner.get(s);
@@ -153,13 +169,14 @@ export function normalizeCluster(spec: unknown): Cluster {
 
   let tasks: TaskId[];
   if (spec.tasks !== undefined) {
-    tasks = taskList(spec.tasks, 'tasks');
+    tasks = taskList(spec.tasks, 'tasks', intern);
   } else {
     const seen = new Map<string, TaskId>();
     for (const t of mentioned) seen.set(formatTaskId(t), t);
     tasks = [...seen.values()];
   }
   tasks.sort(compareTaskIds);
+  tasks.forEach((t, i) => ((t as IndexedTask).index = i));
   const out: Cluster = { clients: sortClients(clients), tasks, numStandbys, tagKeys };
   normalized.add(out);
   return out;

@@ -4,7 +4,7 @@
 import { AssignorError } from '../errors.js';
 import type { StandbyProblem } from '../engine/reference/standby.js';
 import type { TaskId } from './task-id.js';
-import type { Cluster } from './input.js';
+import type { Cluster, IndexedTask } from './input.js';
 
 export type Mode = 'kafka' | 'balanced';
 
@@ -34,7 +34,10 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
     subs[i] = tasks[i]!.subtopology;
     parts[i] = tasks[i]!.partition;
   }
+  // normalizeCluster interns task ids and records their index; binary search is the fallback.
   const indexOf = (t: TaskId): number => {
+    const i = (t as Partial<IndexedTask>).index;
+    if (i !== undefined && (i === -1 || tasks[i] === t)) return i;
     let lo = 0;
     let hi = T - 1;
     while (lo <= hi) {

@@ -136,41 +136,46 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
     gSize[g]!++;
     siftUp(g, gSize[g]! - 1);
   };
-  const remove = (c: number): void => {
-    const g = p.groupOf[c]!;
-    const i = pos[c]!;
-    const last = --gSize[g]!;
-    pos[c] = -1;
-    if (i === last) return;
-    const base = gStart[g]!;
-    const moved = heap[base + last]!;
-    heap[base + i] = moved;
-    pos[moved] = i;
-    siftDown(g, i);
-    siftUp(g, pos[moved]!);
-  };
   for (let c = 0; c < C; c++) push(c);
 
-  const usedVal = new Int32Array(p.values); // stamp t+1 = value used by task t
-  const removed = new Int32Array(C);
+  const usedVal = new Int32Array(p.values); // stamp t+1: value carried by a copy of task t
+  const held = new Int32Array(C); // stamp t+1: client holds a copy of task t
+  const stack = new Int32Array(C + 1);
   let stamp = 0;
-  let nRemoved = 0;
-  /** Client c holds the task: its values are used, and it leaves its heap until the task is done. */
   const hold = (c: number): void => {
+    held[c] = stamp;
     for (let k = 0; k < K; k++) {
       const v = p.clientValues[c * K + k]!;
       if (v >= 0) usedVal[v] = stamp;
     }
-    if (pos[c]! >= 0) {
-      remove(c);
-      removed[nRemoved++] = c;
+  };
+  /**
+   * Least-loaded member of group g without a copy: the heap top, unless it holds
+   * one; then search below the holders only (a task has few copies).
+   */
+  const bestFree = (g: number): number => {
+    const base = gStart[g]!;
+    const n = gSize[g]!;
+    let best = -1;
+    let sp = 0;
+    if (n > 0) stack[sp++] = 0;
+    while (sp > 0) {
+      const i = stack[--sp]!;
+      const c = heap[base + i]!;
+      if (held[c] !== stamp) {
+        if (best < 0 || before(c, best)) best = c;
+        continue;
+      }
+      const l = 2 * i + 1;
+      if (l < n) stack[sp++] = l;
+      if (l + 1 < n) stack[sp++] = l + 1;
     }
+    return best;
   };
   for (let t = 0; t < T; t++) {
     const need = p.need[t]!;
     if (need <= 0) continue;
     stamp = t + 1;
-    nRemoved = 0;
     if (p.active[t]! >= 0) hold(p.active[t]!);
     for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) hold(p.holders[h]!);
     for (let j = 0; j < need; j++) {
@@ -178,16 +183,17 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
       let bestScore = -1;
       let bestMask = 0;
       for (let g = 0; g < G; g++) {
-        if (gSize[g] === 0) continue;
         let mask = 0;
         for (let k = 0; k < K; k++) {
           const v = p.groupValues[g * K + k]!;
           if (v >= 0 && usedVal[v] !== stamp) mask |= 1 << k;
         }
         const score = maskScore(mask, K);
-        const top = heap[gStart[g]!]!;
-        if (score > bestScore || (score === bestScore && before(top, best))) {
-          best = top;
+        if (score < bestScore) continue;
+        const c = bestFree(g);
+        if (c < 0) continue;
+        if (score > bestScore || before(c, best)) {
+          best = c;
           bestScore = score;
           bestMask = mask;
         }
@@ -195,10 +201,10 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
       if (best < 0) break;
       out[t * W + j] = best;
       out[T * W + t * W + j] = bestMask;
-      hold(best); // leaves the heap with its old load, re-enters below with the new one
+      hold(best);
       load[best]!++;
+      siftDown(p.groupOf[best]!, pos[best]!); // its key grew: move it down
     }
-    for (let i = 0; i < nRemoved; i++) push(removed[i]!);
   }
   rebalance(p, out, load);
   return out;
