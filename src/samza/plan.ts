@@ -115,6 +115,7 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
   let grouping: Grouping;
 
   if (mapper === 'samza') {
+    if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
     const withProcs = job.config.with(KEYS.processorList, [...processors.keys()].join(','));
     const grouper = createSspGrouper(withProcs, settings.grouper);
     const ssps: SSP[] = [];
