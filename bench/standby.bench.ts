@@ -95,6 +95,9 @@ async function main(): Promise<void> {
   const big = makeCluster(BIG_CLIENTS, BIG_TASKS, 2);
   console.log(`built ${BIG_TASKS} tasks x ${BIG_CLIENTS} clients in ${(performance.now() - t0).toFixed(0)} ms (input parsing, not timed below)`);
   const bigFlat = flatten(big, 'balanced', true).problem;
+  const flattenMs = await measure('flatten', () => void flatten(big, 'balanced', true));
+  rows.push({ case: 'balanced, same input, flatten only (objects -> typed arrays)', engine: '-', p50ms: flattenMs });
+  console.log(`flatten only: ${flattenMs.toFixed(0)} ms`);
   let check: ReturnType<typeof placeCluster> | undefined;
   for (const engine of [wasm, 'reference'] as EngineName[]) {
     const k = getKernels({ engine });

@@ -10,8 +10,9 @@ export type Mode = 'kafka' | 'balanced';
 
 export interface FlatCluster {
   problem: StandbyProblem;
-  /** Tag value of each global value id. */
+  /** Tag value of each global value id, and the key index it belongs to. */
   valueNames: string[];
+  valueKeys: Int32Array;
 }
 
 /** Largest number of standby slots one call may produce (2^28 ints each way). */
@@ -52,6 +53,7 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
 
   const valueIds = tagKeys.map(() => new Map<string, number>());
   const valueNames: string[] = [];
+  const valueKeyList: number[] = [];
   const clientValues = new Int32Array(C * K);
   const groupOf = new Int32Array(C);
   const groupIds = new Map<string, number>();
@@ -72,6 +74,7 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       if (id === undefined) {
         id = valueNames.length;
         valueNames.push(value);
+        valueKeyList.push(k);
         valueIds[k]!.set(value, id);
       }
       clientValues[c * K + k] = id;
@@ -141,5 +144,6 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       holders,
     },
     valueNames,
+    valueKeys: Int32Array.from(valueKeyList),
   };
 }

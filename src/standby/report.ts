@@ -153,7 +153,7 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
     if ((mask >>> k) & 1) continue;
     const key = tagKeys[k]!;
     const own = p.clientValues[c * K + k]!;
-    const usedValues = [...used].filter((v) => p.clientValues.some((x, i) => i % K === k && x === v));
+    const usedValues = [...used].filter((v) => pl.flat.valueKeys[v] === k);
     if (own < 0) parts.push(`${key}: this client has no ${key} tag`);
     else if (usedValues.length >= p.distinct[k]!) parts.push(`${key}: all ${p.distinct[k]} values (${usedValues.map((v) => names[v]).join(', ')}) already hold a copy`);
     else parts.push(`${key}: no client without a copy had an unused ${key} value${mask ? ` while also differing on ${keysOf(mask, tagKeys).join(', ')}` : ''}`);
