@@ -157,6 +157,8 @@ export function standbyBalanced(
   gPos = scratch(C, 0);
   for (let c = 0; c < C; c++) push(c);
 
+  const scoreOf = scratch(1 << K, 0); // maskScore for every mask, computed once
+  for (let m = 0; m < 1 << K; m++) st(scoreOf, m, maskScore(m, K));
   const usedVal = scratch(V, 0); // stamp t+1: value carried by a copy of task t
   bHeld = scratch(C, 0); // stamp t+1: client holds a copy of task t
   bStack = scratch(C + 1, 0);
@@ -178,7 +180,7 @@ export function standbyBalanced(
           const v = ld(groupValues, g * K + k);
           if (v >= 0 && ld(usedVal, v) != bStamp) mask |= 1 << k;
         }
-        const score = maskScore(mask, K);
+        const score = ld(scoreOf, mask);
         if (score < bestScore) continue;
         const c = bestFree(g);
         if (c < 0) continue;

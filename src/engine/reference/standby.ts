@@ -138,6 +138,8 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
   };
   for (let c = 0; c < C; c++) push(c);
 
+  const scoreOf = new Int32Array(1 << K); // maskScore for every mask, computed once
+  for (let m = 0; m < 1 << K; m++) scoreOf[m] = maskScore(m, K);
   const usedVal = new Int32Array(p.values); // stamp t+1: value carried by a copy of task t
   const held = new Int32Array(C); // stamp t+1: client holds a copy of task t
   const stack = new Int32Array(C + 1);
@@ -188,7 +190,7 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
           const v = p.groupValues[g * K + k]!;
           if (v >= 0 && usedVal[v] !== stamp) mask |= 1 << k;
         }
-        const score = maskScore(mask, K);
+        const score = scoreOf[mask]!;
         if (score < bestScore) continue;
         const c = bestFree(g);
         if (c < 0) continue;
