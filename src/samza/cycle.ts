@@ -104,8 +104,6 @@ interface ModelMaps {
   /** Canonical SSP key -> every task holding it (active and standby), sorted. */
   sspTasks: Map<string, string[]>;
   taskInfo: Map<string, TaskInfo>;
-  /** Canonical SSP key -> its active task ('' when in several), broadcast SSPs aside. */
-  owner: Map<string, string>;
 }
 
 /** Canonical store keys straight from the flat rows: one string per SSP, no SSP objects. */
@@ -124,7 +122,6 @@ function modelMaps(plan: JobModelPlan): ModelMaps {
   const g = plan.grouping;
   const sspTasks = new Map<string, string[]>();
   const taskInfo = new Map<string, TaskInfo>();
-  const owner = new Map<string, string>();
   const keyOf = keyWriter(plan);
   const shared = g.everyTask.map(sspKeyJson);
   const add = (key: string, name: string): void => {
@@ -137,16 +134,13 @@ function modelMaps(plan: JobModelPlan): ModelMaps {
       const name = taskNameIn(plan, layout, t);
       taskInfo.set(name, { c: layout.id, mode: layout.replica < 0 ? 'Active' : 'Standby', changelog: plan.changelog[t]! });
       for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
-        const key = keyOf(k);
-        add(key, name);
-        if (layout.replica < 0) owner.set(key, owner.has(key) ? '' : name);
+        add(keyOf(k), name);
       }
       for (const key of shared) add(key, name);
     }
   }
-  for (const key of shared) owner.delete(key);
   for (const tasks of sspTasks.values()) if (tasks.length > 1) tasks.sort(compareJava);
-  return { sspTasks, taskInfo, owner };
+  return { sspTasks, taskInfo };
 }
 
 /** Puts and deletes over the snapshot; null marks a delete. */
@@ -166,13 +160,12 @@ class Overlay {
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-function sameValue(type: string, a: unknown, b: unknown): boolean {
-  // The SSP assignment is the one large type: compare its single field without serialising.
-  if (type === TYPES.taskPartition && typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
-    const ka = Object.keys(a);
-    return ka.length === 1 && ka[0] === 'taskNames' && Object.keys(b).length === 1 && (a as { taskNames: unknown }).taskNames === (b as { taskNames: unknown }).taskNames;
-  }
+function sameValue(a: unknown, b: unknown): boolean {
   return sameJson(a, b);
+}
+
+function field(v: unknown, name: string): unknown {
+  return typeof v === 'object' && v !== null && Object.hasOwn(v, name) ? (v as Record<string, unknown>)[name] : undefined;
 }
 
 export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
@@ -188,7 +181,7 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
   // 2. Compute.
   const plan = calculateJobModel(job, prev, { ...options, warn });
   // 3. Samza's updateTaskAssignments, as an overlay on the snapshot.
-  const { sspTasks, taskInfo, owner } = modelMaps(plan);
+  const { sspTasks, taskInfo } = modelMaps(plan);
   const o = new Overlay();
   const prevActive = [...prev.taskContainer.keys()].filter((t) => (prev.taskModes.get(t) ?? 'Active') === 'Active');
   const activeNow = plan.grouping.tasks.length;
@@ -210,47 +203,61 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
     o.set(TYPES.taskContainer, t, { containerId: v.c });
     o.set(TYPES.taskMode, t, { taskMode: v.mode });
   }
-  const hasOld = snap.assignment.oldKeys.size > 0;
+  // The SSP assignment is the one large type: its records are compared and produced directly.
+  const records: StoreRecord[] = [];
+  const singles = new Map<string, string>();
+  const single = (task: string): string => {
+    let j = singles.get(task);
+    if (j === undefined) singles.set(task, (j = JSON.stringify([task])));
+    return j;
+  };
+  const tpStored = stored(TYPES.taskPartition);
+  const dropStale = plan.mapper === 'base';
   for (const [key, tasks] of sspTasks) {
-    // One canonical key form: older keys for the same SSP are replaced.
-    if (hasOld) for (const old of snap.assignment.oldKeys.get(key) ?? []) o.delete(TYPES.taskPartition, old);
-    o.set(TYPES.taskPartition, key, { taskNames: tasks.length === 1 ? `[${JSON.stringify(tasks[0])}]` : JSON.stringify(tasks) });
+    // One canonical key form: older keys for the same SSP are replaced (in base mode by the stale sweep below).
+    if (!dropStale && snap.assignment.oldKeys.size > 0) for (const old of snap.assignment.oldKeys.get(key) ?? []) records.push({ type: TYPES.taskPartition, key: old, value: null });
+    const taskNames = tasks.length === 1 ? single(tasks[0]!) : JSON.stringify(tasks);
+    const before = tpStored.get(key);
+    if (before === undefined || field(before, 'taskNames') !== taskNames) records.push({ type: TYPES.taskPartition, key, value: { taskNames } });
   }
-  if (plan.mapper === 'base') {
-    // Base mode drops entries of SSPs that no longer exist (Samza keeps them stale).
-    for (const key of stored(TYPES.taskPartition).keys()) if (!sspTasks.has(key)) o.delete(TYPES.taskPartition, key);
-  }
+  // Base mode drops entries of SSPs that no longer exist, and old-form keys (Samza keeps them stale).
+  if (dropStale) for (const key of tpStored.keys()) if (!sspTasks.has(key)) records.push({ type: TYPES.taskPartition, key, value: null });
   // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
   for (const [t, v] of taskInfo) if (!prev.changelog.has(t)) o.set(TYPES.changelog, t, changelogRecord(t, v.changelog).value);
   for (const [name, base] of plan.baseCounts) o.set(TYPES.baseCount, name, baseCountRecord(name, base).value);
   for (const k of stored(TYPES.config).keys()) if (!plan.config.map.has(k)) o.delete(TYPES.config, k);
   for (const [k, v] of plan.config.map) o.set(TYPES.config, k, configRecord(k, v).value);
 
-  const records: StoreRecord[] = [];
   for (const [type, m] of o.types) {
     const before = stored(type);
     for (const [k, v] of m) {
       if (v === null) {
         if (before.has(k)) records.push({ type, key: k, value: null });
-      } else if (!before.has(k) || !sameValue(type, before.get(k), v)) {
+      } else if (!before.has(k) || !sameValue(before.get(k), v)) {
         records.push({ type, key: k, value: v });
       }
     }
   }
   if (records.length > 0) store.writeBatch(records);
 
-  return { plan, changes: diff(snap, plan, sspTasks, taskInfo, owner), recordsWritten: records.length, warnings };
+  return { plan, changes: diff(snap, plan, sspTasks, taskInfo), recordsWritten: records.length, warnings };
 }
 
-function diff(snap: StoreSnapshot, plan: JobModelPlan, sspTasks: ModelMaps['sspTasks'], taskInfo: Map<string, TaskInfo>, owner: Map<string, string>): Changes {
+function diff(snap: StoreSnapshot, plan: JobModelPlan, sspTasks: ModelMaps['sspTasks'], taskInfo: Map<string, TaskInfo>): Changes {
   const prev = snap.previous;
   let sspsNew = 0;
   let sspsMoved = 0;
   const movedExamples: string[] = [];
-  for (const [key, task] of owner) {
-    if (task === '') continue;
-    const before = snap.assignment.sspToTasks.get(key)?.tasks.filter((t) => (prev.taskModes.get(t) ?? 'Active') === 'Active');
-    if (before === undefined || before.length === 0) sspsNew++;
+  const active = (t: string): boolean => (prev.taskModes.get(t) ?? 'Active') === 'Active';
+  const shared = new Set(plan.grouping.everyTask.map(sspKeyJson));
+  for (const [key, tasks] of sspTasks) {
+    // The SSP's active task now; SSPs in several active tasks (broadcast, AllSspToSingleTask) are not counted.
+    let task = '';
+    for (const t of tasks) if (taskInfo.get(t)!.mode === 'Active') task = task === '' ? t : '\u0000';
+    if (task === '' || task === '\u0000' || shared.has(key)) continue;
+    const stored = snap.assignment.sspToTasks.get(key)?.tasks;
+    const before = stored === undefined ? [] : stored.length === 1 ? (active(stored[0]!) ? stored : []) : stored.filter(active);
+    if (before.length === 0) sspsNew++;
     else if (before.length === 1 && before[0] !== task) {
       sspsMoved++;
       if (movedExamples.length < 5) {

@@ -25,6 +25,23 @@ export function sspKeyJson(s: SSP): string {
   return `{"system":${JSON.stringify(s.system)},"partition":${s.partition},"stream":${JSON.stringify(s.stream)},"keyBucket":${s.keyBucket}}`;
 }
 
+// The canonical form, matched exactly: JSON strings cannot contain an unescaped quote, so this is unambiguous.
+const CANONICAL = /^\{"system":("(?:[^"\\]|\\.)*"),"partition":(\d+),"stream":("(?:[^"\\]|\\.)*"),"keyBucket":(-?\d+)\}$/;
+
+function jsonString(quoted: string): string {
+  return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
+}
+
+/** The SSP of a key in the canonical form (what we write), or undefined for any other form. */
+export function parseCanonicalSspKey(key: string): SSP | undefined {
+  const m = CANONICAL.exec(key);
+  if (m === null) return undefined;
+  const partition = Number(m[2]);
+  const bucket = Number(m[4]);
+  if (partition > 2147483647 || bucket < -2147483648 || bucket > 2147483647) return undefined;
+  return ssp(jsonString(m[1]!), jsonString(m[3]!), partition, bucket);
+}
+
 /** Parses both key forms: with keyBucket (2022+) and without (older Samza; keyBucket -1). Any field order. */
 export function parseSspKey(key: string): SSP {
   const o: unknown = JSON.parse(key);
@@ -66,11 +83,12 @@ export function readTaskPartitionAssignments(store: CoordinatorStoreLike, entrie
   const oldKeys = new Map<string, string[]>();
   try {
     for (const [key, v] of entries) {
-      const s = parseSspKey(key);
+      const fast = parseCanonicalSspKey(key);
+      const s = fast ?? parseSspKey(key);
       const raw = field(v, 'taskNames');
       const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
       if (!Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
-      const canonical = sspKeyJson(s);
+      const canonical = fast !== undefined ? key : sspKeyJson(s);
       if (canonical !== key) {
         const ks = oldKeys.get(canonical) ?? [];
         ks.push(key);

@@ -153,3 +153,15 @@ describe('with the on-disk coordinator store', () => {
     store.close();
   });
 });
+
+describe('canonical SSP key fast path', () => {
+  it('agrees with the general parser, escapes included, and declines other forms', async () => {
+    const { parseCanonicalSspKey } = await import('../../src/samza/managers.js');
+    for (const s of [ssp('kafka', 'PVE', 0), ssp('k"a\\f', 'x,"stream":"y', 7, 3), ssp('', '\u{1F600}\n', 2147483647, -1)]) {
+      expect(parseCanonicalSspKey(sspKeyJson(s))).toEqual(s);
+      expect(parseSspKey(sspKeyJson(s))).toEqual(s);
+    }
+    expect(parseCanonicalSspKey('{"system":"kafka","partition":0,"stream":"PVE"}')).toBeUndefined();
+    expect(parseCanonicalSspKey('{"stream":"PVE","system":"kafka","partition":0,"keyBucket":-1}')).toBeUndefined();
+  });
+});
