@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers.js';
+import { CoordinatorStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'samza-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,6 +76,19 @@ describe('assignor samza plan', () => {
     expect(r.stderr).toContain('New partition count: 12 should be a multiple of previous partition count: 8.');
     // The base mapper picks up the same store and folds 12 onto the original 4.
     expect(cli(['samza', 'plan', '--job', jobFile('d.json', { 'kafka.PVE': 12 }), '--store', store]).status).toBe(0);
+  });
+
+  it('a second writer on the same store gets the store\'s lock error', () => {
+    const store = join(dir, 'store4');
+    const held = CoordinatorStore.open(store);
+    try {
+      const r = cli(['samza', 'plan', '--job', jobFile('h.json', { 'kafka.PVE': 4 }), '--store', store]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('is already open for writing');
+      expect(r.stdout).toBe('');
+    } finally {
+      held.close();
+    }
   });
 
   it('reports Samza config errors and bad job files on one line with exit 2', () => {
