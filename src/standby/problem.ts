@@ -20,7 +20,7 @@ const MAX_SLOTS = 1 << 27;
 
 /**
  * Builds the kernel input. `width` is the number of slots per task:
- * min(numStandbys, clients - 1), or 1 in kafka mode when the X04 do-while
+ * min(numStandbys, clients - 1) (clients when some task has no active), or 1 in kafka mode when the X04 do-while
  * (numStandbys = 0 without the guard) places one standby anyway.
  */
 export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatCluster {
@@ -115,7 +115,10 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   const S = cluster.numStandbys;
   const kafkaZero = mode === 'kafka' && S === 0 && !zeroGuard && K > 0;
   const perTask = mode === 'kafka' && S === 0 && zeroGuard ? 0 : kafkaZero ? 1 : S;
-  const width = Math.max(0, Math.min(perTask, C - 1));
+  // A task nobody runs can have a standby on every client; otherwise the active's client is out.
+  let unowned = false;
+  for (let t = 0; t < T && !unowned; t++) unowned = active[t]! < 0;
+  const width = Math.max(0, Math.min(perTask, unowned ? C : C - 1));
   if (T * width > MAX_SLOTS) {
     throw new AssignorError('E_TOO_LARGE', `${T} tasks x ${width} standbys is more than the ${MAX_SLOTS} standby slots one call supports; split the input`, 'tasks');
   }
