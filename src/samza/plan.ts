@@ -157,7 +157,9 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
         baseCounts.set(name, base);
         streams.push({ name, partitions: c, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
       };
-      if (!settings.expansionEnabled || !settings.stateful || known === undefined) {
+      // A SEP-5 `...WithFixedTaskNum` grouper asks for a fixed task set outright, stateful or not.
+      const fixed = settings.stateful || settings.fixedTaskNum;
+      if (!settings.expansionEnabled || !fixed || known === undefined) {
         rules.push({ kind: 'identity' });
         if (known === undefined) report('new', c, `first plan for this stream: grouped as is, base ${c} recorded`);
         else if (!settings.expansionEnabled) report('rebased', c, `${KEYS.expansionEnabled} = false: grouped as is, base now ${c}`);

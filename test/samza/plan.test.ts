@@ -184,3 +184,13 @@ describe('JobModel JSON', () => {
     expect(j.maxChangeLogStreamPartitions).toBe(2);
   });
 });
+
+describe('SEP-5 grouper names', () => {
+  it('GroupByPartitionWithFixedTaskNum keeps the task set of a stateless job under the base mapper', () => {
+    const c = { 'task.inputs': 'kafka.A', 'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.GroupByPartitionWithFixedTaskNumFactory' };
+    const prev = after(calculateJobModel(job(c, { 'kafka.A': 3 }), emptyPrevious()));
+    const p = calculateJobModel(job(c, { 'kafka.A': 6 }), prev);
+    expect(p.grouping.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 2']);
+    expect(p.streams[0]!.handling).toBe('folded');
+  });
+});
