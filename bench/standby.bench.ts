@@ -14,6 +14,7 @@ import { getKernels, type EngineName } from '../src/engine/kernels.js';
 import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
 import { normalizeCluster, placeCluster, javaHashMapOrder, levelOf, levelRank, type Cluster, type ClusterSpec, type Level } from '../src/standby/index.js';
 import { flatten } from '../src/standby/problem.js';
+import { kafkaLiteral } from '../test/standby/kafka-literal.js';
 
 const BIG_TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
 const BIG_CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
@@ -144,6 +145,19 @@ async function main(): Promise<void> {
     return r.standbyLevels;
   };
 
+  // 4. Kafka's own data structures (test/standby/kafka-literal.ts: PriorityQueue, linear
+  // remove, every client re-offered per task) where they finish: 1,000 tasks x 1,000 clients.
+  const LIT_TASKS = Number(process.env.BENCH_LITERAL_TASKS ?? 1000);
+  const small = makeCluster(MID_CLIENTS, LIT_TASKS, 2);
+  const literalMs = await measure('kafka literal', () => void kafkaLiteral(small), { iterations: 1, time: 0, warmupIterations: 0 });
+  const smallKafka = await measure('kafka small', () => void placeCluster(small, 'kafka', { engine: wasm }).totals(), { iterations: 5, time: 0, warmupIterations: 1 });
+  const smallBalanced = await measure('balanced small', () => void placeCluster(small, 'balanced', { engine: wasm }).totals(), { iterations: 10, time: 0, warmupIterations: 2 });
+  const smallCase = `small: ${LIT_TASKS} tasks x 2 standbys, ${MID_CLIENTS} clients`;
+  rows.push({ case: `${smallCase}: Kafka's data structures (literal model, TS)`, engine: 'reference', p50ms: literalMs });
+  rows.push({ case: `${smallCase}: kafka mode`, engine: wasm, p50ms: smallKafka });
+  rows.push({ case: `${smallCase}: balanced`, engine: wasm, p50ms: smallBalanced });
+  console.log(`${smallCase}: literal ${literalMs.toFixed(0)} ms, kafka mode ${smallKafka.toFixed(1)} ms, balanced ${smallBalanced.toFixed(2)} ms`);
+
   const calibrationAfter = calibrate();
   const summary = {
     machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg(), calibration1e8AddsMs: [calibrationBefore, calibrationAfter] },
@@ -159,6 +173,15 @@ async function main(): Promise<void> {
       tasksWhereBalancedIsHigher: higher,
       kafkaLevels: spread(kafkaPl),
       balancedLevels: spread(balPl),
+    },
+    small: {
+      tasks: LIT_TASKS,
+      clients: MID_CLIENTS,
+      literalKafkaMs: literalMs,
+      kafkaModeMs: smallKafka,
+      balancedMs: smallBalanced,
+      literalOverBalanced: literalMs / smallBalanced,
+      kafkaModeOverBalanced: smallKafka / smallBalanced,
     },
   };
   mkdirSync('bench/results', { recursive: true });
