@@ -19,3 +19,36 @@ let t = performance.now();
 const parts = assignor.partitionsForKeys(keys, 64);
 process.stdout.write(`  1,000,000 string keys -> 64 partitions in ${(performance.now() - t).toFixed(1)} ms (engine ${assignor.getKernels().name}); key 0 -> ${parts[0]}\n`);
 process.stdout.write(`  CLI: printf 'foobar\\n100:48069\\n' | assignor hash --partitions 12\n${cli(['hash', '--partitions', '12'], 'foobar\n100:48069\n').replace(/^/gm, '    ')}`);
+
+section('2a. Which task owns each partition when a topic grows? (Samza job model, SEP-5)');
+const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const dir = mkdtempSync(`${tmpdir()}/assignor-demo-`);
+const job = JSON.parse(readFileSync('examples/job.json', 'utf8'));
+writeFileSync(`${dir}/job.json`, JSON.stringify(job));
+const plan = (label) => {
+  const r = spawnSync(process.execPath, ['dist/cli/main.js', 'samza', 'plan', '--job', `${dir}/job.json`, '--store', `${dir}/store`], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  const model = JSON.parse(r.stdout);
+  process.stdout.write(`  ${label}:\n${r.stderr.replace(/^/gm, '    ')}`);
+  return model;
+};
+plan('first plan, 4 partitions per stream');
+job.partitions['kafka.PVE'] = 8;
+job.partitions['kafka.Clicks'] = 8;
+writeFileSync(`${dir}/job.json`, JSON.stringify(job));
+plan('after expanding both streams to 8 partitions (same store)');
+process.stdout.write(`  assignor samza expansion --from 4 --to 6:\n${cli(['samza', 'expansion', '--from', '4', '--to', '6']).replace(/^/gm, '    ')}`);
+rmSync(dir, { recursive: true, force: true });
+
+section('2b. Which channel consumes which partitions? (parallel consumers with assigned partitions)');
+process.stdout.write(cli(['channels', 'plan', '--partitions', '10', '--width', '4', '--emit', 'table']).replace(/^/gm, '  '));
+t = performance.now();
+const big = assignor.planChannels({ partitions: 1_000_000, width: 10_000 });
+process.stdout.write(`  1,000,000 partitions on 10,000 channels planned in ${(performance.now() - t).toFixed(1)} ms (${big.channels?.length ?? big.width} channels)\n`);
+
+section('3. Where do standby replicas go? (KIP-708, 3 clusters x 3 zones, 2 standbys)');
+const explain = cli(['standby', '--input', 'examples/cluster.json', '--explain']);
+process.stdout.write(`${explain.split('\n').slice(0, 12).map((l) => `  ${l}`).join('\n')}\n  ...\n`);
+const kafka = JSON.parse(cli(['standby', '--input', 'examples/cluster.json', '--mode', 'kafka']));
+process.stdout.write(`  kafka mode on the same cluster: standby levels ${JSON.stringify(kafka.totals.standbyLevels)}\n`);
