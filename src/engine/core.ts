@@ -16,7 +16,7 @@ export interface RawExports {
   hashFixed(data: number, keyLen: number, count: number, n: number, out: number): void;
   hashVarScalar(data: number, offsets: number, count: number, n: number, out: number): void;
   hashFixedScalar(data: number, keyLen: number, count: number, n: number, out: number): void;
-  foldPartitions(streams: number, partitions: number, count: number, bases: number, out: number): void;
+  foldPartitions(streams: number, partitions: number, count: number, bases: number, nBases: number, out: number): number;
   [kernel: string]: unknown;
 }
 

@@ -42,9 +42,11 @@ export interface FoldKernels {
   /**
    * out[i] = partitions[i] mod bases[streams[i]]: the task slot of partition
    * partitions[i] of stream streams[i] when that stream's task set is fixed at
-   * its base partition count.
+   * its base partition count (bases must be >= 1). Returns `{ bad }` instead,
+   * the index of the first item with a stream index outside bases or a
+   * negative partition, when there is one.
    */
-  foldPartitions(streams: Int32Array, partitions: Int32Array, bases: Int32Array): Int32Array;
+  foldPartitions(streams: Int32Array, partitions: Int32Array, bases: Int32Array): Int32Array | { bad: number };
 }
 
 export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels {

@@ -75,12 +75,11 @@ export function foldPartitions(streams: Int32Array, partitions: Int32Array, base
     throw new AssignorError('E_FOLD_INPUT', `streams has ${streams.length} entries but partitions has ${partitions.length}`, 'streams');
   }
   for (let s = 0; s < bases.length; s++) requireInt(bases[s], 1, MAX_COUNT, 'base partition count', `bases[${s}]`);
-  for (let i = 0; i < streams.length; i++) {
-    const s = streams[i]!;
-    if (s < 0 || s >= bases.length) throw new AssignorError('E_FOLD_INPUT', `stream index ${s} has no base count`, `streams[${i}]`);
-    if (partitions[i]! < 0) throw new AssignorError('E_FOLD_INPUT', `partition ${partitions[i]} is negative`, `partitions[${i}]`);
-  }
-  return getKernels(options).foldPartitions(streams, partitions, bases);
+  const r = getKernels(options).foldPartitions(streams, partitions, bases);
+  if (r instanceof Int32Array) return r;
+  const i = r.bad;
+  if (partitions[i]! < 0) throw new AssignorError('E_FOLD_INPUT', `partition ${partitions[i]} is negative`, `partitions[${i}]`);
+  throw new AssignorError('E_FOLD_INPUT', `stream index ${streams[i]} has no base count`, `streams[${i}]`);
 }
 
 export interface Reassignment {

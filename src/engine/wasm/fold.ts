@@ -10,8 +10,8 @@ export function wasmFold(core: WasmCore): FoldKernels {
       const pp = core.put(partitions);
       const bp = core.put(bases);
       const out = core.alloc(count * 4);
-      core.raw.foldPartitions(sp, pp, count, bp, out);
-      return core.takeI32(out, count);
+      const bad = core.raw.foldPartitions(sp, pp, count, bp, bases.length, out);
+      return bad >= 0 ? { bad } : core.takeI32(out, count);
     },
   };
 }
