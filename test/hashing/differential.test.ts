@@ -102,18 +102,20 @@ describe('differential: wasm scalar = wasm simd = reference', () => {
     expect(Array.from(scalar.hashVar(data, offsets, keys.length, 0))).toEqual(want);
   });
 
-  it('batches large enough to be bucketed by block count, lengths 0..300 mixed', () => {
+  it('groups of four keys with equal block counts but different tails (the masked SIMD path)', () => {
+    // Each group: one block count b, four lengths 4b..4b+3, so lanes share blocks and differ in tails.
+    const group = fc
+      .tuple(fc.integer({ min: 0, max: 40 }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }))
+      .chain(([b, rems]) => fc.tuple(...rems.map((r) => fc.uint8Array({ minLength: 4 * b + r, maxLength: 4 * b + r }))));
     fc.assert(
-      fc.property(
-        fc.array(fc.uint8Array({ minLength: 0, maxLength: 300 }), { minLength: 250, maxLength: 1500 }),
-        partitionCount,
-        (keys, n) => {
-          const { data, offsets } = pack(keys);
-          const want = ref.hashVar(data, offsets, keys.length, n);
-          expect(simd.hashVar(data, offsets, keys.length, n)).toEqual(want);
-          expect(scalar.hashVar(data, offsets, keys.length, n)).toEqual(want);
-        },
-      ),
+      fc.property(fc.array(group, { minLength: 0, maxLength: 300 }), fc.array(fc.uint8Array({ maxLength: 9 }), { maxLength: 3 }), partitionCount, (groups, tail, n) => {
+        const keys = [...groups.flat(), ...tail];
+        const { data, offsets } = pack(keys);
+        const want = ref.hashVar(data, offsets, keys.length, n);
+        expect(simd.hashVar(data, offsets, keys.length, n)).toEqual(want);
+        expect(scalar.hashVar(data, offsets, keys.length, n)).toEqual(want);
+        expect(simd.hashVar(data, offsets, keys.length, 0)).toEqual(ref.hashVar(data, offsets, keys.length, 0));
+      }),
       { numRuns: 200 },
     );
   });
