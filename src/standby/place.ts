@@ -6,7 +6,7 @@ import { AssignorError } from '../errors.js';
 import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
 import { javaHashMapOrder } from './hash-order.js';
-import { LEVELS, levelOf, type Level } from './levels.js';
+import { levelOf, type Level } from './levels.js';
 import { buildReport, type PlacementReport } from './report.js';
 
 export type { Mode } from './problem.js';
@@ -128,4 +128,3 @@ export function askedFor(pl: StandbyPlacement, t: number): number {
   return Math.max(0, pl.cluster.numStandbys - (p.holderStart[t + 1]! - p.holderStart[t]!));
 }
 
-export { LEVELS };

@@ -3,7 +3,7 @@
 // and whether that was forced (all values used, no candidate left) or, in
 // kafka mode, a better level was available but Kafka's algorithm skipped it.
 import { formatTaskId } from './task-id.js';
-import { keysOf, levelOf, lowerLevel, levelRank, type Level, type TaskLevel } from './levels.js';
+import { keysOf, levelOf, lowerLevel, type Level, type TaskLevel } from './levels.js';
 import { maskScore } from '../engine/reference/standby.js';
 import type { StandbyPlacement, PlacementTotals } from './place.js';
 import { askedFor } from './place.js';
@@ -168,4 +168,3 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
   return parts.join('; ');
 }
 
-export { levelRank };
