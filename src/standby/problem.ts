@@ -15,8 +15,8 @@ export interface FlatCluster {
   valueKeys: Int32Array;
 }
 
-/** Largest number of standby slots one call may produce (2^28 ints each way). */
-const MAX_SLOTS = 1 << 27;
+/** Most standby slots one call may produce: the WASM kernel needs about 16 bytes per slot, and one module has at most 4 GiB. */
+const MAX_SLOTS = 1 << 25;
 
 /**
  * Builds the kernel input. `width` is the number of slots per task:
