@@ -101,6 +101,12 @@ export function inputStreams(config: SamzaConfig): SystemStream[] {
   return [...seen.values()].sort(compareSystemStream);
 }
 
+/**
+ * Most broadcast SSPs a config may name. Each one is an object that joins every
+ * task, so a range such as `#[0-2000000000]` would exhaust memory, not fail.
+ */
+export const MAX_BROADCAST_SSPS = 2 ** 22;
+
 const SINGLE = /^\d+$/;
 const RANGE = /^\[(\d+)-(\d+)\]$/;
 
@@ -130,6 +136,9 @@ export function broadcastSsps(config: SamzaConfig, warn: (msg: string) => void =
       const a = partitionNumber(range[1]!, item);
       const b = partitionNumber(range[2]!, item);
       if (a > b) warn(`Invalid partition range in ${item}: ${a} is greater than ${b}; no partitions added`);
+      if (b - a + 1 > MAX_BROADCAST_SSPS - out.size) {
+        throw new AssignorError('E_SAMZA_TOO_LARGE', `broadcast range ${item} names ${b - a + 1} partitions; at most ${MAX_BROADCAST_SSPS} broadcast SSPs are supported`, KEYS.broadcastInputs);
+      }
       for (let p = a; p <= b; p++) add(p);
     } else {
       throw new SamzaError('E_SAMZA_BROADCAST', 'IllegalArgumentException', MSG.broadcastFormat(item), KEYS.broadcastInputs);

@@ -100,6 +100,9 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
   const warn = options.warn ?? (() => {});
   const mapper = options.mapper ?? 'base';
   const settings = readSettings(job.config, warn);
+  if (options.processors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
+    throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
+  }
   const processors = new Map<string, string>(
     options.processors ?? Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => [String(i), previous.containerHosts.get(String(i)) ?? ANY_HOST] as [string, string]),
   );
@@ -109,6 +112,7 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     if (c === undefined) throw new AssignorError('E_SAMZA_PARTITIONS', `no partition count for input stream ${name}`, `partitions.${name}`);
     return c;
   });
+  checkPlanSize(settings, counts, processors.size, options.processors === undefined ? KEYS.containerCount : 'processors', mapper);
   const prevPartitions = previousPartitionCounts(previous.taskToSsps);
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
@@ -214,6 +218,50 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     baseCounts,
     processors,
   };
+}
+
+/**
+ * The largest plans computed. Past these the process would run out of memory
+ * (a crash after minutes) instead of failing: (task, SSP) memberships, standby
+ * copies included, per mapper (the samza mapper works on SSP objects), and
+ * tasks, standby copies included. Measured: 10 million single-SSP tasks plan in
+ * about 2 GB; the samza mapper needs about 2.5 GB for 4 million SSPs.
+ */
+export const PLAN_LIMITS = { memberships: { base: 2 ** 25, samza: 2 ** 22 }, tasks: 2 ** 24 } as const;
+
+/** Refuses, before any allocation, a job whose plan would exceed PLAN_LIMITS; the path names the setting that multiplies. */
+function checkPlanSize(settings: JobSettings, counts: readonly number[], processorCount: number, processorsPath: string, mapper: MapperMode): void {
+  const F = settings.elasticityFactor;
+  const R = settings.replicationFactor;
+  const b = settings.broadcast.length;
+  let ssps = 0;
+  let largest = 0;
+  for (const c of counts) {
+    ssps += c;
+    largest = Math.max(largest, c);
+  }
+  const allSsp = settings.grouper === 'AllSspToSingleTask';
+  const rows = ssps * (allSsp ? processorCount : F);
+  // Upper bounds: folding only merges tasks.
+  const rawTasks = allSsp ? 1 : settings.grouper === 'GroupByPartition' ? largest : ssps;
+  const tasks = rawTasks * (allSsp ? processorCount : F);
+  const what =
+    `${ssps} input SSPs` +
+    (allSsp ? ` in each of ${processorCount} processors' tasks` : F > 1 ? ` x elasticity factor ${F}` : '') +
+    (b > 0 ? `, plus ${b} broadcast SSPs in each of up to ${tasks} tasks` : '') +
+    (R > 1 ? `, x replication factor ${R}` : '');
+  const multiplier = allSsp ? processorsPath : KEYS.elasticityFactor;
+  const max = PLAN_LIMITS.tasks;
+  if (tasks * R > max) {
+    const path = R > 1 && tasks <= max ? KEYS.replicationFactor : tasks > rawTasks && rawTasks <= max ? multiplier : 'partitions';
+    throw new AssignorError('E_SAMZA_TOO_LARGE', `this job would have up to ${tasks * R} tasks (${what}); a plan can have at most ${max}`, path);
+  }
+  const limit = PLAN_LIMITS.memberships[mapper];
+  const active = rows + tasks * b;
+  if (active * R > limit) {
+    const path = R > 1 && active <= limit ? KEYS.replicationFactor : b > 0 && rows <= limit ? KEYS.broadcastInputs : rows > ssps && ssps <= limit ? multiplier : 'partitions';
+    throw new AssignorError('E_SAMZA_TOO_LARGE', `this job would hold ${active * R} (task, SSP) memberships (${what}); the ${mapper} mapper plans at most ${limit}`, path);
+  }
 }
 
 function groupTasks(

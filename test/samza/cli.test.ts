@@ -101,6 +101,28 @@ describe('assignor samza plan', () => {
     expect(cli(['samza', 'plan']).status).toBe(2);
   });
 
+  it('refuses jobs too large to plan with one line naming the setting, instead of hanging or crashing', () => {
+    const cases: [Record<string, number>, Record<string, string>, string][] = [
+      [{ 'kafka.PVE': 4 }, { 'task.broadcast.inputs': 'kafka.B#[0-2000000000]' }, '(at task.broadcast.inputs)'],
+      [{ 'kafka.PVE': 4 }, { 'job.elasticity.factor': '2000000000' }, '(at job.elasticity.factor)'],
+      [{ 'kafka.PVE': 2147483647 }, {}, '(at partitions)'],
+      [{ 'kafka.PVE': 4 }, { 'job.standbytasks.replication.factor': '2000000000' }, '(at job.standbytasks.replication.factor)'],
+      [{ 'kafka.PVE': 4 }, { 'job.container.count': '2000000000' }, '(at job.container.count)'],
+      [{ 'kafka.PVE': 5000 }, { 'task.broadcast.inputs': 'kafka.B#[0-99999]' }, '(at task.broadcast.inputs)'],
+      [{ 'kafka.PVE': 4 }, { 'job.systemstreampartition.grouper.factory': 'AllSspToSingleTaskGrouperFactory', 'job.container.count': '20000000' }, '(at job.container.count)'],
+    ];
+    cases.forEach(([partitions, config, at], i) => {
+      const r = cli(['samza', 'plan', '--job', jobFile(`big${i}.json`, partitions, {}, config)]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+      expect(r.stderr).toMatch(/^assignor: .*(at most|more than)/);
+      expect(r.stderr.trimEnd().endsWith(at), r.stderr).toBe(true);
+    });
+    const samza = cli(['samza', 'plan', '--mapper', 'samza', '--job', jobFile('big-samza.json', { 'kafka.PVE': 5_000_000 })]);
+    expect(samza.status).toBe(2);
+    expect(samza.stderr).toContain('the samza mapper plans at most 4194304 (at partitions)');
+  }, 30_000);
+
   it('handles __proto__ as a stream and a processor id', () => {
     const r = cli(['samza', 'plan', '--job', jobFile('g.json', { 'kafka.__proto__': 2 }, JSON.parse('{"processors":{"__proto__":"h1","1":"h2"}}') as Record<string, unknown>, { 'task.name.grouper.factory': 'org.apache.samza.container.grouper.task.GroupByContainerIdsFactory' })]);
     expect(r.status).toBe(0);
