@@ -163,7 +163,9 @@ export function normalizeCluster(spec: unknown): Cluster {
     standby.forEach((t, j) => {
       if (own.has(formatTaskId(t))) throw new AssignorError('E_INPUT', `client ${JSON.stringify(id)} holds ${formatTaskId(t)} both as active and as standby`, `${path}.standby[${j}]`);
     });
-    mentioned.push(...active, ...standby);
+    // A loop, not push(...list): spreading a list of 100,000+ tasks overflows the call stack.
+    for (const t of active) mentioned.push(t);
+    for (const t of standby) mentioned.push(t);
     return { id, key, tags, capacity, active, standby, inputIndex: i };
   });
 

@@ -133,3 +133,12 @@ describe('ids', () => {
     expect(normalizeCluster({ clients: ids.map((id) => ({ id })) }).clients.map((c) => c.id)).toEqual(sorted);
   });
 });
+
+describe('large inputs', () => {
+  it('a client with 300,000 actives is accepted (no call-stack overflow)', () => {
+    const active = Array.from({ length: 300_000 }, (_, i) => `0_${i}`);
+    const c = normalizeCluster({ clients: [{ id: 'a', active }, { id: 'b', standby: ['0_7'] }], numStandbys: 1 });
+    expect(c.tasks.length).toBe(300_000);
+    expect(c.clients[0]!.active.length).toBe(300_000);
+  });
+});
