@@ -54,6 +54,8 @@ export function parseJobFile(json: unknown): JobFile {
     const procs = new Map<string, string>();
     const add = (id: unknown, host: unknown, path: string): void => {
       if (typeof id !== 'string') throw new AssignorError('E_JOB', `processor id must be a string, got ${describe(id)}`, path);
+      // Samza passes the ids to the groupers as the comma-joined processor.list, so an id cannot be empty or hold a comma.
+      if (id === '' || id.includes(',')) throw new AssignorError('E_JOB', `processor id ${JSON.stringify(id)} must be non-empty and contain no comma (processor.list is comma-separated)`, path);
       if (typeof host !== 'string') throw new AssignorError('E_JOB', `host of processor ${JSON.stringify(id)} must be a string, got ${describe(host)}`, path);
       if (procs.has(id)) throw new AssignorError('E_JOB', `processor ${JSON.stringify(id)} is listed twice`, path);
       procs.set(id, host);
@@ -61,11 +63,15 @@ export function parseJobFile(json: unknown): JobFile {
     if (Array.isArray(top.processors)) {
       top.processors.forEach((p, i) => {
         const o = object(p, `processors[${i}]`);
+        for (const k of Object.keys(o)) {
+          if (k !== 'id' && k !== 'host') throw new AssignorError('E_JOB', `unknown field ${JSON.stringify(k)} in processors[${i}]: expected id, host`, `processors[${i}].${k}`);
+        }
         add(Object.hasOwn(o, 'id') ? o.id : undefined, Object.hasOwn(o, 'host') ? o.host : 'ANY_HOST', `processors[${i}]`);
       });
     } else {
       for (const [id, host] of entries(object(top.processors, 'processors'))) add(id, host, `processors.${id}`);
     }
+    if (procs.size === 0) throw new AssignorError('E_JOB', 'processors must list at least one processor (leave it out for the default ids "0".."job.container.count-1")', 'processors');
     out.processors = procs;
   }
   return out;

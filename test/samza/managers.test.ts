@@ -133,5 +133,12 @@ describe('job file processors', () => {
     const j = parseJobFile({ config: {}, processors: [{ id: '4', host: 'a' }, { id: '2' }] });
     expect([...j.processors!]).toEqual([['4', 'a'], ['2', 'ANY_HOST']]);
     expect(() => parseJobFile({ config: {}, processors: [{ id: '4' }, { id: '4' }] })).toThrow('processor "4" is listed twice');
+    // A typo must not silently turn a host into ANY_HOST.
+    expect(() => parseJobFile({ config: {}, processors: [{ id: '4', hots: 'a' }] })).toThrow(expect.objectContaining({ message: 'unknown field "hots" in processors[0]: expected id, host', path: 'processors[0].hots' }));
+    // processor.list is comma-joined: "a,b" would be one task for the base mapper and two for the samza mapper.
+    expect(() => parseJobFile({ config: {}, processors: { 'a,b': 'h' } })).toThrow('processor id "a,b" must be non-empty and contain no comma');
+    expect(() => parseJobFile({ config: {}, processors: [{ id: '' }] })).toThrow('processor id "" must be non-empty');
+    expect(() => parseJobFile({ config: {}, processors: {} })).toThrow('processors must list at least one processor');
+    expect(() => parseJobFile({ config: {}, processors: [] })).toThrow('processors must list at least one processor');
   });
 });
