@@ -5,7 +5,8 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
 import { placeStandbys, type Mode } from '../standby/place.js';
-import { explainText } from '../standby/explain.js';
+import { explainLines } from '../standby/explain.js';
+import type { PlacementReport } from '../standby/report.js';
 import { htmlReport } from '../standby/html-report.js';
 import { choiceOption, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
@@ -64,7 +65,43 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   const out = new Output(process.stdout);
-  await out.write(values.explain ? explainText(report) : `${JSON.stringify(report, null, 2)}\n`);
+  // Written in pieces: a million-task report is longer than the longest string V8 can build.
+  let batch = '';
+  const pieces = values.explain ? withNewlines(explainLines(report)) : reportJsonChunks(report);
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length >= 1 << 20) {
+      await out.write(batch);
+      batch = '';
+    }
+  }
+  await out.write(batch);
   await out.close();
   return 0;
+}
+
+function* withNewlines(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield `${line}\n`;
+}
+
+/**
+ * Exactly `${JSON.stringify(report, null, 2)}\n`, produced one task and one
+ * client at a time instead of as one string.
+ */
+export function* reportJsonChunks(report: PlacementReport): Generator<string> {
+  const indent = (text: string, pad: string): string => text.replace(/\n/g, `\n${pad}`);
+  const entries = Object.entries(report).filter(([, v]) => v !== undefined);
+  yield '{\n';
+  for (let i = 0; i < entries.length; i++) {
+    const [key, value] = entries[i]!;
+    const sep = i + 1 < entries.length ? ',\n' : '\n';
+    if (Array.isArray(value) && value.length > 0) {
+      yield `  ${JSON.stringify(key)}: [\n`;
+      for (let j = 0; j < value.length; j++) yield `    ${indent(JSON.stringify(value[j], null, 2), '    ')}${j + 1 < value.length ? ',\n' : '\n'}`;
+      yield `  ]${sep}`;
+    } else {
+      yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(value, null, 2), '  ')}${sep}`;
+    }
+  }
+  yield '}\n';
 }

@@ -7,7 +7,14 @@ function fmt(n: number): string {
 }
 
 export function explainText(r: PlacementReport, maxTasks = Number.POSITIVE_INFINITY): string {
-  const lines: string[] = [];
+  return `${[...explainLines(r, maxTasks)].join('\n')}\n`;
+}
+
+/**
+ * The same text one line at a time (no trailing newlines), so a caller can
+ * write a million-task summary without building one string longer than V8 allows.
+ */
+export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INFINITY): Generator<string> {
   const tagsOf = new Map(r.clients.map((c) => [c.id, new Map(Object.entries(c.tags))]));
   const tagText = (id: string): string => {
     const t = tagsOf.get(id)!;
@@ -15,34 +22,35 @@ export function explainText(r: PlacementReport, maxTasks = Number.POSITIVE_INFIN
   };
   const L = r.totals.standbyLevels;
   const TL = r.totals.taskLevels;
-  lines.push(`standby placement: mode ${r.mode} (${r.assignor}, engine ${r.engine}), ${r.numStandbys} standby replica(s) per task`);
-  lines.push(`tag keys in precedence order: ${r.tagKeys.length ? r.tagKeys.join(' > ') : '(none: placement by load only)'}`);
-  lines.push(`clients ${r.clients.length}, stateful tasks ${r.totals.tasks}, standbys placed ${r.totals.standbys}, not placed ${r.totals.unplaced}`);
+  yield `standby placement: mode ${r.mode} (${r.assignor}, engine ${r.engine}), ${r.numStandbys} standby replica(s) per task`;
+  yield `tag keys in precedence order: ${r.tagKeys.length ? r.tagKeys.join(' > ') : '(none: placement by load only)'}`;
+  yield `clients ${r.clients.length}, stateful tasks ${r.totals.tasks}, standbys placed ${r.totals.standbys}, not placed ${r.totals.unplaced}`;
   if (r.tagKeys.length) {
-    lines.push(`standbys by level: absolute ${L.absolute}, partial ${L.partial}, least ${L.least}`);
-    lines.push(`tasks by level (worst standby): absolute ${TL.absolute}, partial ${TL.partial}, least ${TL.least}, none ${TL.none}`);
+    yield `standbys by level: absolute ${L.absolute}, partial ${L.partial}, least ${L.least}`;
+    yield `tasks by level (worst standby): absolute ${TL.absolute}, partial ${TL.partial}, least ${TL.least}, none ${TL.none}`;
   }
-  for (const w of r.warnings) lines.push(`warning: ${w}`);
-  lines.push('', 'per task:');
+  for (const w of r.warnings) yield `warning: ${w}`;
+  yield '';
+  yield 'per task:';
   let shown = 0;
   for (const t of r.tasks) {
     if (shown++ >= maxTasks) {
-      lines.push(`  ... ${r.tasks.length - maxTasks} more tasks (see the JSON output)`);
+      yield `  ... ${r.tasks.length - maxTasks} more tasks (see the JSON output)`;
       break;
     }
-    lines.push(`  ${t.task}  level ${t.level}${t.unplaced ? `, ${t.unplaced} not placed` : ''}`);
+    yield `  ${t.task}  level ${t.level}${t.unplaced ? `, ${t.unplaced} not placed` : ''}`;
     const holders: string[] = [];
     if (t.active !== null) {
-      lines.push(`    active   ${t.active}${tagText(t.active)}`);
+      yield `    active   ${t.active}${tagText(t.active)}`;
       holders.push(t.active);
-    } else lines.push('    active   (none)');
+    } else yield '    active   (none)';
     for (const e of t.existing) {
-      lines.push(`    existing ${e}${tagText(e)}`);
+      yield `    existing ${e}${tagText(e)}`;
       holders.push(e);
     }
     for (const s of t.standbys) {
-      lines.push(`    standby  ${s.client}${tagText(s.client)}  ${s.level}${s.differsOn.length && s.level !== 'absolute' ? ` (new ${s.differsOn.join(', ')})` : ''}`);
-      if (s.why) lines.push(`             why: ${s.why}`);
+      yield `    standby  ${s.client}${tagText(s.client)}  ${s.level}${s.differsOn.length && s.level !== 'absolute' ? ` (new ${s.differsOn.join(', ')})` : ''}`;
+      if (s.why) yield `             why: ${s.why}`;
       holders.push(s.client);
     }
     if (r.tagKeys.length) {
@@ -50,11 +58,12 @@ export function explainText(r: PlacementReport, maxTasks = Number.POSITIVE_INFIN
         const vals = new Set(holders.map((h) => tagsOf.get(h)!.get(k)).filter((v) => v !== undefined));
         return `${k} ${vals.size} (${[...vals].join(', ')})`;
       });
-      lines.push(`    copies span: ${spread.join('; ')}`);
+      yield `    copies span: ${spread.join('; ')}`;
     }
   }
   if (r.tagKeys.length) {
-    lines.push('', 'per tag value:');
+    yield '';
+    yield 'per tag value:';
     for (const k of r.tagKeys) {
       const by = new Map<string, { clients: number; active: number; standby: number; cap: number }>();
       for (const c of r.clients) {
@@ -67,13 +76,13 @@ export function explainText(r: PlacementReport, maxTasks = Number.POSITIVE_INFIN
         by.set(v, e);
       }
       for (const [v, e] of [...by].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-        lines.push(`  ${k}=${v}: ${e.clients} client(s), ${e.active} active, ${e.standby} standby, load ${fmt((e.active + e.standby) / e.cap)}`);
+        yield `  ${k}=${v}: ${e.clients} client(s), ${e.active} active, ${e.standby} standby, load ${fmt((e.active + e.standby) / e.cap)}`;
       }
     }
   }
-  lines.push('', 'per client (ProcessId order):');
+  yield '';
+  yield 'per client (ProcessId order):';
   for (const c of r.clients) {
-    lines.push(`  ${c.id}${tagText(c.id)} capacity ${c.capacity}: ${c.active.length} active, ${c.standby.length} standby, load ${fmt(c.load)}`);
+    yield `  ${c.id}${tagText(c.id)} capacity ${c.capacity}: ${c.active.length} active, ${c.standby.length} standby, load ${fmt(c.load)}`;
   }
-  return `${lines.join('\n')}\n`;
 }

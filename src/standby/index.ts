@@ -16,5 +16,5 @@ export { processKey, compareProcessKeys, isUuid, type ProcessKey } from './proce
 export { javaHashMapOrder } from './hash-order.js';
 export { levelOf, lowerLevel, levelRank, LEVELS, type Level, type TaskLevel } from './levels.js';
 export { buildReport, type PlacementReport, type TaskReport, type ClientReport, type StandbyReport } from './report.js';
-export { explainText } from './explain.js';
+export { explainText, explainLines } from './explain.js';
 export { htmlReport, HTML_MAX_TASKS } from './html-report.js';

@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { cli, CLI } from '../helpers.js';
+import { placeStandbys, explainText } from '../../src/standby/index.js';
 
 const KIP = 'test/standby/data/kip-partial.json';
 let dir = '';
@@ -86,6 +88,33 @@ describe('assignor standby', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`assignor: Invalid value ${'z'.repeat(31)} for configuration client.tag.: Tag value exceeds maximum length of 30. (at clients[3].tags.zone)\n`);
   });
+
+  it('the JSON and --explain output are exactly the library report, pretty-printed', () => {
+    const spec = JSON.parse(readFileSync(KIP, 'utf8'));
+    for (const mode of ['balanced', 'kafka'] as const) {
+      const report = placeStandbys(spec, { mode, engine: 'reference' }).report();
+      expect(cli(['standby', '--input', KIP, '--mode', mode, '--engine', 'reference']).stdout).toBe(`${JSON.stringify(report, null, 2)}\n`);
+      expect(cli(['standby', '--input', KIP, '--mode', mode, '--engine', 'reference', '--explain']).stdout).toBe(explainText(report));
+    }
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '{"clients":[]}');
+    expect(cli(['standby', '--input', empty, '--engine', 'reference']).stdout).toBe(`${JSON.stringify(placeStandbys({ clients: [] }, { engine: 'reference' }).report(), null, 2)}\n`);
+  });
+
+  it('prints reports longer than the longest string V8 can build (JSON and --explain)', () => {
+    // Three clients with 25,000-character ids and 8,000 tasks: every task names three of
+    // them, so each output is over 600 MB; built as one string it fails with exit 70.
+    const ids = ['a', 'b', 'c'].map((x) => x.repeat(25_000));
+    const tasks = Array.from({ length: 8_000 }, (_, i) => `0_${i}`);
+    const spec = { numStandbys: 2, clients: [{ id: ids[0], active: tasks }, { id: ids[1] }, { id: ids[2] }] };
+    const f = join(dir, 'long-ids.json');
+    writeFileSync(f, JSON.stringify(spec));
+    for (const extra of [[], ['--explain']]) {
+      const r = spawnSync(process.execPath, [CLI, 'standby', '--input', f, ...extra], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }
+  }, 120_000);
 
   it('usage errors', () => {
     expect(cli(['standby']).stderr).toMatch(/--input is required/);
