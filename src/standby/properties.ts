@@ -6,7 +6,7 @@
 //   then validateRackAwarenessConfiguration():
 //     more than 5 client.tag.* entries; a configured key without a client tag;
 //     a key longer than 20 or a value longer than 30 UTF-16 units.
-import { AssignorError } from '../errors.js';
+import { AssignorError, describe } from '../errors.js';
 
 export const CLIENT_TAG_PREFIX = 'client.tag.';
 export const RACK_AWARE_ASSIGNMENT_TAGS_CONFIG = 'rack.aware.assignment.tags';
@@ -61,13 +61,26 @@ function parseInt32(name: string, value: unknown): number {
       if (n >= -2147483648 && n <= 2147483647) return n;
     }
   }
-  return invalid(name, String(value), 'Not a number of type INT');
+  return invalid(name, shown(value), 'Not a number of type INT');
+}
+
+/** A property value as Java's toString() would print it; JSON for objects and arrays. */
+function shown(value: unknown): string {
+  return typeof value === 'object' && value !== null ? describe(value) : String(value);
+}
+
+/** Properties hold strings (numbers and booleans are converted); objects, arrays and null are refused. */
+function scalar(name: string, value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  throw new AssignorError('E_CONFIG', `${name} must be a string, got ${describe(value)}`, name);
 }
 
 /** ConfigDef LIST parsing: trim, then split on commas with surrounding whitespace; "" is the empty list. */
-function parseList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((v) => String(v));
-  const t = String(value).trim();
+function parseList(name: string, value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v, i) => scalar(`${name}[${i}]`, v));
+  // Kafka's text for a value that is neither a list nor a string.
+  if (typeof value !== 'string') invalid(name, shown(value), 'Expected a comma separated list.');
+  const t = value.trim();
   return t === '' ? [] : t.split(/\s*,\s*/);
 }
 
@@ -121,13 +134,13 @@ export function parseStreamsProperties(props: PropertiesLike, options: { checkCo
   const rawStandbys = map.get(NUM_STANDBY_REPLICAS_CONFIG);
   const numStandbyReplicas = rawStandbys === undefined ? 0 : parseInt32(NUM_STANDBY_REPLICAS_CONFIG, rawStandbys);
   const rawTags = map.get(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG);
-  const rackAwareAssignmentTags = rawTags === undefined ? [] : parseList(rawTags);
+  const rackAwareAssignmentTags = rawTags === undefined ? [] : parseList(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG, rawTags);
   if (rackAwareAssignmentTags.length > MAX_TAGS) {
     invalid(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG, javaList(rackAwareAssignmentTags), `exceeds maximum list size of [${MAX_TAGS}].`);
   }
   const clientTags = new Map<string, string>();
   for (const [name, value] of map) {
-    if (name.startsWith(CLIENT_TAG_PREFIX)) clientTags.set(name.slice(CLIENT_TAG_PREFIX.length), String(value));
+    if (name.startsWith(CLIENT_TAG_PREFIX)) clientTags.set(name.slice(CLIENT_TAG_PREFIX.length), scalar(name, value));
   }
   validateRackAwareness(clientTags, rackAwareAssignmentTags, options.checkConfiguredTags ?? true);
   if (numStandbyReplicas < 0) {

@@ -63,6 +63,24 @@ describe('parseStreamsProperties (Kafka texts)', () => {
     expect(parseStreamsProperties({ 'num.standby.replicas': ' 3 ' }).numStandbyReplicas).toBe(3);
     expect(err(() => parseStreamsProperties({ 'num.standby.replicas': '-1' })).message).toMatch(/must be >= 0/);
   });
+  it('values that are neither strings nor numbers are refused, not turned into "[object Object]"', () => {
+    expect(err(() => parseStreamsProperties({ 'rack.aware.assignment.tags': { zone: 1 } })).message).toBe('Invalid value {"zone":1} for configuration rack.aware.assignment.tags: Expected a comma separated list.');
+    expect(err(() => parseStreamsProperties({ 'rack.aware.assignment.tags': ['zone', {}] })).message).toBe('rack.aware.assignment.tags[1] must be a string, got {}');
+    expect(err(() => parseStreamsProperties({ 'num.standby.replicas': { n: 1 } })).message).toBe('Invalid value {"n":1} for configuration num.standby.replicas: Not a number of type INT');
+    const e = err(() => parseStreamsProperties({ 'client.tag.zone': { a: 1 } }));
+    expect(e.message).toBe('client.tag.zone must be a string, got {"a":1}');
+    expect(e.path).toBe('client.tag.zone');
+    expect(err(() => parseStreamsProperties({ 'client.tag.zone': null })).message).toMatch(/must be a string, got null/);
+    // Numbers and booleans are converted, as Java's toString() would.
+    expect(parseStreamsProperties({ 'client.tag.zone': 3, 'rack.aware.assignment.tags': ['zone'] }).clientTags.get('zone')).toBe('3');
+    // In cluster.json, with the place named.
+    const spec = { properties: { 'rack.aware.assignment.tags': { x: 1 } }, clients: [{ id: 'a' }] };
+    expect(err(() => placeStandbys(spec)).path).toBe('properties["rack.aware.assignment.tags"]');
+    const spec2 = { properties: { 'rack.aware.assignment.tags': 'zone' }, clients: [{ id: 'a', properties: { 'client.tag.zone': ['z1'] } }] };
+    const e2 = err(() => placeStandbys(spec2));
+    expect(e2.path).toBe('clients[0].properties');
+    expect(e2.message).toBe('client.tag.zone must be a string, got ["z1"]');
+  });
   it('an empty tag list means no tags', () => {
     expect(parseStreamsProperties({ 'rack.aware.assignment.tags': '  ' }).rackAwareAssignmentTags).toEqual([]);
   });
