@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCycle } from '../../src/samza/cycle.js';
+import { MAX_CYCLE_MEMBERSHIPS, runCycle } from '../../src/samza/cycle.js';
 import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
 import { parseSspKey, readTaskPartitionAssignments, sspKeyJson, TYPES } from '../../src/samza/managers.js';
 import { jobModelJson } from '../../src/samza/job-model.js';
@@ -32,6 +32,15 @@ describe('coordinator-stream formats', () => {
 });
 
 describe('read/compute/write cycle', () => {
+  it('refuses a job too large for the store cycle before writing anything', () => {
+    const store = new MemoryCoordinatorStore();
+    // 2^20 SSPs x replication factor 3 = 3 * 2^20 memberships, over MAX_CYCLE_MEMBERSHIPS (2^21).
+    expect(() => runCycle(store, job({ ...PVE, 'job.standbytasks.replication.factor': '3', 'job.systemstreampartition.grouper.factory': 'GroupBySystemStreamPartitionFactory' }, { 'kafka.PVE': 2 ** 20 }))).toThrow(
+      expect.objectContaining({ code: 'E_SAMZA_TOO_LARGE', path: 'store', message: expect.stringContaining(`has ${3 * 2 ** 20} (task, SSP) memberships; the store cycle handles at most ${MAX_CYCLE_MEMBERSHIPS}`) }),
+    );
+    expect(store.batches).toBe(0);
+  });
+
   it('first run writes Samza\'s message types with one batch', () => {
     const store = new MemoryCoordinatorStore();
     const r = runCycle(store, job(PVE, { 'kafka.PVE': 4 }));
