@@ -65,9 +65,10 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
     yield '';
     yield 'per tag value:';
     for (const k of r.tagKeys) {
-      const by = new Map<string, { clients: number; active: number; standby: number; cap: number }>();
+      // Clients without the key form their own entry (undefined), never merged with a real value.
+      const by = new Map<string | undefined, { clients: number; active: number; standby: number; cap: number }>();
       for (const c of r.clients) {
-        const v = tagsOf.get(c.id)!.get(k) ?? '(no tag)';
+        const v = tagsOf.get(c.id)!.get(k);
         const e = by.get(v) ?? { clients: 0, active: 0, standby: 0, cap: 0 };
         e.clients++;
         e.active += c.active.length;
@@ -75,8 +76,9 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
         e.cap += c.capacity;
         by.set(v, e);
       }
-      for (const [v, e] of [...by].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-        yield `  ${k}=${v}: ${e.clients} client(s), ${e.active} active, ${e.standby} standby, load ${fmt((e.active + e.standby) / e.cap)}`;
+      const entries = [...by].sort((a, b) => (a[0] === undefined ? 1 : b[0] === undefined ? -1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      for (const [v, e] of entries) {
+        yield `  ${v === undefined ? `no ${k} tag` : `${k}=${v}`}: ${e.clients} client(s), ${e.active} active, ${e.standby} standby, load ${fmt((e.active + e.standby) / e.cap)}`;
       }
     }
   }

@@ -69,6 +69,7 @@ aside .box{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:10
 .legend{display:flex;align-items:center;gap:6px;margin-top:6px;font-size:11px}
 .legend i{display:inline-block;width:120px;height:10px;background:linear-gradient(90deg,hsl(140,60%,38%),hsl(60,70%,42%),hsl(0,70%,45%))}
 input{width:100%;box-sizing:border-box;padding:4px 6px}
+.none{font-style:italic;color:#57606a}
 </style></head>
 <body>
 <header><h1>${esc(title)}</h1><div class="sum" id="sum"></div></header>
@@ -101,21 +102,25 @@ document.getElementById('lmin').textContent=minL===Infinity?'':minL.toFixed(2);
 document.getElementById('lmax').textContent=maxL.toFixed(2);
 function colour(load){var f=maxL>minL?(load-minL)/(maxL-minL):0;return 'hsl('+Math.round(140-140*f)+','+Math.round(60+10*f)+'%,'+Math.round(38+5*f)+'%)';}
 function val(v){return v===null?'(no tag)':v;}
+// A missing key: its own row, column or group (never merged with a value that reads the same), in italics.
+function kv(k,v){return v===null?'no '+k+' tag':k+'='+v;}
+function byValue(a,b){return a===b?0:a===null?1:b===null?-1:a<b?-1:1;}
+function label(tag,v){var e=el(tag,v===null?'none':null,val(v));return e;}
 function short(id){return /^[0-9a-f]{8}-/i.test(id)?id.slice(0,8)+'\\u2026'+id.slice(-4):id;}
 // Grid: rows = first key, columns = second key, the rest grouped inside a cell.
 var rows=[],cols=[],cells=new Map();
 function uniq(arr,v){if(arr.indexOf(v)<0)arr.push(v);}
-C.forEach(function(c,i){var r=K.length>0?val(c.t[0]):'all clients',co=K.length>1?val(c.t[1]):'';uniq(rows,r);uniq(cols,co);
- var key=JSON.stringify([r,co]);if(!cells.has(key))cells.set(key,new Map());var rest=c.t.slice(2).map(val).map(function(v,j){return K[j+2]+'='+v;}).join(' ');
+C.forEach(function(c,i){var r=K.length>0?c.t[0]:'all clients',co=K.length>1?c.t[1]:'';uniq(rows,r);uniq(cols,co);
+ var key=JSON.stringify([r,co]);if(!cells.has(key))cells.set(key,new Map());var rest=JSON.stringify(c.t.slice(2));
  var m=cells.get(key);if(!m.has(rest))m.set(rest,[]);m.get(rest).push(i);});
-rows.sort();cols.sort();
+rows.sort(byValue);cols.sort(byValue);
 var boxes=[];
 var table=el('table','grid'),head=el('tr');head.appendChild(el('th',null,K.length>0?K[0]+(K.length>1?' \\\\ '+K[1]:''):''));
-cols.forEach(function(c){head.appendChild(el('th',null,c));});table.appendChild(head);
-rows.forEach(function(r){var tr=el('tr');tr.appendChild(el('th',null,r));cols.forEach(function(co){var td=el('td');var m=cells.get(JSON.stringify([r,co]));
- if(m){m.forEach(function(list,rest){if(rest)td.appendChild(el('div','sub',rest));list.forEach(function(i){var c=C[i];var b=el('span','cl');b.style.background=colour(c.load);
+cols.forEach(function(c){head.appendChild(label('th',c));});table.appendChild(head);
+rows.forEach(function(r){var tr=el('tr');tr.appendChild(label('th',r));cols.forEach(function(co){var td=el('td');var m=cells.get(JSON.stringify([r,co]));
+ if(m){m.forEach(function(list,rest){var vs=JSON.parse(rest);if(vs.length)td.appendChild(el('div','sub',vs.map(function(v,j){return kv(K[j+2],v);}).join(' ')));list.forEach(function(i){var c=C[i];var b=el('span','cl');b.style.background=colour(c.load);
   b.appendChild(document.createTextNode(short(c.id)));b.appendChild(el('small',null,'load '+(Math.round(c.load*100)/100)+' \\u00b7 '+c.na+'A '+c.ns+'S'));
-  b.title=c.id+'\\n'+K.map(function(k,j){return k+'='+val(c.t[j]);}).join('\\n')+'\\ncapacity '+c.cap+', load '+c.load;
+  b.title=c.id+'\\n'+K.map(function(k,j){return kv(k,c.t[j]);}).join('\\n')+'\\ncapacity '+c.cap+', load '+c.load;
   b.onclick=function(){showClient(i);};boxes[i]=b;td.appendChild(b);});});}
  tr.appendChild(td);});table.appendChild(tr);});
 document.getElementById('grid').appendChild(table);
@@ -127,7 +132,7 @@ function showTask(ti){clear();var t=T[ti];boxes.forEach(function(b){b.classList.
  t.e.forEach(function(i){boxes[i].classList.remove('dim');boxes[i].classList.add('sb');badge(i,'E');lines.push('existing '+C[i].id+' '+tagsOf(i));});
  t.s.forEach(function(s,j){var i=s[0];boxes[i].classList.remove('dim');boxes[i].classList.add('sb');badge(i,'S'+(j+1));lines.push('standby  '+C[i].id+' '+tagsOf(i)+'  '+s[1]+(s[2]?'\\n  why: '+s[2]:''));});
  document.getElementById('detail').textContent=lines.join('\\n');}
-function tagsOf(i){return K.length?'['+K.map(function(k,j){return k+'='+val(C[i].t[j]);}).join(' ')+']':'';}
+function tagsOf(i){return K.length?'['+K.map(function(k,j){return kv(k,C[i].t[j]);}).join(' ')+']':'';}
 function showClient(i){clear();boxes[i].classList.add('sel');var act=[],sb=[];
  T.forEach(function(t){if(t.a===i)act.push(t.id);t.s.forEach(function(s){if(s[0]===i)sb.push(t.id);});t.e.forEach(function(e){if(e===i)sb.push(t.id+'(existing)');});});
  var c=C[i];document.getElementById('detail').textContent=c.id+'\\n'+tagsOf(i)+'\\ncapacity '+c.cap+', load '+c.load+'\\nactive ('+c.na+'): '+act.join(' ')+'\\nstandby ('+sb.length+'): '+sb.join(' ');}

@@ -1,6 +1,31 @@
 // Report, explain text and HTML for the corner shapes: no tag keys, one key, unplaced standbys.
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { placeStandbys, explainText, htmlReport } from '../../src/standby/index.js';
+
+const chromium = spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim();
+
+/** The page's DOM after its script ran (headless Chromium). */
+function renderedDom(html: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'standby-html-')), 'r.html');
+  writeFileSync(file, html);
+  const r = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--dump-dom', `file://${file}`], { encoding: 'utf8', timeout: 60_000 });
+  return r.stdout;
+}
+
+// A tag value that reads "(no tag)" and clients that lack the key must stay apart.
+const noTagSpec = {
+  numStandbys: 1,
+  tagKeys: ['zone', 'cluster', 'rack'],
+  clients: [
+    { id: 'a', tags: { zone: '(no tag)', cluster: '(no tag)', rack: '(no tag)' }, active: ['0_0'] },
+    { id: 'b', tags: { cluster: 'c1' } },
+    { id: 'c', tags: { zone: 'z1', cluster: 'c1', rack: 'r1' } },
+  ],
+};
 
 describe('reports', () => {
   it('without tag keys every standby is untagged and the explain text says so', () => {
@@ -24,4 +49,19 @@ describe('reports', () => {
     const text = explainText(placeStandbys({ clients, numStandbys: 1 }).report(), 1);
     expect(text).toMatch(/\.\.\. 2 more tasks/);
   });
+  it('explain: clients without a key are not merged with a value that reads "(no tag)"', () => {
+    const text = explainText(placeStandbys(noTagSpec, { engine: 'reference' }).report());
+    expect(text).toContain('  zone=(no tag): 1 client(s), 1 active, 0 standby, load 1\n');
+    expect(text).toContain('  no zone tag: 1 client(s), 0 active, 0 standby, load 0\n');
+    expect(text).toContain('  no rack tag: 1 client(s)');
+  });
+  it.skipIf(!chromium)('html grid: a missing key gets its own row, apart from a value "(no tag)"', () => {
+    const dom = renderedDom(htmlReport(placeStandbys(noTagSpec, { engine: 'reference' }).report()));
+    const table = /<table class="grid">([\s\S]*?)<\/table>/.exec(dom)![1]!;
+    // Header row + (no tag) + z1 + the row of clients without a zone.
+    expect(table.match(/<tr>/g)!.length).toBe(4);
+    expect(table).toContain('<th class="none">(no tag)</th>');
+    expect(table).toContain('<div class="sub">no rack tag</div>');
+    expect(table).toContain('<div class="sub">rack=(no tag)</div>');
+  }, 60_000);
 });
