@@ -1,5 +1,6 @@
 // Changelog partitions are stable: a task keeps the partition it had, and
 // unseen tasks take max+1, max+2, ... in task-name order.
+import { AssignorError } from '../errors.js';
 
 /** `tasks` sorted by name; returns each task's changelog partition. */
 export function assignChangelogPartitions(tasks: readonly string[], existing: ReadonlyMap<string, number>): Int32Array {
@@ -8,6 +9,9 @@ export function assignChangelogPartitions(tasks: readonly string[], existing: Re
   const out = new Int32Array(tasks.length);
   tasks.forEach((t, i) => {
     const p = existing.get(t);
+    if (p === undefined && max >= 2147483647) {
+      throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(t)}: the stored mapping already uses partition 2147483647`, 'set-changelog');
+    }
     out[i] = p !== undefined ? p : ++max;
   });
   return out;

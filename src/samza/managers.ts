@@ -2,6 +2,7 @@
 // keys and `values` maps exactly as Samza writes them. The store value of a
 // record is Samza's `values` map (host/username/timestamp are not kept: they
 // would make two identical plans write different bytes).
+import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, type SSP, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
@@ -38,7 +39,7 @@ export function parseCanonicalSspKey(key: string): SSP | undefined {
   if (m === null) return undefined;
   const partition = Number(m[2]);
   const bucket = Number(m[4]);
-  if (partition > 2147483647 || bucket < -2147483648 || bucket > 2147483647) return undefined;
+  if (partition > INT_MAX || bucket < -1 || bucket > INT_MAX) return undefined;
   return ssp(jsonString(m[1]!), jsonString(m[3]!), partition, bucket);
 }
 
@@ -54,7 +55,23 @@ export function parseSspKey(key: string): SSP {
   if (typeof system !== 'string' || typeof stream !== 'string' || !Number.isInteger(partition) || !Number.isInteger(bucket)) {
     throw new Error(`SSP key lacks system/stream/partition: ${key}`);
   }
+  // Java ints: a partition in 0..2^31-1, a key bucket in -1..2^31-1 (-1: none).
+  if ((partition as number) < 0 || (partition as number) > INT_MAX || (bucket as number) < -1 || (bucket as number) > INT_MAX) {
+    throw new Error(`SSP key has a partition or keyBucket out of range: ${key}`);
+  }
   return ssp(system, stream, partition as number, bucket as number);
+}
+
+const INT_MAX = 2147483647;
+
+/** An integer stored as a string (Samza writes `String.valueOf(int)`); anything else is a damaged record, named in the error. */
+function storedInt(raw: unknown, type: string, key: string, min: number): number {
+  const t = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || n < min || n > INT_MAX) {
+    throw new AssignorError('E_SAMZA_STORE_READ', `the store's ${type} record for ${JSON.stringify(key)} holds ${describe(raw)}, not an integer in [${min}, ${INT_MAX}]`, `${type} ${key}`);
+  }
+  return n;
 }
 
 function values(v: unknown): Record<string, unknown> | undefined {
@@ -113,8 +130,7 @@ export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, n
   for (const [task, v] of store.entries(TYPES.changelog)) {
     const p = field(v, 'Partition');
     if (p === undefined || p === null || String(p).trim() === '') continue;
-    const n = Number(String(p).trim());
-    if (Number.isInteger(n)) out.set(task, n);
+    out.set(task, storedInt(p, TYPES.changelog, task, 0));
   }
   return out;
 }
@@ -175,8 +191,7 @@ export function configRecord(key: string, value: string | null): StoreRecord {
 export function readBaseCounts(store: CoordinatorStoreLike): Map<string, number> {
   const out = new Map<string, number>();
   for (const [name, v] of store.entries(TYPES.baseCount)) {
-    const n = Number(field(v, 'basePartitionCount'));
-    if (Number.isInteger(n) && n > 0) out.set(name, n);
+    out.set(name, storedInt(field(v, 'basePartitionCount'), TYPES.baseCount, name, 1));
   }
   return out;
 }

@@ -17,6 +17,7 @@ import {
 import { parseJobFile } from '../../src/samza/job-file.js';
 import { calculateJobModel, emptyPrevious } from '../../src/samza/plan.js';
 import { ssp } from '../../src/samza/model.js';
+import { assignChangelogPartitions } from '../../src/samza/changelog.js';
 
 describe('TaskPartitionAssignmentManager', () => {
   it('writes one record per SSP; an empty task list is a delete', () => {
@@ -48,6 +49,32 @@ describe('ChangelogStreamManager and TaskAssignmentManager', () => {
     expect([...readChangelogMapping(store)]).toEqual([['Partition 0', 3]]);
     store.writeBatch([changelogRecord('Partition 0', null)]);
     expect(readChangelogMapping(store).size).toBe(0);
+  });
+
+  it('a damaged integer record is an error naming it, never a silent wrong number', () => {
+    // Before: "1e300" read as a partition, and the next new task got Int32(1e300 + 1) = 0, a partition already in use.
+    for (const bad of ['1e300', '2147483648', '-3', 'abc', '1.5']) {
+      const store = new MemoryCoordinatorStore();
+      store.writeBatch([changelogRecord('Partition 0', 0), { type: TYPES.changelog, key: 'Partition 9', value: { Partition: bad } }]);
+      expect(() => readChangelogMapping(store)).toThrow(
+        expect.objectContaining({ code: 'E_SAMZA_STORE_READ', path: 'set-changelog Partition 9', message: `the store's set-changelog record for "Partition 9" holds ${JSON.stringify(bad)}, not an integer in [0, 2147483647]` }),
+      );
+      const counts = new MemoryCoordinatorStore();
+      counts.writeBatch([{ type: TYPES.baseCount, key: 'kafka.A', value: { basePartitionCount: bad } }]);
+      expect(() => readBaseCounts(counts)).toThrow(expect.objectContaining({ code: 'E_SAMZA_STORE_READ', path: 'set-stream-base-partition-count kafka.A' }));
+    }
+    const store = new MemoryCoordinatorStore();
+    store.writeBatch([changelogRecord('Partition 0', 2147483647)]);
+    expect(readChangelogMapping(store).get('Partition 0')).toBe(2147483647);
+    expect(() => assignChangelogPartitions(['Partition 0', 'Partition 1'], readChangelogMapping(store))).toThrow('no changelog partition left for new task "Partition 1"');
+  });
+
+  it('an SSP key with a partition or key bucket outside Java int range is Samza\'s read exception', () => {
+    for (const key of ['{"system":"kafka","partition":-5,"stream":"PVE"}', '{"system":"kafka","partition":1e300,"stream":"PVE"}', '{"system":"kafka","partition":1,"stream":"PVE","keyBucket":-2}']) {
+      const store = new MemoryCoordinatorStore();
+      store.put(TYPES.taskPartition, key, { taskNames: '["Partition 0"]' });
+      expect(() => readTaskPartitionAssignments(store)).toThrow(expect.objectContaining({ code: 'E_SAMZA_STORE_READ', message: 'Exception occurred when reading task partition assignments.' }));
+    }
   });
 
   it('task -> container writes both container and mode; a null container deletes both', () => {
