@@ -4,7 +4,7 @@
 // search first, poll() popping heads until one qualifies and re-offering the
 // rejected ones; the tag-aware assignor re-offers every client for every task
 // and keeps usedEntries as (key, value) -> client sets. Written from the
-// description in the spec (no Kafka code). Clients are indices in ProcessId
+// behaviour documented in docs/standby.md (no Kafka code). Clients are indices in ProcessId
 // order, so comparing indices is comparing ProcessIds.
 import type { Cluster } from '../../src/standby/input.js';
 import { formatTaskId } from '../../src/standby/task-id.js';

@@ -1,6 +1,7 @@
-// Kafka mode against the behaviours Kafka's own tests pin down (spec §3,
-// ClientTagAwareStandbyTaskAssignorTest / StandbyTaskAssignmentUtilsTest /
-// TaskAssignmentUtilsTest), re-expressed as our own cases, and quirks X01-X05.
+// Kafka mode against the behaviours Kafka's own tests pin down
+// (ClientTagAwareStandbyTaskAssignorTest, StandbyTaskAssignmentUtilsTest,
+// TaskAssignmentUtilsTest in apache/kafka), re-expressed as our own cases (C13 ...
+// C31 are our labels for them), and quirks X01-X05 (docs/standby.md).
 // Each case runs on every engine.
 import { describe, expect, it } from 'vitest';
 import { placeStandbys, javaHashMapOrder, parseTaskId, formatTaskId, type ClusterSpec } from '../../src/standby/index.js';

@@ -1,4 +1,4 @@
-// The KIP-708 worked examples (seed 002): 3 clusters x 3 zones (absolute),
+// The KIP-708 worked examples (the KIP's "Example of standby task allocation"): 3 clusters x 3 zones (absolute),
 // 2 clusters x 3 zones (partially preferred), 2 clusters x 2 zones (least
 // preferred), active task 0_0 on Node-1, two standbys, in both modes and on
 // every engine.
@@ -39,7 +39,7 @@ describe.each(MODES)('KIP-708 examples, %s mode', (mode) => {
   });
 
   it.each(ENGINES)('least preferred: 2 clusters x 2 zones (%s)', (engine) => {
-    // The seed's prose says "three availability zones" but then "only two distinct
+    // The KIP's prose says "three availability zones" but then "only two distinct
     // zones available"; the placement it shows (Node-4, then LL(Node-2, Node-3)) is the 2 x 2 grid.
     const t = standbysOf(cluster(grid(2, 2), 2, ['zone', 'cluster']), mode, engine);
     const ids = t.standbys.map((s) => s.client);
