@@ -35,7 +35,7 @@ describe('parseStreamsProperties (Kafka texts)', () => {
     for (let i = 0; i < 6; i++) props[`client.tag.k${i}`] = 'v';
     expect(err(() => parseStreamsProperties(props)).message).toBe('At most 5 client tags can be specified using client.tag. prefix.');
   });
-  it('more than 5 configured keys fails at parse time, before the client-tag checks (as in Kafka's StreamsConfigTest)', () => {
+  it('more than 5 configured keys fails at parse time, before the client-tag checks (as in Kafka StreamsConfigTest)', () => {
     const props: Record<string, string> = { 'rack.aware.assignment.tags': 'a,b,c,d,e,f' };
     for (let i = 0; i < 6; i++) props[`client.tag.k${i}`] = 'v';
     expect(err(() => parseStreamsProperties(props)).message).toBe('Invalid value [a, b, c, d, e, f] for configuration rack.aware.assignment.tags: exceeds maximum list size of [5].');
