@@ -163,7 +163,7 @@ export function groupFlat(input: FlatGroupInput): Grouping {
 
 function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Grouping {
   if (input.broadcast.length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, 'task.broadcast.inputs');
-  if (stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps);
+  if (stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, 'task.inputs');
   const names = [...new Set(input.processors.map(allSspTaskName))].sort(compareJava);
   const n = stream.length;
   const rowTask = new Int32Array(n * names.length);

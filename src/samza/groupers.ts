@@ -76,7 +76,7 @@ export class AllSspToSingleTaskGrouper implements SspGrouper {
 
   group(ssps: readonly SSP[] | null): TaskGrouping {
     if (ssps === null) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.sspSetNull);
-    if (ssps.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps);
+    if (ssps.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, 'task.inputs');
     const out: TaskGrouping = new Map();
     for (const p of this.processors) out.set(allSspTaskName(p), SspSet.of(ssps));
     return out;

@@ -3,6 +3,7 @@
 // containers. Pure: the previous state comes in, the plan goes out; the store
 // cycle (cycle.ts) does the reading and writing.
 import { AssignorError } from '../errors.js';
+import { SamzaError } from './errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config.js';
@@ -204,7 +205,8 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
   const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog);
   let maxCl = -1;
   for (let i = 0; i < changelog.length; i++) if (changelog[i]! > maxCl) maxCl = changelog[i]!;
-  const { assignment, note } = groupTasks(grouping.tasks, settings, previous, processors, job.config);
+  const containerPath = options.processors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
+  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, job.config), containerPath);
   return {
     config: job.config,
     settings,
@@ -218,6 +220,21 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     baseCounts,
     processors,
   };
+}
+
+/**
+ * Samza's own texts for an empty job or a bad container count carry no location; add the
+ * setting to look at: the inputs for "no tasks", else `containerPath`.
+ */
+function located<T>(f: () => T, containerPath: string): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof SamzaError && e.path === undefined && (e.code === 'E_SAMZA_NO_TASKS' || e.code === 'E_SAMZA_CONTAINERS')) {
+      throw new SamzaError(e.code, e.samzaType, e.message, e.code === 'E_SAMZA_NO_TASKS' ? KEYS.inputs : containerPath, e.cause);
+    }
+    throw e;
+  }
 }
 
 /**

@@ -101,6 +101,22 @@ describe('assignor samza plan', () => {
     expect(cli(['samza', 'plan']).status).toBe(2);
   });
 
+  it('Samza\'s errors without a location get the setting to look at', () => {
+    const cases: [Record<string, number>, Record<string, unknown>, Record<string, string>, string][] = [
+      [{ 'kafka.PVE': 4 }, {}, { 'job.container.count': '-3' }, 'assignor: Must have at least one container (at job.container.count)\n'],
+      [{ 'kafka.PVE': 2 }, {}, { 'job.container.count': '3' }, "assignor: Your container count (3) is larger than your task count (2). Can't have containers with nothing to do, so aborting. (at job.container.count)\n"],
+      [{ 'kafka.PVE': 2 }, {}, { 'task.broadcast.inputs': 'kafka.PVE#[0-1]' }, "assignor: No tasks found. Likely due to no input partitions. Can't run a job with no tasks. (at task.inputs)\n"],
+      [{}, {}, { 'task.inputs': '', 'job.systemstreampartition.grouper.factory': 'AllSspToSingleTaskGrouperFactory' }, 'assignor: Cannot process stream task with no input system stream partitions (at task.inputs)\n'],
+    ];
+    cases.forEach(([partitions, extra, config, line], i) => {
+      for (const mapper of ['base', 'samza']) {
+        const r = cli(['samza', 'plan', '--mapper', mapper, '--job', jobFile(`loc${i}.json`, partitions, extra, config)]);
+        expect(r.status).toBe(2);
+        expect(r.stderr).toBe(line);
+      }
+    });
+  });
+
   it('refuses jobs too large to plan with one line naming the setting, instead of hanging or crashing', () => {
     const cases: [Record<string, number>, Record<string, string>, string][] = [
       [{ 'kafka.PVE': 4 }, { 'task.broadcast.inputs': 'kafka.B#[0-2000000000]' }, '(at task.broadcast.inputs)'],
