@@ -111,7 +111,8 @@ export function normalizeCluster(spec: unknown): Cluster {
   try {
     config = parseStreamsProperties(shared, { checkConfiguredTags: false });
   } catch (e) {
-    throw e instanceof AssignorError ? new AssignorError(e.code, e.message, `properties[${JSON.stringify(e.path)}]`) : e;
+    // "At most 5 client tags" is about the whole set (path client.tag.); the rest name one property.
+    throw e instanceof AssignorError ? new AssignorError(e.code, e.message, e.path === CLIENT_TAG_PREFIX ? 'properties' : `properties[${JSON.stringify(e.path)}]`) : e;
   }
 
   const numStandbys = pickSetting(spec.numStandbys, shared.has(NUM_STANDBY_REPLICAS_CONFIG), config.numStandbyReplicas, 'numStandbys', NUM_STANDBY_REPLICAS_CONFIG, (v, p) => {
@@ -240,8 +241,9 @@ function clientTags(raw: Record<string, unknown>, shared: Map<string, unknown>, 
       validateRackAwareness(tags, tagKeys, false);
     } catch (e) {
       if (!(e instanceof AssignorError)) throw e;
-      const bad = [...tags.entries()].find(([k, v]) => e.message.startsWith(`Invalid value ${k} `) || e.message.startsWith(`Invalid value ${v} `));
-      throw new AssignorError(e.code, e.message, bad ? `${path}.tags.${bad[0]}` : `${path}.tags`);
+      // validateRackAwareness names the offending tag as client.tag.<key>.
+      const key = e.path !== undefined && e.path.startsWith(CLIENT_TAG_PREFIX) && e.path !== CLIENT_TAG_PREFIX ? e.path.slice(CLIENT_TAG_PREFIX.length) : undefined;
+      throw new AssignorError(e.code, e.message, key !== undefined ? `${path}.tags.${key}` : `${path}.tags`);
     }
     return tags;
   }

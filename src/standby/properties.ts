@@ -27,8 +27,8 @@ export interface StreamsStandbyConfig {
 export type PropertiesLike = Map<string, unknown> | Record<string, unknown> | string;
 
 /** Kafka's ConfigException(name, value, message) text. */
-function invalid(name: string, value: string, message: string): never {
-  throw new AssignorError('E_CONFIG', `Invalid value ${value} for configuration ${name}: ${message}`, name);
+function invalid(name: string, value: string, message: string, path = name): never {
+  throw new AssignorError('E_CONFIG', `Invalid value ${value} for configuration ${name}: ${message}`, path);
 }
 
 /** java.util.List.toString(): `[a, b]`. */
@@ -118,8 +118,9 @@ export function validateRackAwareness(clientTags: Map<string, string>, configure
   }
   for (const key of hashMapOrder([...clientTags.keys()])) {
     const value = clientTags.get(key)!;
-    if (key.length > MAX_TAG_KEY_LENGTH) invalid(CLIENT_TAG_PREFIX, key, `Tag key exceeds maximum length of ${MAX_TAG_KEY_LENGTH}.`);
-    if (value.length > MAX_TAG_VALUE_LENGTH) invalid(CLIENT_TAG_PREFIX, value, `Tag value exceeds maximum length of ${MAX_TAG_VALUE_LENGTH}.`);
+    // The path names the offending property (client.tag.<key>), the text stays Kafka's.
+    if (key.length > MAX_TAG_KEY_LENGTH) invalid(CLIENT_TAG_PREFIX, key, `Tag key exceeds maximum length of ${MAX_TAG_KEY_LENGTH}.`, CLIENT_TAG_PREFIX + key);
+    if (value.length > MAX_TAG_VALUE_LENGTH) invalid(CLIENT_TAG_PREFIX, value, `Tag value exceeds maximum length of ${MAX_TAG_VALUE_LENGTH}.`, CLIENT_TAG_PREFIX + key);
   }
 }
 

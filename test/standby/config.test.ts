@@ -129,6 +129,18 @@ describe('cluster input errors name the place', () => {
     expect(e.message).toMatch(/Contains invalid value \[zone\]/);
     expect(err(() => placeStandbys({ ...spec, numStandbys: 1 })).message).toMatch(/not both/);
   });
+  it('tag errors from properties name a place that exists in the input', () => {
+    const long = 'z'.repeat(31);
+    expect(err(() => placeStandbys({ clients: [{ id: 'a' }], properties: { 'client.tag.zone': long } })).path).toBe('properties["client.tag.zone"]');
+    expect(err(() => placeStandbys({ clients: [{ id: 'a' }], properties: { [`client.tag.${'k'.repeat(21)}`]: 'v' } })).path).toBe(`properties["client.tag.${'k'.repeat(21)}"]`);
+    const six = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [`client.tag.${k}`, '1']));
+    expect(err(() => placeStandbys({ clients: [{ id: 'a' }], properties: six })).path).toBe('properties');
+    expect(parseStreamsProperties({}).clientTags.size).toBe(0);
+    expect(err(() => parseStreamsProperties({ 'client.tag.zone': long })).path).toBe('client.tag.zone');
+    // tags form: the key whose value is too long, even when another tag's value looks like the message start.
+    const e = err(() => placeStandbys({ clients: [{ id: 'a', tags: { a: 'zz', x: `zz ${long}` } }] }));
+    expect(e.path).toBe('clients[0].tags.x');
+  });
   it('__proto__ as a tag key or value is ordinary data', () => {
     const spec = { clients: [{ id: '__proto__', tags: { __proto__: 'x' } as Record<string, string>, active: ['0_0'] }, { id: 'b', tags: JSON.parse('{"__proto__":"y"}') }], numStandbys: 1, tagKeys: ['__proto__'] };
     const r = placeStandbys(spec).report();
