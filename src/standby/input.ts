@@ -180,6 +180,15 @@ export function normalizeCluster(spec: unknown): Cluster {
   }
   tasks.sort(compareTaskIds);
   tasks.forEach((t, i) => ((t as IndexedTask).index = i));
+  // Only stateful tasks have standbys: one outside `tasks` would count in the load but be
+  // ignored everywhere else.
+  for (const c of clients) {
+    c.standby.forEach((t, j) => {
+      if ((t as IndexedTask).index < 0) {
+        throw new AssignorError('E_INPUT', `client ${JSON.stringify(c.id)} holds a standby of ${formatTaskId(t)}, which is not in tasks (only stateful tasks have standbys)`, `clients[${c.inputIndex}].standby[${j}]`);
+      }
+    });
+  }
   const out: Cluster = { clients: sortClients(clients), tasks, numStandbys, tagKeys };
   normalized.add(out);
   return out;

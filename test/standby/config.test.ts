@@ -108,6 +108,14 @@ describe('cluster input errors name the place', () => {
     const s4 = { ...base(), clients: [{ id: 'a', capacity: 0 }] };
     expect(err(() => placeStandbys(s4)).path).toBe('clients[0].capacity');
   });
+  it('a standby of a task outside the stateful task list is refused', () => {
+    const spec = { clients: [{ id: 'a', active: ['0_0', '1_0'] }, { id: 'b', standby: ['0_0', '1_0'] }], tasks: ['0_0'], numStandbys: 1 };
+    const e = err(() => placeStandbys(spec));
+    expect(e.path).toBe('clients[1].standby[1]');
+    expect(e.message).toMatch(/standby of 1_0, which is not in tasks/);
+    // Without an explicit list every named task is stateful, so the same holders are fine.
+    expect(placeStandbys({ ...spec, tasks: undefined }).report().tasks.map((t) => t.existing)).toEqual([['b'], ['b']]);
+  });
   it('UUIDs differing only in case are the same client', () => {
     const spec = { clients: [{ id: 'AAAAAAAA-0000-0000-0000-000000000000' }, { id: 'aaaaaaaa-0000-0000-0000-000000000000' }], numStandbys: 0 };
     expect(err(() => placeStandbys(spec)).message).toMatch(/used twice/);
