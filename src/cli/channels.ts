@@ -117,6 +117,7 @@ function noPositionals(p: string[], cmd: string): void {
 
 function onePlanFile(p: string[], cmd: string): string {
   if (p.length !== 1) throw new AssignorError('E_USAGE', `channels ${cmd} needs exactly one PLAN.json argument, got ${p.length}`);
+  if (p[0] === '') throw new AssignorError('E_USAGE', `channels ${cmd} needs a PLAN.json file name, got an empty string`);
   return p[0]!;
 }
 

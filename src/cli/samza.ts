@@ -66,6 +66,9 @@ async function plan(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (values.job === undefined) throw new AssignorError('E_USAGE', '--job is required', '--job');
+  if (values.job === '') throw new AssignorError('E_USAGE', '--job needs a file name, got an empty string', '--job');
+  // An empty --store would silently make the current directory the store.
+  if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory, got an empty string', '--store');
   const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
   getKernels({ engine });
   const job = parseJobFile(readJsonFile(values.job));

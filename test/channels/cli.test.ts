@@ -122,6 +122,11 @@ describe('assignor channels validate', () => {
     expect(notJson.stderr).toMatch(/not valid JSON/);
     expect(cli(['channels', 'validate', join(dir, 'nope.json'), '--partitions', '2']).status).toBe(2);
     expect(cli(['channels', 'validate', plan]).stderr).toMatch(/--partitions is required/);
+    for (const cmd of ['validate', 'expand']) {
+      const empty = cli(['channels', cmd, '', '--partitions', '6']);
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toBe(`assignor: channels ${cmd} needs a PLAN.json file name, got an empty string\n`);
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 // `assignor samza` run as a user would (the built binary: build first, see package.json pretest).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers.js';
+import { CLI, cli } from '../helpers.js';
 import { CoordinatorStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'samza-cli-'));
@@ -99,6 +100,17 @@ describe('assignor samza plan', () => {
     );
     expect(cli(['samza', 'plan', '--job', jobFile('f.json', {}, {}, { 'task.inputs': 'kafka.X' })]).stderr).toContain('no partition count for input stream kafka.X');
     expect(cli(['samza', 'plan']).status).toBe(2);
+  });
+
+  it('refuses an empty --store (it would make the current directory the store) and an empty --job', () => {
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    const r = spawnSync(process.execPath, [CLI, 'samza', 'plan', '--job', jobFile('empty-store.json', { 'kafka.PVE': 2 }), '--store', ''], { cwd, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('assignor: --store needs a directory, got an empty string\n');
+    expect(readdirSync(cwd)).toEqual([]);
+    const j = cli(['samza', 'plan', '--job', '']);
+    expect(j.status).toBe(2);
+    expect(j.stderr).toBe('assignor: --job needs a file name, got an empty string\n');
   });
 
   it('Samza\'s errors without a location get the setting to look at', () => {
