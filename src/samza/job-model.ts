@@ -3,7 +3,7 @@
 import { standbyContainerId, standbyTaskName } from './container-groupers.js';
 import { taskSsps, type Grouping } from './grouping.js';
 import type { JobModelPlan } from './plan.js';
-import type { ContainerModel, SSP, TaskModel } from './model.js';
+import { compareSystemStream, type ContainerModel, type SSP, type TaskModel } from './model.js';
 
 export interface JobModel {
   config: Map<string, string>;
@@ -59,20 +59,68 @@ function sspJson(s: SSP): string {
     : `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":${s.partition},"keyBucket":${s.keyBucket}}`;
 }
 
-const prefixCache = new WeakMap<Grouping, string[]>();
+interface JsonParts {
+  /** `{"system":..,"stream":..,"partition":` per stream of the rows. */
+  prefixes: string[];
+  /** The every-task SSPs as JSON, in SSP order. */
+  shared: string[];
+  /** Their stream as a sort key against the rows' streams: 2j+1 for rows' stream j, 2j between streams j-1 and j. */
+  sharedStream: Int32Array;
+}
 
-/** Task t's SSP list as JSON, straight from the flat rows (objects only for broadcast merging). */
+const partsCache = new WeakMap<Grouping, JsonParts>();
+
+function jsonParts(g: Grouping): JsonParts {
+  let parts = partsCache.get(g);
+  if (parts !== undefined) return parts;
+  const sharedStream = new Int32Array(g.everyTask.length);
+  g.everyTask.forEach((e, k) => {
+    let j = 0;
+    while (j < g.streams.length && compareSystemStream(g.streams[j]!, e) < 0) j++;
+    sharedStream[k] = j < g.streams.length && compareSystemStream(g.streams[j]!, e) === 0 ? 2 * j + 1 : 2 * j;
+  });
+  parts = {
+    prefixes: g.streams.map((s) => `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`),
+    shared: g.everyTask.map(sspJson),
+    sharedStream,
+  };
+  partsCache.set(g, parts);
+  return parts;
+}
+
+/**
+ * Task t's SSP list as JSON, straight from the flat rows: its rows (already in SSP order) merged with
+ * the every-task SSPs (sorted), with no SSP objects even when broadcast inputs join every task.
+ */
 function taskSspsJson(g: Grouping, t: number): string {
-  if (g.everyTask.length > 0) return taskSsps(g, t).map(sspJson).join(',');
-  let names = prefixCache.get(g);
-  if (names === undefined) prefixCache.set(g, (names = g.streams.map((s) => `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`)));
+  const { prefixes, shared, sharedStream } = jsonParts(g);
+  const bucket = (i: number): number => (g.bucket === null ? -1 : g.bucket[i]!);
   let out = '';
+  let e = 0;
+  const emitShared = (): void => {
+    out += out.length > 0 ? `,${shared[e]}` : shared[e]!;
+    e++;
+  };
   for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
     const i = g.order[k]!;
+    const st = 2 * g.stream[i]! + 1;
+    const p = g.partition[i]!;
+    const b = bucket(i);
+    // Every-task SSPs that sort before this row; an equal one is the same SSP, written once.
+    let same = false;
+    while (e < shared.length) {
+      const ep = g.everyTask[e]!;
+      const c = sharedStream[e]! - st || ep.partition - p || ep.keyBucket - b;
+      if (c > 0) break;
+      if (c === 0) same = true;
+      emitShared();
+    }
+    if (same) continue;
     if (out.length > 0) out += ',';
-    out += names[g.stream[i]!]! + g.partition[i]!;
-    out += g.bucket === null || g.bucket[i] === -1 ? '}' : `,"keyBucket":${g.bucket[i]}}`;
+    out += prefixes[g.stream[i]!]! + p;
+    out += b === -1 ? '}' : `,"keyBucket":${b}}`;
   }
+  while (e < shared.length) emitShared();
   return out;
 }
 

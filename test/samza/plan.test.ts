@@ -1,5 +1,6 @@
 // JobModel calculation: both mapper modes end to end, changelog partitions, standby containers.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { calculateJobModel, emptyPrevious, type PreviousState } from '../../src/samza/plan.js';
 import { toJobModel, jobModelJson } from '../../src/samza/job-model.js';
 import { assignChangelogPartitions, mergeChangelogMappings } from '../../src/samza/changelog.js';
@@ -182,6 +183,45 @@ describe('JobModel JSON', () => {
     const j = JSON.parse(jobModelJson(p));
     expect(j.containers[0].tasks[1]).toEqual({ taskName: 'Partition 1', mode: 'Active', changelogPartition: 1, ssps: [{ system: 'kafka', stream: '__proto__', partition: 1 }] });
     expect(j.maxChangeLogStreamPartitions).toBe(2);
+  });
+});
+
+describe('JobModel JSON with broadcast inputs', () => {
+  it('lists each task\'s SSPs exactly as the object model does (rows merged with every-task SSPs in SSP order)', () => {
+    const streamName = fc.constantFrom('a', 'b', 'c', 'd', 'e');
+    const arb = fc.record({
+      inputs: fc.uniqueArray(streamName, { minLength: 1, maxLength: 3 }),
+      counts: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 3, maxLength: 3 }),
+      broadcast: fc.array(fc.tuple(streamName, fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 3 }),
+      factor: fc.constantFrom(1, 2),
+      grouper: fc.constantFrom('GroupByPartitionFactory', 'GroupBySystemStreamPartitionFactory'),
+    });
+    fc.assert(
+      fc.property(arb, ({ inputs, counts, broadcast, factor, grouper }) => {
+        const counted = Object.fromEntries(inputs.map((n, i) => [`kafka.${n}`, counts[i]!]));
+        const cfg = {
+          'task.inputs': inputs.map((n) => `kafka.${n}`).join(','),
+          'task.broadcast.inputs': broadcast.map(([n, a, len]) => `kafka.${n}#[${a}-${a + len}]`).join(','),
+          'job.elasticity.factor': String(factor),
+          'job.systemstreampartition.grouper.factory': grouper,
+        };
+        let plan;
+        try {
+          plan = calculateJobModel(job(cfg, counted), emptyPrevious());
+        } catch (e) {
+          // Every input partition may be broadcast: no task is left (Samza's error).
+          expect((e as AssignorError).code).toBe('E_SAMZA_NO_TASKS');
+          return;
+        }
+        const fromJson = (JSON.parse(jobModelJson(plan)) as { containers: { tasks: { taskName: string; ssps: unknown[] }[] }[] }).containers.flatMap((c) => c.tasks);
+        const fromObjects = toJobModel(plan).containers.flatMap((c) => c.tasks);
+        expect(fromJson.map((t) => t.taskName)).toEqual(fromObjects.map((t) => t.taskName));
+        fromObjects.forEach((t, i) => {
+          expect(fromJson[i]!.ssps).toEqual(t.ssps.map((x) => (x.keyBucket === -1 ? { system: x.system, stream: x.stream, partition: x.partition } : { ...x })));
+        });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
