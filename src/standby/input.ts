@@ -75,26 +75,41 @@ function stringArray(v: unknown, path: string): unknown[] {
   return v;
 }
 
-/** Parses a list of task ids; equal ids share one object (`intern`), so later lookups can go by identity. */
+/**
+ * Parses a list of task ids; equal ids share one object (`intern`), so later
+ * lookups and duplicate checks go by identity, without re-printing ids as strings.
+ */
 function taskList(v: unknown, path: string, intern: Map<string, TaskId>): TaskId[] {
   if (v === undefined) return [];
-  const seen = new Set<string>();
-  return stringArray(v, path).map((t, i) => {
+  const list = stringArray(v, path);
+  const out = new Array<TaskId>(list.length);
+  const seen = new Set<TaskId>();
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i];
     let id = typeof t === 'string' ? intern.get(t) : undefined;
     if (id === undefined) {
-      const parsed = parseTaskId(t, `${path}[${i}]`);
+      let parsed: TaskId;
+      try {
+        parsed = parseTaskId(t, path);
+      } catch (e) {
+        // The element's path is built only when it is needed.
+        throw e instanceof AssignorError ? new AssignorError(e.code, e.message, `${path}[${i}]`) : e;
+      }
       // `index` (the task's position among the sorted stateful tasks, -1 for none) is set once sorted.
       id = { subtopology: parsed.subtopology, partition: parsed.partition, index: -1 } as TaskId;
       const printed = formatTaskId(id);
-      id = intern.get(printed) ?? id;
+      if (t !== printed) {
+        // e.g. "01_2" names 1_2, which may be known already.
+        id = intern.get(printed) ?? id;
+        intern.set(t as string, id);
+      }
       intern.set(printed, id);
-      if (t !== printed) intern.set(t as string, id); // e.g. "01_2" names 1_2
     }
-    const s = formatTaskId(id);
-    if (seen.has(s)) throw new AssignorError('E_INPUT', `task ${s} is listed twice`, `${path}[${i}]`);
-    seen.add(s);
-    return id;
-  });
+    if (seen.has(id)) throw new AssignorError('E_INPUT', `task ${formatTaskId(id)} is listed twice`, `${path}[${i}]`);
+    seen.add(id);
+    out[i] = id;
+  }
+  return out;
 }
 
 function entriesOf(v: unknown, path: string): [string, unknown][] {
@@ -137,8 +152,8 @@ export function normalizeCluster(spec: unknown): Cluster {
   const intern = new Map<string, TaskId>();
   const rawClients = stringArray(spec.clients, 'clients');
   const byId = new Map<string, number>();
-  const activeOwner = new Map<string, string>();
-  const mentioned: TaskId[] = [];
+  const activeOwner = new Map<TaskId, string>();
+  const mentioned = new Set<TaskId>();
   const clients: Client[] = rawClients.map((raw, i) => {
     const path = `clients[${i}]`;
     if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
@@ -154,19 +169,22 @@ export function normalizeCluster(spec: unknown): Cluster {
     }
     const active = taskList(raw.active, `${path}.active`, intern);
     const standby = taskList(raw.standby, `${path}.standby`, intern);
-    active.forEach((t, j) => {
-      const s = formatTaskId(t);
-      const other = activeOwner.get(s);
-      if (other !== undefined) throw new AssignorError('E_INPUT', `task ${s} is active on two clients (${JSON.stringify(other)} and ${JSON.stringify(id)})`, `${path}.active[${j}]`);
-      activeOwner.set(s, id);
-    });
-    const own = new Set(active.map(formatTaskId));
-    standby.forEach((t, j) => {
-      if (own.has(formatTaskId(t))) throw new AssignorError('E_INPUT', `client ${JSON.stringify(id)} holds ${formatTaskId(t)} both as active and as standby`, `${path}.standby[${j}]`);
-    });
-    // A loop, not push(...list): spreading a list of 100,000+ tasks overflows the call stack.
-    for (const t of active) mentioned.push(t);
-    for (const t of standby) mentioned.push(t);
+    // Task ids are interned, so these checks compare objects.
+    for (let j = 0; j < active.length; j++) {
+      const t = active[j]!;
+      const other = activeOwner.get(t);
+      if (other !== undefined) throw new AssignorError('E_INPUT', `task ${formatTaskId(t)} is active on two clients (${JSON.stringify(other)} and ${JSON.stringify(id)})`, `${path}.active[${j}]`);
+      activeOwner.set(t, id);
+    }
+    for (let j = 0; j < standby.length; j++) {
+      const t = standby[j]!;
+      if (activeOwner.get(t) === id) throw new AssignorError('E_INPUT', `client ${JSON.stringify(id)} holds ${formatTaskId(t)} both as active and as standby`, `${path}.standby[${j}]`);
+    }
+    // A loop, not add(...list): spreading a list of 100,000+ tasks overflows the call stack.
+    if (spec.tasks === undefined) {
+      for (const t of active) mentioned.add(t);
+      for (const t of standby) mentioned.add(t);
+    }
     return { id, key, tags, capacity, active, standby, inputIndex: i };
   });
 
@@ -174,9 +192,7 @@ export function normalizeCluster(spec: unknown): Cluster {
   if (spec.tasks !== undefined) {
     tasks = taskList(spec.tasks, 'tasks', intern);
   } else {
-    const seen = new Map<string, TaskId>();
-    for (const t of mentioned) seen.set(formatTaskId(t), t);
-    tasks = [...seen.values()];
+    tasks = [...mentioned];
   }
   tasks.sort(compareTaskIds);
   tasks.forEach((t, i) => ((t as IndexedTask).index = i));

@@ -108,6 +108,15 @@ describe('cluster input errors name the place', () => {
     const s4 = { ...base(), clients: [{ id: 'a', capacity: 0 }] };
     expect(err(() => placeStandbys(s4)).path).toBe('clients[0].capacity');
   });
+  it('task ids spelled differently are one task in every check (interned, compared by identity)', () => {
+    expect(err(() => normalizeCluster({ clients: [{ id: 'a', active: ['1_2', '01_2'] }] }))).toMatchObject({ message: 'task 1_2 is listed twice', path: 'clients[0].active[1]' });
+    expect(err(() => normalizeCluster({ clients: [{ id: 'a', active: ['01_2'] }, { id: 'b', active: ['1_02'] }] }))).toMatchObject({ message: 'task 1_2 is active on two clients ("a" and "b")', path: 'clients[1].active[0]' });
+    expect(err(() => normalizeCluster({ clients: [{ id: 'a', active: ['1_2'], standby: ['001_2'] }] }))).toMatchObject({ message: 'client "a" holds 1_2 both as active and as standby', path: 'clients[0].standby[0]' });
+    expect(err(() => normalizeCluster({ clients: [{ id: 'a', active: ['0_0', 'x'] }] }))).toMatchObject({ code: 'E_TASK_ID', path: 'clients[0].active[1]' });
+    const c = normalizeCluster({ clients: [{ id: 'a', active: ['01_2', '0_0'] }, { id: 'b', standby: ['1_2'] }] });
+    expect(c.tasks.map(formatTaskId)).toEqual(['0_0', '1_2']);
+    expect(c.clients[1]!.standby[0]).toBe(c.tasks[1]);
+  });
   it('a standby of a task outside the stateful task list is refused', () => {
     const spec = { clients: [{ id: 'a', active: ['0_0', '1_0'] }, { id: 'b', standby: ['0_0', '1_0'] }], tasks: ['0_0'], numStandbys: 1 };
     const e = err(() => placeStandbys(spec));
