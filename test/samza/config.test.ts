@@ -11,6 +11,7 @@ import {
   persistentStoreCount,
   readSettings,
   sspGrouper,
+  stores,
 } from '../../src/samza/config.js';
 import { sspToString } from '../../src/samza/model.js';
 import { SamzaError } from '../../src/samza/errors.js';
@@ -121,6 +122,17 @@ describe('other keys', () => {
     expect(hasDurableStores(config(mem))).toBe(true);
     expect(persistentStoreCount(config({ 'stores.b.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory' }))).toBe(1);
     expect(hasDurableStores(config({ 'stores.b.factory': 'x' }))).toBe(false);
+  });
+
+  it('side-input stores are store names too; one without a factory is not persistent', () => {
+    const side = { 'stores.s.side.inputs.processor.factory': 'com.example.SideInputsProcessorFactory' };
+    expect(stores(config(side))).toEqual([{ name: 's', factory: undefined }]);
+    expect(persistentStoreCount(config(side))).toBe(0);
+    expect(readSettings(config({ ...side, 'task.inputs': 'kafka.A' })).stateful).toBe(false);
+    // With a factory it is one persistent store, not two.
+    const both = { ...side, 'stores.s.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory' };
+    expect(stores(config(both))).toEqual([{ name: 's', factory: 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory' }]);
+    expect(persistentStoreCount(config(both))).toBe(1);
   });
 
   it('accepts Samza factory class names and the SEP-5 names, which force expansion on', () => {
