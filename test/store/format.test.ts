@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { crc32, crc32Table, NATIVE_CRC32 } from '../../src/store/crc32.js';
+import { encodeFrame, MAX_BODY } from '../../src/store/format.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 
 afterEach(() => cleanupTempDirs());
@@ -148,5 +149,18 @@ describe('documented layout', () => {
     s.compact();
     check();
     s.close();
+  });
+});
+
+describe('frame size limit', () => {
+  it('a write whose frame body would exceed 1 GiB is E_STORE_TOO_LARGE, refused before anything is allocated or written', () => {
+    // 1024 records sharing one 1 MiB value: 4 + 1024 * (8 + 1 + 2^20) bytes > 2^30.
+    const value = 'x'.repeat(1 << 20);
+    const entries = Array.from({ length: 1024 }, () => ({ key: 'k', value }));
+    const e = caught(() => encodeFrame(Buffer.alloc(8), entries));
+    expect(e.code).toBe('E_STORE_TOO_LARGE');
+    expect(e.message).toBe(`a single write of 1024 records is ${4 + 1024 * (9 + (1 << 20))} bytes; the limit is ${MAX_BODY}`);
+    // One record less fits.
+    expect(encodeFrame(Buffer.alloc(8), entries.slice(0, 1023)).length).toBe(8 + 4 + 1023 * (9 + (1 << 20)));
   });
 });
