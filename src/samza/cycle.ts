@@ -23,6 +23,7 @@ import {
   readTaskPartitionAssignments,
   parseSspKey,
   sspKeyJson,
+  field,
   type StoredAssignment,
 } from './managers.js';
 import { compareJava, type TaskMode } from './model.js';
@@ -164,14 +165,6 @@ class Overlay {
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return sameJson(a, b);
-}
-
-function field(v: unknown, name: string): unknown {
-  return typeof v === 'object' && v !== null && Object.hasOwn(v, name) ? (v as Record<string, unknown>)[name] : undefined;
-}
-
 export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
   const warnings: string[] = [];
   const warn = (m: string): void => {
@@ -247,7 +240,7 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
     for (const [k, v] of m) {
       if (v === null) {
         if (before.has(k)) records.push({ type, key: k, value: null });
-      } else if (!before.has(k) || !sameValue(before.get(k), v)) {
+      } else if (!before.has(k) || !sameJson(before.get(k), v)) {
         records.push({ type, key: k, value: v });
       }
     }

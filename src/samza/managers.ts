@@ -78,7 +78,8 @@ function values(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-function field(v: unknown, name: string): unknown {
+/** A member of a record's `values` map (own members only: user strings such as `__proto__` are keys). */
+export function field(v: unknown, name: string): unknown {
   const o = values(v);
   return o !== undefined && Object.hasOwn(o, name) ? o[name] : undefined;
 }
