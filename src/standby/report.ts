@@ -73,6 +73,7 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
       existing.push(ids[p.holders[h]!]!);
     }
     const standbys: StandbyReport[] = [];
+    const tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
     let level: TaskLevel = K === 0 ? 'untagged' : 'none';
     let first = true;
     for (let j = 0; j < W; j++) {
@@ -81,7 +82,7 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
       const mask = pl.masks[t * W + j]!;
       const l = levelOf(mask, K);
       const entry: StandbyReport = { client: ids[c]!, level: l, differsOn: keysOf(mask, tagKeys) };
-      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize);
+      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize, j >= tagPhase);
       standbys.push(entry);
       newStandbys[c]!.push(formatTaskId(task));
       level = first ? l : lowerLevel(level, l);
@@ -123,7 +124,7 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
  * `holders` placed before it: per missing key, whether the key was used up,
  * the client lacks it, or nothing better was free.
  */
-function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array): string {
+function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean): string {
   const p = pl.flat.problem;
   const K = p.keys;
   const tagKeys = pl.cluster.tagKeys;
@@ -160,11 +161,52 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
   }
   if (bestScore > maskScore(mask, K)) {
     const better = levelOf(bestMask, K);
-    const note = pl.mode === 'kafka'
-      ? `kafka mode: a ${better} placement (differing on ${keysOf(bestMask, tagKeys).join(', ')}) was free, but Kafka's filter only tries all non-exhausted keys at once and otherwise falls back to the least-loaded client (quirk X01)`
-      : `a placement differing on ${keysOf(bestMask, tagKeys).join(', ')} was free`;
+    const free = `${better === 'absolute' ? 'an' : 'a'} ${better} placement (differing on ${keysOf(bestMask, tagKeys).join(', ')}) was free`;
+    const note = pl.mode !== 'kafka'
+      ? `a placement differing on ${keysOf(bestMask, tagKeys).join(', ')} was free`
+      : kafkaFallback
+        ? `kafka mode: ${free}, but Kafka's filter only tries all non-exhausted keys at once and otherwise falls back to the least-loaded client (quirk X01)`
+        : `kafka mode: ${free}, but Kafka's filter let this less-spread client through and it was the least loaded: the filter ignores keys the client lacks and keys already exhausted by the count of clients used (quirk X02)`;
     return `${note}; ${parts.join('; ')}`;
   }
   return parts.join('; ');
 }
 
+/**
+ * Kafka mode, tag-aware: how many of task t's standbys (in slot order) Kafka's
+ * tag phase placed; the rest came from the tag-blind fallback. Replays the
+ * phase's bookkeeping (usedCount, exhausted keys, used values) over the placed
+ * clients: the first standby the filter would have refused marks where the
+ * phase stopped (when it stops, no free client passes, so a fallback pick never does).
+ */
+function kafkaTagPhase(pl: StandbyPlacement, t: number): number {
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const W = pl.width;
+  const last0 = p.active[t]!;
+  if (last0 < 0) return 0; // no active owner: everything went through the fallback
+  const exhausted = new Uint8Array(K);
+  const used = new Set<number>();
+  let usedCount = 1;
+  let last = last0;
+  let j = 0;
+  for (; j < W; j++) {
+    const c = pl.slots[t * W + j]!;
+    if (c < 0) break;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[last * K + k]!;
+      if (v < 0) continue;
+      if (p.distinct[k]! <= usedCount) exhausted[k] = 1;
+      else used.add(v);
+    }
+    let ok = true;
+    for (let k = 0; k < K && ok; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (!exhausted[k] && v >= 0 && used.has(v)) ok = false;
+    }
+    if (!ok) break;
+    usedCount++;
+    last = c;
+  }
+  return j;
+}

@@ -22,6 +22,34 @@ describe('kafka mode = literal PriorityQueue model', () => {
   it('without the zero guard (X04)', () => {
     fc.assert(fc.property(arbCluster({ missingKeys: true }), (spec) => check({ ...spec, numStandbys: 0 }, 'reference', false)), { numRuns: 100 });
   });
+  it('the report blames the fallback (X01) only for standbys the fallback placed, the filter (X02) only for the others', () => {
+    let x01 = 0;
+    let x02 = 0;
+    const spec = seededCluster(5, 120, 600, 3, [2, 3]);
+    const check2 = (s: unknown): void => {
+      const cluster = normalizeCluster(s);
+      const phase: number[] = [];
+      kafkaLiteral(cluster, true, phase);
+      const r = placeCluster(cluster, 'kafka', { engine: 'reference' }).report();
+      r.tasks.forEach((task, t) => {
+        task.standbys.forEach((sb, j) => {
+          const inPhase = j < (phase[t] ?? 0);
+          if (sb.why?.includes('(quirk X01)')) {
+            x01++;
+            expect(inPhase).toBe(false);
+          }
+          if (sb.why?.includes('(quirk X02)')) {
+            x02++;
+            expect(inPhase).toBe(true);
+          }
+        });
+      });
+    };
+    fc.assert(fc.property(arbCluster({ missingKeys: true, existing: true }), check2), { numRuns: 300 });
+    check2(spec);
+    expect(x01).toBeGreaterThan(0);
+    expect(x02).toBeGreaterThan(0);
+  });
   it('a seeded cluster of 120 clients and 600 tasks over a 2 x 3 grid (fallbacks happen)', () => {
     check(seededCluster(5, 120, 600, 3, [2, 3]), 'wasm-simd');
   });

@@ -61,8 +61,12 @@ class PriorityQueue {
   }
 }
 
-/** Returns, per task (sorted order), the standby clients in placement order. */
-export function kafkaLiteral(cluster: Cluster, zeroGuard = true): number[][] {
+/**
+ * Returns, per task (sorted order), the standby clients in placement order. With
+ * `tagPhase`, also records per task how many of them the tag phase placed (the rest
+ * came from the fallback).
+ */
+export function kafkaLiteral(cluster: Cluster, zeroGuard = true, tagPhase?: number[]): number[][] {
   const C = cluster.clients.length;
   const T = cluster.tasks.length;
   const S = cluster.numStandbys;
@@ -152,6 +156,7 @@ export function kafkaLiteral(cluster: Cluster, zeroGuard = true): number[][] {
       const c = poll(t, (x) => [...used.values()].every((set) => !set.has(x)));
       if (c < 0) break;
       assign(t, c);
+      if (tagPhase) tagPhase[t] = (tagPhase[t] ?? 0) + 1;
       usedCount++;
       rem--;
       last = c;

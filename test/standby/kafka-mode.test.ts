@@ -81,7 +81,8 @@ describe.each(ENGINES)('kafka mode (%s)', (engine) => {
     const k = run(spec, engine);
     expect(standbys(k, '0_0')).toEqual([P(2)]); // identical tags, picked on the id tie-break
     expect(k.tasks[0]!.level).toBe('least');
-    expect(k.tasks[0]!.standbys[0]!.why).toMatch(/X01/);
+    expect(k.tasks[0]!.standbys[0]!.why).toMatch(/^kafka mode: a partial placement \(differing on zone\) was free, .*falls back to the least-loaded client \(quirk X01\)/);
+    expect(k.tasks[0]!.standbys[0]!.why).not.toMatch(/X02/);
     const b = run(spec, engine, 'balanced');
     expect(standbys(b, '0_0')).toEqual([P(3)]); // balanced: differs on zone, the higher-precedence key
     expect(b.tasks[0]!.level).toBe('partial');
@@ -96,6 +97,9 @@ describe.each(ENGINES)('kafka mode (%s)', (engine) => {
     const r = run(cluster(nodes, 1, ['zone', 'cluster']), engine);
     expect(standbys(r, '0_0')).toEqual([P(2)]);
     expect(r.tasks[0]!.standbys[0]!.why).toMatch(/has no zone tag/);
+    // Kafka's filter let P2 through (wildcard): the report must not blame the fallback (X01).
+    expect(r.tasks[0]!.standbys[0]!.why).toMatch(/^kafka mode: an absolute placement \(differing on zone, cluster\) was free, but Kafka's filter let this less-spread client through.*\(quirk X02\)/);
+    expect(r.tasks[0]!.standbys[0]!.why).not.toMatch(/X01/);
   });
 
   it('X02 exhaustion counts clients used, not values used', () => {
