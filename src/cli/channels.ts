@@ -128,8 +128,10 @@ function render(plan: ChannelPlan, emit: Emit, fixedArity: boolean): string {
 }
 
 function renderExpansion(x: Expansion, emit: Emit, fixedArity: boolean): string {
-  if (emit === 'spl') return `// ${x.summary}\n${emitSpl(x.plan, { fixedArity })}`;
-  if (emit === 'table') return `${x.summary}\n${planTable(x.plan)}`;
+  // A key-moving expansion already carries its summary as a plan warning, which both forms print.
+  const head = x.plan.warnings.includes(x.summary) ? '' : x.summary;
+  if (emit === 'spl') return `${head === '' ? '' : `// ${head}\n`}${emitSpl(x.plan, { fixedArity })}`;
+  if (emit === 'table') return `${head === '' ? '' : `${head}\n`}${planTable(x.plan)}`;
   const json = planToJson(x.plan);
   json.expansion = {
     from: x.from,

@@ -154,6 +154,13 @@ describe('assignor channels expand', () => {
     const j = JSON.parse(ok.stdout);
     expect(j).toMatchObject({ partitions: 9, basePartitions: 9, strategy: 'custom', expansion: { keepsEveryKey: false } });
     expect(j.expansion.keysChangingChannel).toBeGreaterThan(0);
+    // The table and SPL forms say it once (it used to be printed as a heading and again as a warning).
+    for (const emit of ['table', 'spl']) {
+      const out = cli(['channels', 'expand', p6, '--partitions', '9', '--allow-key-movement', '--emit', emit]).stdout;
+      expect(out.split(j.expansion.summary).length - 1).toBe(1);
+    }
+    const kept = cli(['channels', 'expand', p6, '--partitions', '12', '--emit', 'table']).stdout;
+    expect(kept.startsWith('6 -> 12 partitions, width 3: 12 is a multiple of the base 6')).toBe(true);
   });
 
   it('help', () => {
