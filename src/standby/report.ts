@@ -136,6 +136,7 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
   for (const h of holders) heldInGroup[p.groupOf[h]!]!++;
   let bestScore = -1;
   let bestMask = 0;
+  let freeKeys = 0; // keys on which some client without a copy had an unused value
   for (let g = 0; g < p.groups; g++) {
     if (heldInGroup[g]! >= groupSize[g]!) continue;
     let m = 0;
@@ -143,6 +144,7 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
       const v = p.groupValues[g * K + k]!;
       if (v >= 0 && !used.has(v)) m |= 1 << k;
     }
+    freeKeys |= m;
     const s = maskScore(m, K);
     if (s > bestScore) {
       bestScore = s;
@@ -157,6 +159,9 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
     const usedValues = [...used].filter((v) => pl.flat.valueKeys[v] === k);
     if (own < 0) parts.push(`${key}: this client has no ${key} tag`);
     else if (usedValues.length >= p.distinct[k]!) parts.push(`${key}: all ${p.distinct[k]} values (${usedValues.map((v) => names[v]).join(', ')}) already hold a copy`);
+    else if (!((freeKeys >>> k) & 1)) parts.push(`${key}: no client without a copy had an unused ${key} value`);
+    // Kafka does not search for the best spread, so there it is only a fact about its choice.
+    else if (pl.mode === 'kafka') parts.push(`${key}: clients without a copy had an unused ${key} value, but Kafka's choice was not one of them`);
     else parts.push(`${key}: no client without a copy had an unused ${key} value${mask ? ` while also differing on ${keysOf(mask, tagKeys).join(', ')}` : ''}`);
   }
   if (bestScore > maskScore(mask, K)) {

@@ -83,9 +83,13 @@ describe.each(ENGINES)('kafka mode (%s)', (engine) => {
     expect(k.tasks[0]!.level).toBe('least');
     expect(k.tasks[0]!.standbys[0]!.why).toMatch(/^kafka mode: a partial placement \(differing on zone\) was free, .*falls back to the least-loaded client \(quirk X01\)/);
     expect(k.tasks[0]!.standbys[0]!.why).not.toMatch(/X02/);
+    // P3 had an unused zone and P4 an unused cluster: the report must not say otherwise.
+    expect(k.tasks[0]!.standbys[0]!.why).toMatch(/; zone: clients without a copy had an unused zone value, but Kafka's choice was not one of them; cluster: clients without a copy had an unused cluster value/);
+    expect(k.tasks[0]!.standbys[0]!.why).not.toMatch(/no client without a copy/);
     const b = run(spec, engine, 'balanced');
     expect(standbys(b, '0_0')).toEqual([P(3)]); // balanced: differs on zone, the higher-precedence key
     expect(b.tasks[0]!.level).toBe('partial');
+    expect(b.tasks[0]!.standbys[0]!.why).toBe('cluster: no client without a copy had an unused cluster value while also differing on zone');
   });
 
   it('X02 a client without a configured key is a wildcard for it', () => {
