@@ -118,9 +118,20 @@ function entriesOf(v: unknown, path: string): [string, unknown][] {
   throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(v)}`, path);
 }
 
+const TOP_FIELDS = ['clients', 'tasks', 'numStandbys', 'tagKeys', 'properties'];
+const CLIENT_FIELDS = ['id', 'tags', 'properties', 'capacity', 'active', 'standby'];
+
+/** A misspelt field ("actives", "numStandby") would otherwise be ignored and silently change the answer. */
+function knownFields(v: Record<string, unknown>, fields: readonly string[], where: string, prefix: string): void {
+  for (const k of Object.keys(v)) {
+    if (!fields.includes(k)) throw new AssignorError('E_INPUT', `unknown field ${JSON.stringify(k)} in ${where}: expected ${fields.join(', ')}`, `${prefix}${k}`);
+  }
+}
+
 /** Validates a cluster description and puts it in canonical order. */
 export function normalizeCluster(spec: unknown): Cluster {
   if (!isRecord(spec)) throw new AssignorError('E_INPUT', `the input must be an object with "clients", got ${describe(spec)}`, '$');
+  knownFields(spec, TOP_FIELDS, 'the input', '');
   const shared = spec.properties === undefined ? new Map<string, unknown>() : toPropertyMap(checkProps(spec.properties, 'properties'));
   let config: ReturnType<typeof parseStreamsProperties>;
   try {
@@ -157,6 +168,7 @@ export function normalizeCluster(spec: unknown): Cluster {
   const clients: Client[] = rawClients.map((raw, i) => {
     const path = `clients[${i}]`;
     if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
+    knownFields(raw, CLIENT_FIELDS, path, `${path}.`);
     const id = raw.id;
     if (typeof id !== 'string' || id === '') throw new AssignorError('E_INPUT', `${path}.id must be a non-empty string, got ${describe(id)}`, `${path}.id`);
     const key = processKey(id);

@@ -117,6 +117,15 @@ describe('cluster input errors name the place', () => {
     expect(c.tasks.map(formatTaskId)).toEqual(['0_0', '1_2']);
     expect(c.clients[1]!.standby[0]).toBe(c.tasks[1]);
   });
+  it('misspelt fields are refused instead of silently ignored', () => {
+    const e = err(() => placeStandbys({ clients: [{ id: 'a', actives: ['0_0'] }, { id: 'b' }], numStandbys: 1 }));
+    expect(e.message).toBe('unknown field "actives" in clients[0]: expected id, tags, properties, capacity, active, standby');
+    expect(e.path).toBe('clients[0].actives');
+    const e2 = err(() => placeStandbys({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], numStandby: 1 }));
+    expect(e2.message).toBe('unknown field "numStandby" in the input: expected clients, tasks, numStandbys, tagKeys, properties');
+    expect(e2.path).toBe('numStandby');
+    expect(err(() => placeStandbys(JSON.parse('{"clients":[{"id":"a","__proto__":{}}]}'))).path).toBe('clients[0].__proto__');
+  });
   it('a standby of a task outside the stateful task list is refused', () => {
     const spec = { clients: [{ id: 'a', active: ['0_0', '1_0'] }, { id: 'b', standby: ['0_0', '1_0'] }], tasks: ['0_0'], numStandbys: 1 };
     const e = err(() => placeStandbys(spec));
