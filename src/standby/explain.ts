@@ -18,7 +18,8 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
   const tagsOf = new Map(r.clients.map((c) => [c.id, new Map(Object.entries(c.tags))]));
   const tagText = (id: string): string => {
     const t = tagsOf.get(id)!;
-    return r.tagKeys.length === 0 ? '' : ` [${r.tagKeys.map((k) => `${k}=${t.get(k) ?? '-'}`).join(' ')}]`;
+    // A missing key reads "no <key>", which no value can be confused with (a value "-" is data).
+    return r.tagKeys.length === 0 ? '' : ` [${r.tagKeys.map((k) => (t.has(k) ? `${k}=${t.get(k)}` : `no ${k}`)).join(' ')}]`;
   };
   const L = r.totals.standbyLevels;
   const TL = r.totals.taskLevels;

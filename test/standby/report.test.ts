@@ -54,6 +54,11 @@ describe('reports', () => {
     expect(text).toContain('  zone=(no tag): 1 client(s), 1 active, 0 standby, load 1\n');
     expect(text).toContain('  no zone tag: 1 client(s), 0 active, 0 standby, load 0\n');
     expect(text).toContain('  no rack tag: 1 client(s)');
+    // Per client, too: a missing key is not shown as if it were a value.
+    expect(text).toContain('  b [no zone cluster=c1 no rack] capacity 1');
+    const dash = explainText(placeStandbys({ tagKeys: ['zone'], clients: [{ id: 'x', tags: { zone: '-' } }, { id: 'y' }] }, { engine: 'reference' }).report());
+    expect(dash).toContain('  x [zone=-] capacity 1');
+    expect(dash).toContain('  y [no zone] capacity 1');
   });
   it.skipIf(!chromium)('html grid: a missing key gets its own row, apart from a value "(no tag)"', () => {
     const dom = renderedDom(htmlReport(placeStandbys(noTagSpec, { engine: 'reference' }).report()));
