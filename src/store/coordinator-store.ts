@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
 import { decodeHeader, encodeFrame, encodeHeader, HEADER_SIZE, MAX_BODY, newFileId, scanFrames, type TextEntry } from './format.js';
-import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
+import { fsyncDir, ioError, mkdirs, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
 import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, type Envelope } from './messages.js';
 
@@ -416,7 +416,7 @@ function openReadOnly(dir: string, options: StoreOptions): CoordinatorStore {
 function openWriter(dir: string, options: StoreOptions): CoordinatorStore {
   const file = path.join(dir, LOG_FILE);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    mkdirs(dir);
   } catch (e) {
     ioError(e, 'creating directory', dir);
   }

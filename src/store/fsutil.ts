@@ -1,5 +1,6 @@
 // Small durable-I/O helpers. `fs` is used through its default export so tests can inject faults.
 import fs from 'node:fs';
+import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
 
 /** fsyncs a directory so a create/rename/unlink in it survives power loss. */
@@ -14,6 +15,28 @@ export function fsyncDir(dir: string): void {
     if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EBADF' && code !== 'EACCES') throw e;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * mkdir -p without `{ recursive: true }`: Node's recursive mkdir loops forever where
+ * mkdir keeps failing with ENOENT (a path under /proc), which hung `--store /proc/x`.
+ */
+export function mkdirs(dir: string): void {
+  try {
+    fs.mkdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+    const parent = path.dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw e;
+    mkdirs(parent);
+    try {
+      fs.mkdirSync(dir);
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+      throw again;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // `assignor samza` run as a user would (the built binary: build first, see package.json pretest).
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,14 @@ describe('assignor samza plan', () => {
     expect(j.status).toBe(2);
     expect(j.stderr).toBe('assignor: --job needs a file name, got an empty string\n');
   });
+
+  it.runIf(existsSync('/proc/self'))('a --store that cannot be created fails at once (Node\'s recursive mkdir loops forever under /proc)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'samza', 'plan', '--job', jobFile('proc.json', { 'kafka.PVE': 2 }), '--store', '/proc/assignor-no-such-dir/store'], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^assignor: creating directory \/proc\/assignor-no-such-dir\/store failed: ENOENT .*\n$/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+  }, 30_000);
 
   it('Samza\'s errors without a location get the setting to look at', () => {
     const cases: [Record<string, number>, Record<string, unknown>, Record<string, string>, string][] = [
