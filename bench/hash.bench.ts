@@ -10,6 +10,7 @@ import kafkajs from 'kafkajs';
 import murmurhash from 'murmurhash';
 import { partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
 import { getKernels } from '../src/engine/kernels.js';
+import { loadWasmCore } from '../src/engine/core.js';
 
 const N = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const PARTITIONS = 1000;
@@ -106,6 +107,26 @@ async function measure(dataset: string, tasks: Record<string, () => Int32Array>,
   }
 }
 
+// The kernels alone, with the keys already in linear memory: what a producer
+// that writes keys straight into kernel memory (as partitionsForKeys does for
+// strings) pays, without the copy in and the copy out of the API calls above.
+async function measureInMemory(dataset: 'fixed16' | 'variable', p: Packed, want: Int32Array): Promise<void> {
+  const tasks: Record<string, () => Int32Array> = {};
+  for (const simd of [false, true]) {
+    const core = loadWasmCore(simd);
+    core.begin();
+    const dp = core.put(p.data);
+    const op = core.put(p.offsets);
+    const out = core.alloc(N * 4);
+    const run = dataset === 'fixed16' ? () => core.raw.hashFixed(dp, 16, N, PARTITIONS, out) : () => core.raw.hashVar(dp, op, N, PARTITIONS, out);
+    tasks[`${simd ? 'wasm-simd' : 'wasm-scalar'}, keys in kernel memory`] = () => {
+      run();
+      return core.i32(out, N);
+    };
+  }
+  await measure(dataset, tasks, want);
+}
+
 function nativeC(dataset: string, p: Packed, want: Int32Array): void {
   const dir = mkdtempSync(join(tmpdir(), 'assignor-native-'));
   const exe = join(dir, 'murmur2');
@@ -141,6 +162,7 @@ async function main(): Promise<void> {
     tasks['kafkajs DefaultPartitioner'] = () => viaKafkajs(bufKeys[name]);
     tasks['murmurhash.v2'] = () => viaMurmurhash(bufKeys[name]);
     await measure(name, tasks, want);
+    await measureInMemory(name, p, want);
     nativeC(name, p, want);
   }
   for (const name of ['userIds', 'nonAscii'] as const) {
@@ -160,8 +182,12 @@ async function main(): Promise<void> {
     'simd vs reference, variable (>= 4x)': ratio('variable', 'wasm-simd', 'reference'),
     'simd vs kafkajs, userIds end to end (>= 3x)': ratio('userIds', 'wasm-simd', 'kafkajs DefaultPartitioner'),
     'simd vs kafkajs, nonAscii end to end (>= 3x)': ratio('nonAscii', 'wasm-simd', 'kafkajs DefaultPartitioner'),
+    'simd kernel (keys in memory) vs reference, fixed16': ratio('fixed16', 'wasm-simd, keys in kernel memory', 'reference'),
+    'simd kernel (keys in memory) vs reference, variable': ratio('variable', 'wasm-simd, keys in kernel memory', 'reference'),
     'simd / native C, fixed16 (<= 2x)': ratio('fixed16', 'native C -O3 -march=native', 'wasm-simd'),
     'simd / native C, variable (<= 2x)': ratio('variable', 'native C -O3 -march=native', 'wasm-simd'),
+    'simd kernel / native C, fixed16': ratio('fixed16', 'native C -O3 -march=native', 'wasm-simd, keys in kernel memory'),
+    'simd kernel / native C, variable': ratio('variable', 'native C -O3 -march=native', 'wasm-simd, keys in kernel memory'),
   };
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
