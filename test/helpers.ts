@@ -1,6 +1,8 @@
 // Shared test helpers: engines to compare, and running the built CLI as a user would.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { AssignorError } from '../src/errors.js';
 import { getKernels, type Kernels } from '../src/engine/kernels.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -20,4 +22,15 @@ export function cli(args: string[], input?: string | Buffer, env: NodeJS.Process
     env: { ...process.env, ...env },
     maxBuffer: 1 << 30,
   });
+}
+
+/** Runs fn, expects it to throw an AssignorError, and returns it (for code/path/message checks). */
+export function caught(fn: () => unknown): AssignorError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(AssignorError);
+    return e as AssignorError;
+  }
+  throw new Error('expected an AssignorError');
 }

@@ -8,18 +8,10 @@ import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/in
 import { crc32, crc32Table, NATIVE_CRC32 } from '../../src/store/crc32.js';
 import { encodeFrame, MAX_BODY } from '../../src/store/format.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
+import { caught } from '../helpers.js';
 
 afterEach(() => cleanupTempDirs());
 
-function caught(fn: () => unknown): AssignorError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AssignorError);
-    return e as AssignorError;
-  }
-  throw new Error('expected an AssignorError');
-}
 
 describe('crc32', () => {
   it('matches the standard check value and zlib, with and without chaining', () => {

@@ -7,18 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore, STORE_LOCK_FILE as LOCK_FILE } from '../../src/store/index.js';
 import { cleanupTempDirs, exited, snapshotOf, spawnWriter, tempDir } from './helpers.js';
+import { caught } from '../helpers.js';
 
 afterEach(() => cleanupTempDirs());
 
-function caught(fn: () => unknown): AssignorError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AssignorError);
-    return e as AssignorError;
-  }
-  throw new Error('expected an AssignorError');
-}
 
 /** A pid that certainly belonged to a process that has exited (and been reaped). */
 function deadPid(): number {

@@ -7,21 +7,13 @@ import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { encodeFrame, HEADER_SIZE } from '../../src/store/format.js';
 import { cleanupTempDirs, copyDir, snapshot, snapshotOf, tempDir, type Snapshot } from './helpers.js';
+import { caught } from '../helpers.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
   cleanupTempDirs();
 });
 
-function caught(fn: () => unknown): AssignorError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AssignorError);
-    return e as AssignorError;
-  }
-  throw new Error('expected an AssignorError');
-}
 
 /** A store with some history, then one more write; returns the sizes and states around that write. */
 function lastWriteFixture(last: (s: CoordinatorStore) => void): { dir: string; start: number; end: number; before: Snapshot; after: Snapshot } {
