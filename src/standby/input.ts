@@ -2,7 +2,7 @@
 // place in the input (`clients[3].tags.zone`). User strings (ids, tag keys and
 // values) live in Maps only, so keys like `__proto__` are ordinary data.
 import { AssignorError, describe } from '../errors.js';
-import { formatTaskId, parseTaskId, compareTaskIds, type TaskId } from './task-id.js';
+import { formatTaskId, parseTaskId, scanTaskId, scanned, compareTaskIds, type TaskId } from './task-id.js';
 import { processKey, type ProcessKey } from './process-id.js';
 import {
   CLIENT_TAG_PREFIX,
@@ -76,18 +76,99 @@ function stringArray(v: unknown, path: string): unknown[] {
 }
 
 /**
- * Parses a list of task ids; equal ids share one object (`intern`), so later
- * lookups and duplicate checks go by identity, without re-printing ids as strings.
+ * Interned task ids, numbered in order of first appearance. Lookup goes by the
+ * numbers (subtopology, partition) in an open-addressing table, so "01_2" and
+ * "1_2" are one task and no string is re-printed or kept as a key. Per-task
+ * bookkeeping (duplicate checks, active owner) lives in typed arrays indexed by
+ * the task's number instead of Maps and Sets keyed by objects.
  */
-function taskList(v: unknown, path: string, intern: Map<string, TaskId>): TaskId[] {
-  if (v === undefined) return [];
+class TaskTable {
+  readonly ids: TaskId[] = [];
+  subs = new Int32Array(1024);
+  parts = new Int32Array(1024);
+  /** Serial of the last list that named the task (duplicate check within one list). */
+  stamp = new Int32Array(1024);
+  /** 1 + input index of the client holding the task as active; 0: none. */
+  owner = new Int32Array(1024);
+  /** Task number + 1 per slot; 0: empty. */
+  private table = new Int32Array(2048);
+  private mask = 2047;
+  serial = 0;
+
+  private static slot(s: number, p: number, mask: number): number {
+    let h = Math.imul(s, 0x9e3779b1) ^ p;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (h ^ (h >>> 16)) & mask;
+  }
+
+  intern(s: number, p: number): number {
+    const table = this.table;
+    const mask = this.mask;
+    let h = TaskTable.slot(s, p, mask);
+    for (;;) {
+      const e = table[h]!;
+      if (e === 0) break;
+      if (this.subs[e - 1] === s && this.parts[e - 1] === p) return e - 1;
+      h = (h + 1) & mask;
+    }
+    const k = this.ids.length;
+    if (k === this.subs.length) this.growArrays();
+    // `index` (the task's position among the sorted stateful tasks, -1 for none) is set once sorted.
+    this.ids.push({ subtopology: s, partition: p, index: -1 } as TaskId);
+    this.subs[k] = s;
+    this.parts[k] = p;
+    table[h] = k + 1;
+    if ((k + 1) * 2 > mask) this.growTable();
+    return k;
+  }
+
+  private growArrays(): void {
+    const n = this.subs.length * 2;
+    const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.subs = grow(this.subs);
+    this.parts = grow(this.parts);
+    this.stamp = grow(this.stamp);
+    this.owner = grow(this.owner);
+  }
+
+  private growTable(): void {
+    const size = (this.mask + 1) * 2;
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    for (let k = 0; k < this.ids.length; k++) {
+      let h = TaskTable.slot(this.subs[k]!, this.parts[k]!, mask);
+      while (table[h] !== 0) h = (h + 1) & mask;
+      table[h] = k + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}
+
+/**
+ * Parses a list of task ids into interned task numbers; equal ids (also "01_2"
+ * and "1_2") share one TaskId object, so later checks go by number.
+ */
+function taskList(v: unknown, path: string, tt: TaskTable): { ids: TaskId[]; nums: Int32Array } {
+  if (v === undefined) return { ids: [], nums: new Int32Array(0) };
   const list = stringArray(v, path);
-  const out = new Array<TaskId>(list.length);
-  const seen = new Set<TaskId>();
-  for (let i = 0; i < list.length; i++) {
+  const n = list.length;
+  const out: TaskId[] = [];
+  const nums = new Int32Array(n);
+  const serial = ++tt.serial;
+  for (let i = 0; i < n; i++) {
     const t = list[i];
-    let id = typeof t === 'string' ? intern.get(t) : undefined;
-    if (id === undefined) {
+    let s: number;
+    let p: number;
+    if (typeof t === 'string' && scanTaskId(t)) {
+      s = scanned.subtopology;
+      p = scanned.partition;
+    } else {
       let parsed: TaskId;
       try {
         parsed = parseTaskId(t, path);
@@ -95,21 +176,17 @@ function taskList(v: unknown, path: string, intern: Map<string, TaskId>): TaskId
         // The element's path is built only when it is needed.
         throw e instanceof AssignorError ? new AssignorError(e.code, e.message, `${path}[${i}]`) : e;
       }
-      // `index` (the task's position among the sorted stateful tasks, -1 for none) is set once sorted.
-      id = { subtopology: parsed.subtopology, partition: parsed.partition, index: -1 } as TaskId;
-      const printed = formatTaskId(id);
-      if (t !== printed) {
-        // e.g. "01_2" names 1_2, which may be known already.
-        id = intern.get(printed) ?? id;
-        intern.set(t as string, id);
-      }
-      intern.set(printed, id);
+      s = parsed.subtopology;
+      p = parsed.partition;
     }
-    if (seen.has(id)) throw new AssignorError('E_INPUT', `task ${formatTaskId(id)} is listed twice`, `${path}[${i}]`);
-    seen.add(id);
-    out[i] = id;
+    const k = tt.intern(s, p);
+    const id = tt.ids[k]!;
+    if (tt.stamp[k] === serial) throw new AssignorError('E_INPUT', `task ${formatTaskId(id)} is listed twice`, `${path}[${i}]`);
+    tt.stamp[k] = serial;
+    out.push(id);
+    nums[i] = k;
   }
-  return out;
+  return { ids: out, nums };
 }
 
 function entriesOf(v: unknown, path: string): [string, unknown][] {
@@ -160,11 +237,10 @@ export function normalizeCluster(spec: unknown): Cluster {
   });
   if (new Set(tagKeys).size !== tagKeys.length) throw new AssignorError('E_INPUT', `tag keys must be distinct, got [${tagKeys.join(', ')}]`, 'tagKeys');
 
-  const intern = new Map<string, TaskId>();
+  const tt = new TaskTable();
   const rawClients = stringArray(spec.clients, 'clients');
   const byId = new Map<string, number>();
-  const activeOwner = new Map<TaskId, string>();
-  const mentioned = new Set<TaskId>();
+  const clientIds: string[] = [];
   const clients: Client[] = rawClients.map((raw, i) => {
     const path = `clients[${i}]`;
     if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
@@ -174,37 +250,34 @@ export function normalizeCluster(spec: unknown): Cluster {
     const key = processKey(id);
     if (byId.has(key.canonical)) throw new AssignorError('E_INPUT', `client id ${JSON.stringify(id)} is used twice (clients[${byId.get(key.canonical)}] and ${path})`, `${path}.id`);
     byId.set(key.canonical, i);
+    clientIds.push(id);
     const tags = clientTags(raw, shared, tagKeys, path);
     const capacity = raw.capacity === undefined ? 1 : raw.capacity;
     if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY) {
       throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${describe(capacity)}`, `${path}.capacity`);
     }
-    const active = taskList(raw.active, `${path}.active`, intern);
-    const standby = taskList(raw.standby, `${path}.standby`, intern);
-    // Task ids are interned, so these checks compare objects.
-    for (let j = 0; j < active.length; j++) {
-      const t = active[j]!;
-      const other = activeOwner.get(t);
-      if (other !== undefined) throw new AssignorError('E_INPUT', `task ${formatTaskId(t)} is active on two clients (${JSON.stringify(other)} and ${JSON.stringify(id)})`, `${path}.active[${j}]`);
-      activeOwner.set(t, id);
+    const active = taskList(raw.active, `${path}.active`, tt);
+    const standby = taskList(raw.standby, `${path}.standby`, tt);
+    // Task ids are interned, so these checks go by task number.
+    const owner = tt.owner;
+    for (let j = 0; j < active.nums.length; j++) {
+      const k = active.nums[j]!;
+      const other = owner[k]!;
+      if (other !== 0) throw new AssignorError('E_INPUT', `task ${formatTaskId(active.ids[j]!)} is active on two clients (${JSON.stringify(clientIds[other - 1])} and ${JSON.stringify(id)})`, `${path}.active[${j}]`);
+      owner[k] = i + 1;
     }
-    for (let j = 0; j < standby.length; j++) {
-      const t = standby[j]!;
-      if (activeOwner.get(t) === id) throw new AssignorError('E_INPUT', `client ${JSON.stringify(id)} holds ${formatTaskId(t)} both as active and as standby`, `${path}.standby[${j}]`);
+    for (let j = 0; j < standby.nums.length; j++) {
+      if (owner[standby.nums[j]!] === i + 1) throw new AssignorError('E_INPUT', `client ${JSON.stringify(id)} holds ${formatTaskId(standby.ids[j]!)} both as active and as standby`, `${path}.standby[${j}]`);
     }
-    // A loop, not add(...list): spreading a list of 100,000+ tasks overflows the call stack.
-    if (spec.tasks === undefined) {
-      for (const t of active) mentioned.add(t);
-      for (const t of standby) mentioned.add(t);
-    }
-    return { id, key, tags, capacity, active, standby, inputIndex: i };
+    return { id, key, tags, capacity, active: active.ids, standby: standby.ids, inputIndex: i };
   });
 
   let tasks: TaskId[];
   if (spec.tasks !== undefined) {
-    tasks = taskList(spec.tasks, 'tasks', intern);
+    tasks = taskList(spec.tasks, 'tasks', tt).ids;
   } else {
-    tasks = [...mentioned];
+    // Every task interned so far was named in some client's active or standby list.
+    tasks = tt.ids.slice();
   }
   tasks.sort(compareTaskIds);
   tasks.forEach((t, i) => ((t as IndexedTask).index = i));

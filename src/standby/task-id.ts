@@ -21,6 +21,39 @@ export function parseTaskId(text: unknown, path: string): TaskId {
   return { subtopology: s, partition: p };
 }
 
+/** Result of the last successful scanTaskId (scratch, so the hot loop allocates nothing). */
+export const scanned = { subtopology: 0, partition: 0 };
+
+/**
+ * parseTaskId's fast path: true (and `scanned` set) exactly when parseTaskId would
+ * accept `text`, without a regex match or an object per id. On false, call
+ * parseTaskId for the error.
+ */
+export function scanTaskId(text: string): boolean {
+  const n = text.length;
+  if (n < 3 || n > 21) return false;
+  let i = 0;
+  let s = 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 95) break;
+    if (c < 48 || c > 57 || i === 10) return false;
+    s = s * 10 + (c - 48);
+  }
+  if (i === 0 || i >= n - 1) return false;
+  if (n - i - 1 > 10) return false;
+  let p = 0;
+  for (let j = i + 1; j < n; j++) {
+    const c = text.charCodeAt(j);
+    if (c < 48 || c > 57) return false;
+    p = p * 10 + (c - 48);
+  }
+  if (s > INT_MAX || p > INT_MAX) return false;
+  scanned.subtopology = s;
+  scanned.partition = p;
+  return true;
+}
+
 export function formatTaskId(t: TaskId): string {
   return `${t.subtopology}_${t.partition}`;
 }

@@ -1,0 +1,129 @@
+// normalizeCluster (typed-array task table, hand-written id scanner) against the
+// previous implementation (input-reference.ts: string-keyed Map, regex per new id,
+// Sets per list): same output, same object sharing, same first error on random
+// inputs with valid, odd and malformed task ids.
+import { describe, expect, it } from 'vitest';
+import { normalizeCluster } from '../../src/standby/input.js';
+import { normalizeCluster as referenceNormalize } from './input-reference.js';
+import { parseTaskId, scanTaskId, scanned } from '../../src/standby/task-id.js';
+import { AssignorError } from '../../src/errors.js';
+
+let seed = 0x2545f491;
+function rnd(n: number): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) % n;
+}
+
+const ODD: unknown[] = [
+  '01_2', '00_0', '0_00', '1_02', '2147483647_0', '0_2147483647', '2147483648_1', '1_2147483648', '99999999999_1', '1_99999999999',
+  '0000000001_1', '00000000001_1', '1_0000000001', '1_', '_1', '_', '', '1__2', '1_2_3', 'a_1', ' 1_2', '1_2 ', '1_2\n', '\uff11_2',
+  '-1_2', '+1_2', '1.0_2', '1e1_2', '0x1_2', 12, null, true, {}, ['1_2'], undefined, '9999999999_9999999999', '4294967295_0',
+];
+
+function taskId(): unknown {
+  const r = rnd(20);
+  if (r === 0) return ODD[rnd(ODD.length)];
+  if (r === 1) return `${'0'.repeat(rnd(3))}${rnd(3)}_${'0'.repeat(rnd(3))}${rnd(6)}`;
+  return `${rnd(3)}_${rnd(6)}`;
+}
+
+function list(max: number): unknown[] {
+  const n = rnd(max + 1);
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) out.push(taskId());
+  return out;
+}
+
+function randomSpec(): Record<string, unknown> {
+  const clients: Record<string, unknown>[] = [];
+  const n = 1 + rnd(5);
+  for (let c = 0; c < n; c++) {
+    const client: Record<string, unknown> = { id: rnd(30) === 0 ? `c${rnd(2)}` : `c${c}` };
+    if (rnd(4) !== 0) client.active = list(4);
+    if (rnd(3) === 0) client.standby = list(3);
+    if (rnd(40) === 0) client.active = '0_1';
+    if (rnd(6) === 0) client.capacity = 1 + rnd(3);
+    clients.push(client);
+  }
+  const spec: Record<string, unknown> = { clients, numStandbys: rnd(3) };
+  if (rnd(2) === 0) spec.tasks = list(12);
+  return spec;
+}
+
+/** Everything observable, with task objects replaced by their order of first appearance (so sharing is compared too). */
+function snapshot(run: () => ReturnType<typeof normalizeCluster>): unknown {
+  try {
+    const c = run();
+    const seen = new Map<object, number>();
+    const ref = (t: object & { subtopology: number; partition: number; index?: number }) => {
+      if (!seen.has(t)) seen.set(t, seen.size);
+      return [seen.get(t), t.subtopology, t.partition, t.index];
+    };
+    return {
+      tasks: c.tasks.map(ref),
+      clients: c.clients.map((x) => ({ id: x.id, key: x.key, tags: [...x.tags], capacity: x.capacity, active: x.active.map(ref), standby: x.standby.map(ref), inputIndex: x.inputIndex })),
+      numStandbys: c.numStandbys,
+      tagKeys: c.tagKeys,
+      indexFields: c.tasks.map((t, i) => (t as unknown as { index: number }).index === i),
+    };
+  } catch (e) {
+    if (!(e instanceof AssignorError)) throw e;
+    return { code: e.code, message: e.message, path: e.path };
+  }
+}
+
+describe('normalizeCluster equals the previous implementation', () => {
+  it('on 5,000 random inputs (valid, duplicate, odd and malformed task ids)', () => {
+    let errors = 0;
+    for (let i = 0; i < 5000; i++) {
+      const spec = randomSpec();
+      const want = snapshot(() => referenceNormalize(spec));
+      const got = snapshot(() => normalizeCluster(spec));
+      expect(got, JSON.stringify(spec)).toEqual(want);
+      if ('code' in (want as object)) errors++;
+    }
+    // Both outcomes are exercised.
+    expect(errors).toBeGreaterThan(500);
+    expect(errors).toBeLessThan(4500);
+  });
+
+  it('on inputs large enough to grow the task table (and a duplicate or clash at the end)', () => {
+    for (const tail of [[], ['3_77'], ['03_0077']]) {
+      const clients = Array.from({ length: 7 }, (_, c) => ({ id: `c${c}`, active: [] as string[], standby: [] as string[] }));
+      const tasks: string[] = [];
+      for (let t = 0; t < 9000; t++) {
+        const id = `${t % 5}_${Math.floor(t / 5)}`;
+        tasks.push(id);
+        clients[t % 7]!.active.push(id);
+        if (t % 3 === 0) clients[(t + 1) % 7]!.standby.push(id);
+      }
+      clients[6]!.active.push(...tail);
+      for (const spec of [{ clients, tasks }, { clients }]) {
+        expect(snapshot(() => normalizeCluster(spec))).toEqual(snapshot(() => referenceNormalize(spec)));
+      }
+    }
+  });
+
+  it('scanTaskId accepts exactly what parseTaskId accepts, with the same numbers', () => {
+    const texts: string[] = ODD.filter((x): x is string => typeof x === 'string');
+    for (let i = 0; i < 20000; i++) {
+      const len = rnd(24);
+      let s = '';
+      for (let j = 0; j < len; j++) s += '0123456789_0123456789_x-'[rnd(24)];
+      texts.push(s);
+    }
+    for (const t of texts) {
+      let want: { subtopology: number; partition: number } | null;
+      try {
+        want = parseTaskId(t, 'x');
+      } catch {
+        want = null;
+      }
+      const ok = scanTaskId(t);
+      expect(ok, JSON.stringify(t)).toBe(want !== null);
+      if (ok) expect({ ...scanned }).toEqual(want);
+    }
+  });
+});
