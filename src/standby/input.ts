@@ -79,74 +79,84 @@ function stringArray(v: unknown, path: string): unknown[] {
  * Interned task ids, numbered in order of first appearance. Lookup goes by the
  * numbers (subtopology, partition) in an open-addressing table, so "01_2" and
  * "1_2" are one task and no string is re-printed or kept as a key. Per-task
- * bookkeeping (duplicate checks, active owner) lives in typed arrays indexed by
- * the task's number instead of Maps and Sets keyed by objects.
+ * bookkeeping (duplicate checks, active owner) lives in typed arrays instead of
+ * Maps and Sets keyed by objects. A slot holds [subtopology, partition, number + 1,
+ * stamp] side by side, so a lookup reads one cache line; the hash keeps runs of 64
+ * consecutive partitions in consecutive slots (lists in partition order then walk
+ * the table instead of jumping) and scatters the runs.
  */
 class TaskTable {
   readonly ids: TaskId[] = [];
-  subs = new Int32Array(1024);
-  parts = new Int32Array(1024);
-  /** Serial of the last list that named the task (duplicate check within one list). */
-  stamp = new Int32Array(1024);
-  /** 1 + input index of the client holding the task as active; 0: none. */
-  owner = new Int32Array(1024);
-  /** Task number + 1 per slot; 0: empty. */
-  private table = new Int32Array(2048);
-  private mask = 2047;
+  /** 1 + input index of the client holding the task as active; 0: none. Indexed by task number. */
+  owner: Int32Array<ArrayBuffer>;
+  /** Slots of 4 ints: subtopology, partition, task number + 1 (0: empty), serial of the last list that named the task. */
+  table: Int32Array<ArrayBuffer>;
+  private mask: number;
   serial = 0;
 
-  private static slot(s: number, p: number, mask: number): number {
-    let h = Math.imul(s, 0x9e3779b1) ^ p;
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    return (h ^ (h >>> 16)) & mask;
+  /** `expected`: a guess at the number of distinct tasks, so the table rarely grows. */
+  constructor(expected: number) {
+    let size = 2048;
+    while (size < 2 * expected && size < 1 << 24) size *= 2;
+    this.mask = size - 1;
+    this.table = new Int32Array(4 * size);
+    this.owner = new Int32Array(size >>> 1);
   }
 
+  private static slot(s: number, p: number, mask: number): number {
+    let h = Math.imul(s, 0x9e3779b1) ^ (p >>> 6);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (((h ^ (h >>> 16)) << 6) | (p & 63)) & mask;
+  }
+
+  /** The slot of (s, p) times 4, interning the task if it is new. Read `table` again afterwards: it may have grown. */
   intern(s: number, p: number): number {
     const table = this.table;
     const mask = this.mask;
     let h = TaskTable.slot(s, p, mask);
     for (;;) {
-      const e = table[h]!;
-      if (e === 0) break;
-      if (this.subs[e - 1] === s && this.parts[e - 1] === p) return e - 1;
+      const at = h << 2;
+      if (table[at + 2] === 0) break;
+      if (table[at] === s && table[at + 1] === p) return at;
       h = (h + 1) & mask;
     }
     const k = this.ids.length;
-    if (k === this.subs.length) this.growArrays();
     // `index` (the task's position among the sorted stateful tasks, -1 for none) is set once sorted.
     this.ids.push({ subtopology: s, partition: p, index: -1 } as TaskId);
-    this.subs[k] = s;
-    this.parts[k] = p;
-    table[h] = k + 1;
-    if ((k + 1) * 2 > mask) this.growTable();
-    return k;
+    if (k === this.owner.length) {
+      const owner = new Int32Array(k * 2);
+      owner.set(this.owner);
+      this.owner = owner;
+    }
+    const at = h << 2;
+    table[at] = s;
+    table[at + 1] = p;
+    table[at + 2] = k + 1;
+    if ((k + 1) * 2 > mask) return this.grow(s, p);
+    return at;
   }
 
-  private growArrays(): void {
-    const n = this.subs.length * 2;
-    const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    this.subs = grow(this.subs);
-    this.parts = grow(this.parts);
-    this.stamp = grow(this.stamp);
-    this.owner = grow(this.owner);
-  }
-
-  private growTable(): void {
+  private grow(s: number, p: number): number {
+    const old = this.table;
     const size = (this.mask + 1) * 2;
-    const table = new Int32Array(size);
     const mask = size - 1;
-    for (let k = 0; k < this.ids.length; k++) {
-      let h = TaskTable.slot(this.subs[k]!, this.parts[k]!, mask);
-      while (table[h] !== 0) h = (h + 1) & mask;
-      table[h] = k + 1;
+    const table = new Int32Array(4 * size);
+    let found = -1;
+    for (let from = 0; from < old.length; from += 4) {
+      if (old[from + 2] === 0) continue;
+      let h = TaskTable.slot(old[from]!, old[from + 1]!, mask);
+      while (table[(h << 2) + 2] !== 0) h = (h + 1) & mask;
+      const at = h << 2;
+      table[at] = old[from]!;
+      table[at + 1] = old[from + 1]!;
+      table[at + 2] = old[from + 2]!;
+      table[at + 3] = old[from + 3]!;
+      if (old[from] === s && old[from + 1] === p) found = at;
     }
     this.table = table;
     this.mask = mask;
+    return found;
   }
 }
 
@@ -179,10 +189,12 @@ function taskList(v: unknown, path: string, tt: TaskTable): { ids: TaskId[]; num
       s = parsed.subtopology;
       p = parsed.partition;
     }
-    const k = tt.intern(s, p);
+    const at = tt.intern(s, p);
+    const table = tt.table;
+    const k = table[at + 2]! - 1;
     const id = tt.ids[k]!;
-    if (tt.stamp[k] === serial) throw new AssignorError('E_INPUT', `task ${formatTaskId(id)} is listed twice`, `${path}[${i}]`);
-    tt.stamp[k] = serial;
+    if (table[at + 3] === serial) throw new AssignorError('E_INPUT', `task ${formatTaskId(id)} is listed twice`, `${path}[${i}]`);
+    table[at + 3] = serial;
     out.push(id);
     nums[i] = k;
   }
@@ -237,8 +249,8 @@ export function normalizeCluster(spec: unknown): Cluster {
   });
   if (new Set(tagKeys).size !== tagKeys.length) throw new AssignorError('E_INPUT', `tag keys must be distinct, got [${tagKeys.join(', ')}]`, 'tagKeys');
 
-  const tt = new TaskTable();
   const rawClients = stringArray(spec.clients, 'clients');
+  const tt = new TaskTable(expectedTasks(spec.tasks, rawClients));
   const byId = new Map<string, number>();
   const clientIds: string[] = [];
   const clients: Client[] = rawClients.map((raw, i) => {
@@ -293,6 +305,18 @@ export function normalizeCluster(spec: unknown): Cluster {
   const out: Cluster = { clients: sortClients(clients), tasks, numStandbys, tagKeys };
   normalized.add(out);
   return out;
+}
+
+/** The task table's size hint: the length of `tasks`, else of all clients' lists. Reads only; validation comes later. */
+function expectedTasks(tasks: unknown, rawClients: unknown[]): number {
+  if (Array.isArray(tasks)) return tasks.length;
+  let n = 0;
+  for (const raw of rawClients) {
+    if (!isRecord(raw)) continue;
+    if (Array.isArray(raw.active)) n += raw.active.length;
+    if (Array.isArray(raw.standby)) n += raw.standby.length;
+  }
+  return n;
 }
 
 const normalized = new WeakSet<object>();

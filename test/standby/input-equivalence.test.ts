@@ -100,9 +100,20 @@ describe('normalizeCluster equals the previous implementation', () => {
         if (t % 3 === 0) clients[(t + 1) % 7]!.standby.push(id);
       }
       clients[6]!.active.push(...tail);
-      for (const spec of [{ clients, tasks }, { clients }]) {
+      // A short `tasks` makes the task table's size hint too small, so it grows while the clients are read.
+      for (const spec of [{ clients, tasks }, { clients }, { clients, tasks: tasks.slice(0, 10) }]) {
         expect(snapshot(() => normalizeCluster(spec))).toEqual(snapshot(() => referenceNormalize(spec)));
       }
+    }
+  });
+
+  it('finds a duplicate after the task table grew within the same list', () => {
+    const active = Array.from({ length: 5000 }, (_, t) => `${t % 3}_${t}`);
+    for (const dup of ['0_0', '00_0', '2_4999', '1_5000']) {
+      const spec = { clients: [{ id: 'a', active: [...active, dup] }, { id: 'b', standby: ['1_1', dup] }], tasks: [] };
+      expect(snapshot(() => normalizeCluster(spec))).toEqual(snapshot(() => referenceNormalize(spec)));
+      const all = { clients: spec.clients };
+      expect(snapshot(() => normalizeCluster(all))).toEqual(snapshot(() => referenceNormalize(all)));
     }
   });
 
