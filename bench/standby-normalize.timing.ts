@@ -1,10 +1,10 @@
 // Times normalizeCluster against the previous implementation (input-reference.ts) on
 // the benchmark's input (UUID clients tagged cluster x zone, 1-4 threads, tasks of 8
 // subtopologies on random clients), old and new interleaved, input rebuilt per run.
-// Not a test. Run: npx tsx test/standby/normalize-timing.ts
+// Not a test. Run: npx tsx bench/standby-normalize.timing.ts
 // (T=tasks C=clients RUNS=runs per implementation; defaults 1000000 10000 5).
-import { normalizeCluster as NEW, type ClusterSpec } from '../../src/standby/input.js';
-import { normalizeCluster as OLD } from './input-reference.js';
+import { normalizeCluster as NEW, type ClusterSpec } from '../src/standby/input.js';
+import { normalizeCluster as OLD } from '../test/standby/input-reference.js';
 const T = Number(process.env.T ?? 1_000_000), C = Number(process.env.C ?? 10_000);
 let seed = 0x9e3779b9;
 function rnd(): number { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return seed >>> 0; }
