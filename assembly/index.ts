@@ -1,7 +1,6 @@
 // The exported kernel surface. Pointer ABI only: the TypeScript engine owns
 // the arena (reset per call) and passes flat arrays in linear memory.
 export { alloc, reset, simdEnabled } from './arena';
-export { murmur2, hashVarScalar, hashFixedScalar } from './murmur2';
 export { foldPartitions } from './fold';
 export * from './channels';
 export * from './standby';

@@ -49,10 +49,6 @@ const M: u32 = 0x5bd1e995;
   return n > 0 ? <i32>((h & 0x7fffffff) % <u32>n) : <i32>h;
 }
 
-export function murmur2(ptr: usize, len: i32): i32 {
-  return <i32>murmur2At(ptr, len);
-}
-
 /** Scalar batch over variable-length keys: key i is data[offsets[i] .. offsets[i+1]). */
 export function hashVarScalar(data: usize, offsets: usize, count: i32, n: i32, out: usize): void {
   let start = load<i32>(offsets);

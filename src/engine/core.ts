@@ -11,11 +11,8 @@ export interface RawExports {
   alloc(bytes: number): number;
   reset(): void;
   simdEnabled(): number;
-  murmur2(ptr: number, len: number): number;
   hashVar(data: number, offsets: number, count: number, n: number, out: number): void;
   hashFixed(data: number, keyLen: number, count: number, n: number, out: number): void;
-  hashVarScalar(data: number, offsets: number, count: number, n: number, out: number): void;
-  hashFixedScalar(data: number, keyLen: number, count: number, n: number, out: number): void;
   foldPartitions(streams: number, partitions: number, count: number, bases: number, nBases: number, out: number): number;
   [kernel: string]: unknown;
 }
@@ -62,13 +59,7 @@ export class WasmCore {
     return new Int32Array(this.raw.memory.buffer, ptr, length);
   }
 
-  u32(ptr: number, length: number): Uint32Array {
-    return new Uint32Array(this.raw.memory.buffer, ptr, length);
-  }
 
-  f64(ptr: number, length: number): Float64Array {
-    return new Float64Array(this.raw.memory.buffer, ptr, length);
-  }
 
   /** Copies an Int32Array result out of kernel memory (the caller owns it). */
   takeI32(ptr: number, length: number): Int32Array {

@@ -15,13 +15,11 @@ describe('WASM memory across calls', () => {
       partitionsForKeys(keys, 31, { engine });
       partitionsForPacked(bytes, offsets, 31, { engine });
       const size = core.memoryBytes();
-      let check = 0;
       for (let i = 0; i < 10_000; i++) {
-        check ^= partitionsForKeys(keys, 31, { engine })[i % keys.length]!;
-        check ^= partitionsForPacked(bytes, offsets, 31, { engine })[i % 1024]!;
+        partitionsForKeys(keys, 31, { engine });
+        partitionsForPacked(bytes, offsets, 31, { engine });
       }
       expect(core.memoryBytes()).toBe(size);
-      expect(Number.isInteger(check)).toBe(true);
     });
   }
 });
