@@ -1,14 +1,13 @@
 // `assignor channels plan|validate|expand`: partition sets for parallel consumer
 // channels (IBM Streams @parallel regions, or any fleet calling assign()).
 import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
-import type { EngineChoice } from '../engine/kernels.js';
 import { planChannels, STRATEGIES, MAX_PLAN_PARTITIONS, MAX_WIDTH, type ChannelPlan, type Strategy } from '../channels/plan.js';
 import { planJsonText, planToJson } from '../channels/json.js';
 import { validatePlan, reportJsonText } from '../channels/validate.js';
 import { expandPlan, type Expansion } from '../channels/expand.js';
 import { emitSpl } from '../channels/spl.js';
 import { planTable, reportTable } from '../channels/table.js';
-import { choiceOption, intOption, parse, readJsonFile } from './args.js';
+import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor channels <plan|validate|expand> [options]
@@ -29,7 +28,7 @@ const HELP = `usage: assignor channels <plan|validate|expand> [options]
   --fixed-arity    spl: pad short channels to the same list length by repeating a partition (4, 4)
   --engine E       wasm (default), wasm-simd, wasm-scalar or reference
 
-Plan and report formats: docs/channels.md.`;
+Plan and report formats: ${docPath('channels.md')}.`;
 
 const OPTIONS = {
   partitions: { type: 'string' },
@@ -48,6 +47,7 @@ const EMITS: readonly Emit[] = ['json', 'spl', 'table'];
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === undefined) missingSubcommand('channels', ['plan', 'validate', 'expand']);
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
     return sub === undefined ? 2 : EXIT_OK;
@@ -57,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return EXIT_OK;
   }
-  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  const engine = engineOption(values.engine);
   const out = new Output(process.stdout);
   let code: number;
   switch (sub) {
