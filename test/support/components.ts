@@ -3,7 +3,10 @@
 // (CI=true, which .ci/run sets) and says what is missing; outside CI it is skipped with the same
 // reason in its name, so a developer without Chromium still sees what did not run.
 import { spawnSync } from 'node:child_process';
-import { it, type TestAPI } from 'vitest';
+import { it } from 'vitest';
+
+/** The part of vitest's `it` these tests use. */
+export type Test = (name: string, fn: () => unknown, timeout?: number) => void;
 
 export interface Component {
   name: string;
@@ -26,14 +29,13 @@ export function command(name: string, install: string): Component & { path: stri
 }
 
 /** `it` when every component is there; otherwise a failing test in CI and a skipped one elsewhere. */
-export function itNeeds(...components: Component[]): TestAPI {
+export function itNeeds(...components: Component[]): Test {
   const missing = components.filter((c) => c.missing !== undefined);
   if (missing.length === 0) return it;
   const reason = missing.map((c) => c.missing).join('; ');
   if (!inCI) return it.skip;
-  const failing = ((name: string) =>
+  return (name) =>
     it(`${name} [needs ${missing.map((c) => c.name).join(', ')}]`, () => {
       throw new Error(`missing in CI: ${reason}`);
-    })) as unknown as TestAPI;
-  return failing;
+    });
 }
