@@ -30,7 +30,7 @@ const PROBE = `
     hashing: hashing.partitionForKey('100:48069', 12),
     viaKafkajs: kafkajs.JavaCompatiblePartitioner()({ topic: 't', partitionMetadata: Array.from({ length: 12 }, (_, i) => ({ partitionId: i, leader: 0 })), message: { key: '100:48069', value: null } }),
     batch: Array.from(root.partitionsForKeys(['a', null, 'ключ'], 12)),
-    channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels,
+    channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels.map((c) => c.partitions),
     engine: root.getKernels().name,
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
