@@ -5,6 +5,7 @@
  * not compile.
  */
 export const ERROR_CODES = [
+  'E_CHOICES',
   'E_CONFIG',
   'E_ENGINE',
   'E_FOLD_INPUT',
@@ -18,7 +19,6 @@ export const ERROR_CODES = [
   'E_KEY_INT64',
   'E_KEY_MOVEMENT',
   'E_KEY_TYPE',
-  'E_NO_WASM',
   'E_OUTPUT',
   'E_PACKED',
   'E_PLAN',

@@ -33,6 +33,8 @@ const TIME_LIMIT_MS = Number(process.env.ASSIGNOR_FUZZ_TIME_LIMIT_MS ?? 20_000);
 const WORKER = fileURLToPath(new URL('./fuzz-worker.mjs', import.meta.url));
 const DEEP = 10_000;
 const VERBOSE = process.env.ASSIGNOR_FUZZ_VERBOSE === '1';
+// The current directory of every run: fuzzed option values become file names (--html, --store).
+const SCRATCH = mkdtempSync(join(tmpdir(), 'assignor-fuzz-cwd-'));
 
 // ---- what to fuzz: commands, subcommands and options, read from the help texts
 
@@ -151,9 +153,9 @@ function mutate(doc: unknown, m: Mutation): unknown {
   let parent: Record<string, unknown> | unknown[] = root as unknown as Record<string, unknown>;
   let key: string | number = 'v';
   for (const step of m.path) {
-    const node = (parent as Record<string | number, unknown>)[key];
+    const node: unknown = (parent as Record<string | number, unknown>)[key];
     if (node === null || typeof node !== 'object') break;
-    const keys = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    const keys: Array<string | number> = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
     if (keys.length === 0) break;
     parent = node as Record<string, unknown>;
     key = keys[step % keys.length]!;
@@ -188,7 +190,7 @@ const content: fc.Arbitrary<Content> = fc.oneof(
     weight: 12,
     arbitrary: fc.record({
       kind: fc.constant('doc' as const),
-      mutations: fc.oneof(fc.constant([]), fc.array(mutation, { minLength: 1, maxLength: 3 })),
+      mutations: fc.oneof(fc.constant<Mutation[]>([]), fc.array(mutation, { minLength: 1, maxLength: 3 })),
       bom: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       cut: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }),
     }),
@@ -282,7 +284,7 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
   return fc
     .record({
       spec,
-      edits: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 3, arbitrary: fc.array(edit, { minLength: 1, maxLength: 1 }) }, { weight: 2, arbitrary: fc.array(edit, { maxLength: 4 }) }),
+      edits: fc.oneof({ weight: 3, arbitrary: fc.constant<Edit[]>([]) }, { weight: 3, arbitrary: fc.array(edit, { minLength: 1, maxLength: 1 }) }, { weight: 2, arbitrary: fc.array(edit, { maxLength: 4 }) }),
       job: content,
       cluster: content,
       plan: content,
@@ -293,7 +295,7 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
     .map((r) => {
       let args = applyEdits(r.spec, r.edits);
       // With stdin, some file arguments become `-` and read the document from stdin instead.
-      let stdinBytes = r.stdin;
+      let stdinBytes: Uint8Array | null = r.stdin;
       if (withStdin && r.dashFile) {
         const i = args.findIndex((a) => typeof a !== 'string');
         if (i !== -1) {
@@ -363,7 +365,7 @@ class Worker {
   private next = 0;
 
   private async start(): Promise<ChildProcess> {
-    const proc = fork(WORKER, [], { cwd: ROOT, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ASSIGNOR_DEBUG: '' } });
+    const proc = fork(WORKER, [], { cwd: SCRATCH, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ASSIGNOR_DEBUG: '' } });
     // Anything the worker prints outside a case (it should print nothing) shows in the test output.
     proc.stdout!.on('data', (b: Buffer) => process.stdout.write(`[fuzz worker stdout] ${b}`));
     proc.stderr!.on('data', (b: Buffer) => process.stdout.write(`[fuzz worker stderr] ${b}`));
@@ -417,7 +419,7 @@ class Worker {
 function runSpawned(argv: string[], stdin: Uint8Array | null, limitMs: number): Promise<Outcome> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, ...argv], { cwd: ROOT, env: { ...process.env, ASSIGNOR_DEBUG: '' } });
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: SCRATCH, env: { ...process.env, ASSIGNOR_DEBUG: '' } });
     let stderr = '';
     let stdoutHead = '';
     let timedOut = false;
@@ -517,4 +519,57 @@ describe('fuzzing every command', () => {
     expect(codes.get('0') ?? 0, summary).toBeGreaterThan(0);
     expect(codes.get('2') ?? 0, summary).toBeGreaterThan(0);
   }, Math.max(600_000, (RUNS + SPAWNED * 20) * 500));
+
+  it('10,000-deep nesting, 1e309 and a __proto__ object at every position of every input document', async () => {
+    // Where the random cases may miss a spot, this walks every node of each document.
+    const commands: Array<[FileKind, (file: string) => string[]]> = [
+      ['job', (f) => ['samza', 'plan', '--job', f]],
+      ['cluster', (f) => ['standby', '--input', f]],
+      ['handPlan', (f) => ['channels', 'validate', f, '--partitions', '8']],
+      ['plan', (f) => ['channels', 'expand', f, '--partitions', '16']],
+    ];
+    const root = mkdtempSync(join(tmpdir(), 'assignor-fuzz-sweep-'));
+    const worker = new Worker();
+    const failures: string[] = [];
+    let cases = 0;
+    try {
+      for (const [kind, argv] of commands) {
+        for (const path of nodePaths(DOCS[kind])) {
+          for (const value of [`${MARK}deep`, `${MARK}deepObject`, `${MARK}1e309`, withProto]) {
+            const file = join(root, `${cases++}.json`);
+            writeFileSync(file, documentText(replaceAt(DOCS[kind], path, value)));
+            const o = await worker.run(argv(file), TIME_LIMIT_MS);
+            const p = problems(o, TIME_LIMIT_MS);
+            if (p.length > 0) failures.push(`${p.join('; ')}: assignor ${argv(file).join(' ')} (${kind} at ${JSON.stringify(path)}): ${o.stderr.slice(0, 200)}`);
+          }
+        }
+      }
+    } finally {
+      worker.kill();
+    }
+    expect(cases).toBeGreaterThan(200);
+    expect(failures, failures.join('\n')).toEqual([]);
+  }, 600_000);
 });
+
+/** The path (keys and indices) of every node of a JSON document, the root included. */
+function nodePaths(doc: unknown): Array<Array<string | number>> {
+  const out: Array<Array<string | number>> = [];
+  const stack: Array<{ v: unknown; path: Array<string | number> }> = [{ v: doc, path: [] }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    out.push(path);
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, path: [...path, i] }));
+    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) stack.push({ v: (v as Record<string, unknown>)[k], path: [...path, k] });
+  }
+  return out;
+}
+
+function replaceAt(doc: unknown, path: Array<string | number>, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const copy = structuredClone(doc) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[path.at(-1)!] = value;
+  return copy;
+}
