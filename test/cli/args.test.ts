@@ -1,8 +1,8 @@
 // The shared option parser and input reader, called directly.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { intOption, nearestOption, parse, readJsonInput, docPath } from '../../src/cli/args.js';
 import { caught } from '../helpers.js';
 import { existsSync } from 'node:fs';
@@ -76,6 +76,7 @@ describe('intOption', () => {
 
 describe('readJsonInput', () => {
   const dir = mkdtempSync(join(tmpdir(), 'assignor-args-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   it('reads a file, skips a BOM, and names the file in errors', () => {
     const good = join(dir, 'good.json');
     writeFileSync(good, '\ufeff{"a":[1]}');

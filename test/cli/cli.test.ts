@@ -2,10 +2,10 @@
 // usage errors, options, the engine setting, stdin as `-`, help that names real
 // files, and error lines that stay one bounded line.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, cli } from '../helpers.js';
 import { partitionForKey } from '../../src/hashing/index.js';
 
@@ -17,6 +17,7 @@ const file = (name: string, text: string): string => {
   return p;
 };
 const PLAN = file('plan.json', JSON.stringify({ channels: [[0, 1], [2, 3]] }));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Exit 2, exactly one line on stderr starting `assignor: `, no stack trace. */
 function expectUsageError(r: ReturnType<typeof cli>, message: RegExp): void {

@@ -16,12 +16,12 @@
 //   ASSIGNOR_FUZZ_SEED=123    replay a run (the seed is printed on failure)
 //   ASSIGNOR_FUZZ_TIME_LIMIT_MS=20000   per case, in the worker (spawned cases get 3x)
 import { spawn, fork, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../helpers.js';
 import { planChannels } from '../../src/channels/plan.js';
 import { planToJson } from '../../src/channels/json.js';
@@ -46,7 +46,7 @@ interface CommandSpec {
   /** A command line that works, to mutate from (files as {file: kind} placeholders). */
   base: Arg[];
 }
-type Arg = string | { file: FileKind };
+type Arg = string | { file: FileKind } | { store: true };
 type FileKind = 'job' | 'cluster' | 'plan' | 'handPlan';
 
 
@@ -64,8 +64,9 @@ const BASES = new Map<string, Arg[]>([
   ['channels expand', [{ file: 'plan' }, '--partitions', '16']],
   ['channels rewidth', [{ file: 'plan' }, '--width', '4']],
   ['standby', ['--input', { file: 'cluster' }]],
-  ['store inspect', []],
-  ['store compact', []],
+  ['store inspect', ['--store', { store: true }]],
+  ['store compact', ['--store', { store: true }]],
+  ['store export', ['--store', { store: true }]],
 ]);
 
 async function discover(worker: Worker): Promise<CommandSpec[]> {
@@ -219,7 +220,8 @@ type Edit =
   | { op: 'repeat'; at: number }
   | { op: 'option'; at: number; name: number; text: string; inline: boolean }
   | { op: 'bogus'; at: number; text: string }
-  | { op: 'file'; at: number; kind: FileKind };
+  | { op: 'file'; at: number; kind: FileKind }
+  | { op: 'store'; at: number };
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('value' as const), at: fc.nat(), text: argText }),
   fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
@@ -228,6 +230,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('option' as const), at: fc.nat(), name: fc.nat(), text: argText, inline: fc.boolean() }),
   fc.record({ op: fc.constant('bogus' as const), at: fc.nat(), text: fc.constantFrom('-p', '--bogus', '-', '--', '-V', '--version', '--help=1', '--json=x', 'extra', '--__proto__', '--constructor') }),
   fc.record({ op: fc.constant('file' as const), at: fc.nat(), kind: fc.constantFrom<FileKind>('job', 'cluster', 'plan', 'handPlan') }),
+  fc.record({ op: fc.constant('store' as const), at: fc.nat() }),
 );
 
 function applyEdits(spec: CommandSpec, edits: Edit[]): Arg[] {
@@ -259,15 +262,42 @@ function applyEdits(spec: CommandSpec, edits: Edit[]): Arg[] {
       case 'file':
         args.splice(at, 0, { file: e.kind });
         break;
+      case 'store':
+        args.splice(at, 0, '--store', { store: true });
+        break;
     }
   }
   return args;
+}
+
+// A coordinator store directory: the log a real `samza plan --store` wrote, with bytes flipped or cut off,
+// or garbage, or no log at all.
+type StoreContent = { kind: 'log'; flips: Array<[number, number]>; cut: number | null } | { kind: 'garbage'; bytes: Uint8Array } | { kind: 'none' };
+const storeContent: fc.Arbitrary<StoreContent> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('log' as const), flips: fc.oneof(fc.constant<Array<[number, number]>>([]), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 3 })), cut: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('garbage' as const), bytes: fc.uint8Array({ maxLength: 300 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
+);
+
+/** The log of a store written by `samza plan --store` from examples/job.json (made once per run). */
+let storeTemplate = Buffer.alloc(0);
+
+function renderStore(c: StoreContent, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  if (c.kind === 'none') return;
+  let log = c.kind === 'garbage' ? Buffer.from(c.bytes) : Buffer.from(storeTemplate);
+  if (c.kind === 'log') {
+    for (const [at, byte] of c.flips) if (log.length > 0) log[at % log.length] = byte;
+    if (c.cut !== null) log = log.subarray(0, c.cut % (log.length + 1));
+  }
+  writeFileSync(join(dir, 'coordinator.log'), log);
 }
 
 interface Case {
   command: string[];
   args: Arg[];
   files: Map<FileKind, Content>;
+  store: StoreContent;
   stdin: Uint8Array | null;
 }
 
@@ -291,13 +321,14 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
       handPlan: content,
       stdin,
       dashFile: fc.boolean(),
+      store: storeContent,
     })
     .map((r) => {
       let args = applyEdits(r.spec, r.edits);
       // With stdin, some file arguments become `-` and read the document from stdin instead.
       let stdinBytes: Uint8Array | null = r.stdin;
       if (withStdin && r.dashFile) {
-        const i = args.findIndex((a) => typeof a !== 'string');
+        const i = args.findIndex((a) => typeof a !== 'string' && 'file' in a);
         if (i !== -1) {
           const kind = (args[i] as { file: FileKind }).file;
           stdinBytes = render(kind, r[kind]);
@@ -308,6 +339,7 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
         command: r.spec.path,
         args,
         files: new Map<FileKind, Content>([['job', r.job], ['cluster', r.cluster], ['plan', r.plan], ['handPlan', r.handPlan]]),
+        store: r.store,
         stdin: stdinBytes,
       };
     });
@@ -321,6 +353,12 @@ function materialize(c: Case, dir: string): string[] {
   for (const a of c.args) {
     if (typeof a === 'string') {
       argv.push(a);
+      continue;
+    }
+    if ('store' in a) {
+      const store = join(dir, 'store');
+      renderStore(c.store, store);
+      argv.push(store);
       continue;
     }
     let path = written.get(a.file);
@@ -456,10 +494,16 @@ interface Failure {
 }
 
 describe('fuzzing every command', () => {
+  afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
+
   it(`${RUNS} cases in one process through runCli, ${SPAWNED} as real processes (seed ${SEED})`, async () => {
     const t0 = performance.now();
     const worker = new Worker();
     const specs = await discover(worker);
+    const templateDir = mkdtempSync(join(tmpdir(), 'assignor-fuzz-store-'));
+    const made = await worker.run(['samza', 'plan', '--job', join(ROOT, 'examples/job.json'), '--store', templateDir, '--quiet'], TIME_LIMIT_MS);
+    expect(made.code, made.stderr).toBe(0);
+    storeTemplate = readFileSync(join(templateDir, 'coordinator.log'));
     const tDiscovered = performance.now();
     expect(specs.map((s) => s.path.join(' '))).toEqual(expect.arrayContaining(['hash', 'samza plan', 'samza expansion', 'channels plan', 'channels validate', 'channels expand', 'standby']));
     const root = mkdtempSync(join(tmpdir(), 'assignor-fuzz-'));
@@ -515,6 +559,8 @@ describe('fuzzing every command', () => {
       `discovery ${secs(t0, tDiscovered)}, worker ${secs(tDiscovered, tWorker)}, spawned ${secs(tWorker, performance.now())}`;
     console.log(`fuzz: ${summary}`);
     expect(failures.length, `${failures.length} failing cases (${summary}); replay with ASSIGNOR_FUZZ_SEED=${SEED}\n${report}`).toBe(0);
+    // Reproducers are kept only when something failed.
+    for (const d of [root, templateDir]) rmSync(d, { recursive: true, force: true });
     // The run reached past argument parsing: some cases succeeded and some were refused.
     expect(codes.get('0') ?? 0, summary).toBeGreaterThan(0);
     expect(codes.get('2') ?? 0, summary).toBeGreaterThan(0);
@@ -549,6 +595,7 @@ describe('fuzzing every command', () => {
     }
     expect(cases).toBeGreaterThan(200);
     expect(failures, failures.join('\n')).toEqual([]);
+    rmSync(root, { recursive: true, force: true });
   }, 600_000);
 });
 

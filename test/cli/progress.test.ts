@@ -1,6 +1,6 @@
 // The shared progress bar: only on a terminal, only after 2 s, erased at the end.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,5 +102,6 @@ describe('assignor hash progress, end to end', () => {
     const inPipe = await run(`2> ${join(dir, 'err.txt')}`);
     expect(inPipe).toBe('');
     expect(readFileSync(join(dir, 'err.txt'), 'utf8')).toBe('');
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });
