@@ -169,7 +169,7 @@ function consumerTail(o: Resolved, indent: string): string {
 
 function* fragments(plan: ChannelPlan, o: Resolved, head: string[], form: Form): Generator<string> {
   const lines = [...head];
-  if (o.consistent !== undefined) lines.push('() as JCP = JobControlPlane() {}');
+  if (o.consistent !== undefined) lines.push('// A consistent region needs the JobControlPlane once in the application graph:', '() as JCP = JobControlPlane() {}');
   if ('items' in form) {
     lines.push('// Two alternatives follow: the @parallel form and the manual invocations. Use one, not both.');
     lines.push('');

@@ -79,9 +79,10 @@ const SPL_ONLY = ['fixed-arity', 'arity', 'composite', 'submission-time', 'min-w
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+  if (sub === undefined) throw new AssignorError('E_USAGE', 'channels needs a command: plan, validate, expand or rewidth (assignor channels --help lists the options)');
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
-    return sub === undefined ? 2 : EXIT_OK;
+    return EXIT_OK;
   }
   const { values, positionals } = parse(joinDashValues(rest), OPTIONS, true);
   if (values.help) {
