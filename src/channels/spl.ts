@@ -17,6 +17,7 @@ import { CHUNK } from './json.js';
 import { channelPartitions, flinkStartIndex, javaStringHashCode, planChannels, type ChannelPlan, type Strategy } from './plan.js';
 import { idsOf, joinedIds } from './ranges.js';
 import { compileSpl, type SplEnv } from './spl-eval.js';
+import { preview } from './preview.js';
 
 /** Most partition expressions one channel's list (or one composite) may take in a generated form. */
 export const MAX_FORM_ARITY = 1024;
@@ -96,7 +97,7 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
   if (options.fixedArity) arity = Math.max(longest, 2);
   if (options.arity !== undefined) {
     if (!Number.isInteger(options.arity) || options.arity < longest || options.arity < 1) {
-      throw new AssignorError('E_USAGE', `arity must be an integer of at least ${Math.max(1, longest)}, the longest channel list, got ${options.arity}`, 'arity');
+      throw new AssignorError('E_USAGE', `arity must be an integer of at least ${Math.max(1, longest)}, the longest channel list, got ${preview(options.arity)}`, 'arity');
     }
     arity = options.arity;
   }
@@ -109,12 +110,18 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
     );
   }
   const triggerCount = options.triggerCount ?? 1000;
-  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > 2147483647) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${triggerCount}`, 'triggerCount');
+  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > 2147483647) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${preview(triggerCount)}`, 'triggerCount');
   const period = options.period ?? 60;
-  if (!Number.isFinite(period) || period <= 0) throw new AssignorError('E_USAGE', `period must be a positive number of seconds, got ${period}`, 'period');
+  if (!Number.isFinite(period) || period <= 0) throw new AssignorError('E_USAGE', `period must be a positive number of seconds, got ${preview(period)}`, 'period');
   const minWidth = options.minWidth ?? plan.width;
   if (!Number.isInteger(minWidth) || minWidth < 1 || minWidth > plan.width) {
-    throw new AssignorError('E_USAGE', `minWidth must be an integer in [1, ${plan.width}] (the plan's width), got ${minWidth}`, 'minWidth');
+    throw new AssignorError('E_USAGE', `minWidth must be an integer in [1, ${plan.width}] (the plan's width), got ${preview(minWidth)}`, 'minWidth');
+  }
+  for (const k of ['propertiesFile', 'groupId'] as const) {
+    if (options[k] !== undefined && typeof options[k] !== 'string') throw new AssignorError('E_USAGE', `${k} must be a string, got ${preview(options[k])}`, k);
+  }
+  if (options.consistentRegion !== undefined && options.consistentRegion !== 'operatorDriven' && options.consistentRegion !== 'periodic') {
+    throw new AssignorError('E_USAGE', `consistentRegion must be operatorDriven or periodic, got ${preview(options.consistentRegion)}`, 'consistentRegion');
   }
   const r: Resolved = {
     props: options.propertiesFile ?? 'etc/consumer.properties',

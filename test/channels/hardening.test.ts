@@ -11,6 +11,7 @@ import {
   planToJson,
   readPlan,
   reportJsonText,
+  rewidthPlan,
   validatePlan,
   formatRanges,
   STRATEGIES,
@@ -235,5 +236,28 @@ describe('large outputs come in bounded pieces (issue 14, defects 2 and 3)', () 
     const x = expandPlan({ partitions: 8, channels: [[0, 1, 2, 3], [4, 5, 6, 7]] }, N);
     expect(x.plan.channelOf[N - 1]).toBe(1);
     expect(drain(planChunks(x.plan)).longest).toBeLessThan(BOUND);
+  });
+});
+
+describe('API arguments nested 10,000 deep are range errors, not stack overflows (issue 13, defect 1 audit)', () => {
+  it('planChannels, validatePlan, expandPlan, rewidthPlan and emitSpl options', () => {
+    const d = nested(DEEP) as number;
+    const plan = planChannels({ partitions: 4, width: 2 });
+    const calls: (() => unknown)[] = [
+      () => planChannels({ partitions: d, width: 2 }),
+      () => planChannels({ partitions: 4, width: 2, strategy: nested(DEEP) as 'flink' }),
+      () => validatePlan(plan, d),
+      () => expandPlan(plan, d),
+      () => rewidthPlan(plan, d),
+      () => rewidthPlan(plan, 3, { partitions: d }),
+      () => emitSpl(plan, { arity: d }),
+      () => emitSpl(plan, { groupId: nested(DEEP) as string }),
+      () => emitSpl(plan, { consistentRegion: 'operatorDriven', triggerCount: d }),
+    ];
+    for (const f of calls) {
+      const e = caught(f);
+      expect(['E_RANGE', 'E_USAGE']).toContain(e.code);
+      expect(e.message).toContain('[[[[...]]]]');
+    }
   });
 });
