@@ -96,8 +96,10 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
   let arity = longest;
   if (options.fixedArity) arity = Math.max(longest, 2);
   if (options.arity !== undefined) {
-    if (!Number.isInteger(options.arity) || options.arity < longest || options.arity < 1) {
-      throw new AssignorError('E_USAGE', `arity must be an integer of at least ${Math.max(1, longest)}, the longest channel list, got ${preview(options.arity)}`, 'arity');
+    // Padding beyond the longest list only serves composites, which take at most MAX_FORM_ARITY parameters.
+    const most = Math.max(longest, MAX_FORM_ARITY);
+    if (!Number.isInteger(options.arity) || options.arity < longest || options.arity < 1 || options.arity > most) {
+      throw new AssignorError('E_USAGE', `arity must be an integer from ${Math.max(1, longest)} (the longest channel list) to ${most}, got ${preview(options.arity)}`, 'arity');
     }
     arity = options.arity;
   }
