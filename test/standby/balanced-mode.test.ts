@@ -50,7 +50,7 @@ describe.each(ENGINES)('balanced mode (%s)', (engine) => {
       { id: P(4), tags: { zone: 'z3' } },
     ];
     const r = run(nodes, 2, ['zone']);
-    expect(r.tasks[0]!.existing).toEqual([P(3)]);
+    expect(r.tasks[0]!.existing.map((e) => e.client)).toEqual([P(3)]);
     expect(first(r)).toEqual([P(4)]); // one more, in the unused zone
     expect(r.tasks[0]!.standbys[0]!.level).toBe('absolute');
   });

@@ -132,7 +132,7 @@ describe('cluster input errors name the place', () => {
     expect(e.path).toBe('clients[1].standby[1]');
     expect(e.message).toMatch(/standby of 1_0, which is not in tasks/);
     // Without an explicit list every named task is stateful, so the same holders are fine.
-    expect(placeStandbys({ ...spec, tasks: undefined }).report().tasks.map((t) => t.existing)).toEqual([['b'], ['b']]);
+    expect(placeStandbys({ ...spec, tasks: undefined }).report().tasks.map((t) => t.existing.map((e) => e.client))).toEqual([['b'], ['b']]);
   });
   it('UUIDs differing only in case are the same client', () => {
     const spec = { clients: [{ id: 'AAAAAAAA-0000-0000-0000-000000000000' }, { id: 'aaaaaaaa-0000-0000-0000-000000000000' }], numStandbys: 0 };
