@@ -48,7 +48,7 @@ export interface StandbyPlacement {
   report(): PlacementReport;
 }
 
-export function placeStandbys(input: ClusterSpec | Cluster | unknown, options: PlaceOptions = {}): StandbyPlacement {
+export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOptions = {}): StandbyPlacement {
   const mode = options.mode ?? 'balanced';
   if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
   const cluster = isNormalized(input) ? input : normalizeCluster(input);

@@ -118,9 +118,12 @@ describe('cluster input errors name the place', () => {
     expect(c.clients[1]!.standby[0]).toBe(c.tasks[1]);
   });
   it('misspelt fields are refused instead of silently ignored', () => {
+    // The types refuse these too (JS callers get the runtime check).
+    // @ts-expect-error `actives` is not a field of a client
     const e = err(() => placeStandbys({ clients: [{ id: 'a', actives: ['0_0'] }, { id: 'b' }], numStandbys: 1 }));
     expect(e.message).toBe('unknown field "actives" in clients[0]: expected id, tags, properties, capacity, active, standby');
     expect(e.path).toBe('clients[0].actives');
+    // @ts-expect-error `numStandby` is not a field of the cluster
     const e2 = err(() => placeStandbys({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], numStandby: 1 }));
     expect(e2.message).toBe('unknown field "numStandby" in the input: expected clients, tasks, numStandbys, tagKeys, properties');
     expect(e2.path).toBe('numStandby');
