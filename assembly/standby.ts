@@ -93,6 +93,20 @@ function push(c: i32): void {
   siftUp(g, n);
 }
 
+/** One binary min-heap per tag group over (load, index), stored in one array. */
+function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize): void {
+  gLoad = load;
+  gCap = cap;
+  gGroupOf = groupOf;
+  gStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
+  gSize = scratch(G, 0);
+  gHeap = scratch(C, 0);
+  gPos = scratch(C, 0);
+  for (let c = 0; c < C; c++) push(c);
+}
+
 // ---------------------------------------------------------------- balanced
 
 let bHeld: usize = 0;
@@ -146,16 +160,7 @@ export function standbyBalanced(
     st(out, s, -1);
     st(out, TW + s, 0);
   }
-  gLoad = load;
-  gCap = cap;
-  gGroupOf = groupOf;
-  gStart = scratch(G + 1, 0);
-  for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
-  for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
-  gSize = scratch(G, 0);
-  gHeap = scratch(C, 0);
-  gPos = scratch(C, 0);
-  for (let c = 0; c < C; c++) push(c);
+  initHeaps(C, G, groupOf, load, cap);
 
   const scoreOf = scratch(1 << K, 0); // maskScore for every mask, computed once
   for (let m = 0; m < 1 << K; m++) st(scoreOf, m, maskScore(m, K));
@@ -345,20 +350,19 @@ function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, 
 
 // ---------------------------------------------------------------- kafka
 
-let kHeld: usize = 0;
+// Holders of the visited task are marked in bHeld with bStamp (as bestFree reads them).
 let kSeen: usize = 0;
-let kStamp: i32 = 0;
 
 function markHolder(c: i32, K: i32, clientValues: usize): void {
-  st(kHeld, c, kStamp);
+  st(bHeld, c, bStamp);
   for (let k = 0; k < K; k++) {
     const v = ld(clientValues, c * K + k);
-    if (v >= 0) st(kSeen, v, kStamp);
+    if (v >= 0) st(kSeen, v, bStamp);
   }
 }
 
 function visit(t: i32, K: i32, W: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, filled: usize, out: usize): void {
-  kStamp++;
+  bStamp++;
   const a = ld(active, t);
   if (a >= 0) markHolder(a, K, clientValues);
   const e = ld(holderStart, t + 1);
@@ -371,40 +375,40 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   let mask = 0;
   for (let k = 0; k < K; k++) {
     const v = ld(clientValues, c * K + k);
-    if (v >= 0 && ld(kSeen, v) != kStamp) mask |= 1 << k;
+    if (v >= 0 && ld(kSeen, v) != bStamp) mask |= 1 << k;
   }
   const j = ld(filled, t);
   st(filled, t, j + 1);
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
+  siftDown(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
 }
 
-/** Least loaded client not holding the task; with `tags`, also outside Kafka's usedEntries. */
-function poll(tags: bool, C: i32, K: i32, clientValues: usize, load: usize, cap: usize, usedVal: usize, exhausted: usize): i32 {
+/**
+ * Least loaded client not holding the task; with `tags`, also outside Kafka's
+ * usedEntries. The filter reads only a client's values, so it passes or fails
+ * whole tag groups: the best of the passing groups' least loaded free members
+ * is the client a scan of all clients finds.
+ */
+function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
   let best = -1;
-  let bn = 0, bc = 1;
-  for (let c = 0; c < C; c++) {
-    if (ld(kHeld, c) == kStamp) continue;
+  for (let g = 0; g < G; g++) {
     if (tags) {
       let ok = true;
       for (let k = 0; k < K; k++) {
         if (ld(exhausted, k) != 0) continue;
-        const v = ld(clientValues, c * K + k);
-        if (v >= 0 && ld(usedVal, v) == kStamp) {
+        const v = ld(groupValues, g * K + k);
+        if (v >= 0 && ld(usedVal, v) == bStamp) {
           ok = false;
           break;
         }
       }
       if (!ok) continue;
     }
-    const n = ld(load, c), cc = ld(cap, c);
-    if (best < 0 || lessLoad(n, cc, bn, bc)) {
-      best = c;
-      bn = n;
-      bc = cc;
-    }
+    const c = bestFree(g);
+    if (c >= 0 && (best < 0 || before(c, best))) best = c;
   }
   return best;
 }
@@ -414,8 +418,8 @@ function poll(tags: bool, C: i32, K: i32, clientValues: usize, load: usize, cap:
  * DefaultStandbyTaskAssignor); same output layout as standbyBalanced.
  */
 export function standbyKafka(
-  C: i32, K: i32, T: i32, W: i32, V: i32,
-  clientValues: usize, distinct: usize,
+  C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
+  clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize,
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
@@ -428,9 +432,11 @@ export function standbyKafka(
   const remaining = scratch(T, 0);
   for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
   const filled = scratch(T, 0);
-  kHeld = scratch(C, 0);
+  initHeaps(C, G, groupOf, load, cap);
+  bHeld = scratch(C, 0);
+  bStack = scratch(C + 1, 0);
+  bStamp = 0;
   kSeen = scratch(V, 0);
-  kStamp = 0;
   const usedVal = scratch(V, 0);
   const exhausted = scratch(K, 0);
 
@@ -448,9 +454,9 @@ export function standbyKafka(
           const v = ld(clientValues, last * K + k);
           if (v < 0) continue;
           if (ld(distinct, k) <= usedCount) st(exhausted, k, 1);
-          else st(usedVal, v, kStamp);
+          else st(usedVal, v, bStamp);
         }
-        const c = poll(true, C, K, clientValues, load, cap, usedVal, exhausted);
+        const c = poll(true, G, K, groupValues, usedVal, exhausted);
         if (c < 0) break;
         assignSlot(t, c, K, T, W, clientValues, load, filled, out);
         usedCount++;
@@ -465,7 +471,7 @@ export function standbyKafka(
     if (ld(remaining, t) <= 0) continue;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
-      const c = poll(false, C, K, clientValues, load, cap, usedVal, exhausted);
+      const c = poll(false, G, K, groupValues, usedVal, exhausted);
       if (c < 0) break;
       assignSlot(t, c, K, T, W, clientValues, load, filled, out);
       st(remaining, t, ld(remaining, t) - 1);

@@ -86,18 +86,30 @@ export function referenceStandby(): StandbyKernels {
 
 // ---------------------------------------------------------------- balanced
 
-function standbyBalanced(p: StandbyProblem): Int32Array {
-  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
-  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
-  const load = p.load.slice();
+/**
+ * One binary min-heap per tag group over (load, index), stored in one array:
+ * the least-loaded member of a group without a copy of the current task is
+ * found below the heap's holders only (a task has few copies). `held[c] ===
+ * stamp` marks the clients holding the current task.
+ */
+interface GroupHeaps {
+  /** Least-loaded member of group g with held[c] !== stamp, or -1. */
+  bestFree(g: number, held: Int32Array, stamp: number): number;
+  /** c's load grew by one: move it down its heap. */
+  grew(c: number): void;
+  before(a: number, b: number): boolean;
+}
+
+function groupHeaps(p: StandbyProblem, load: Int32Array): GroupHeaps {
+  const C = p.clients, G = p.groups;
   const cap = p.capacity;
-  // One binary min-heap per group over (load, index), stored in one array.
   const gStart = new Int32Array(G + 1);
   for (let c = 0; c < C; c++) gStart[p.groupOf[c]! + 1]!++;
   for (let g = 0; g < G; g++) gStart[g + 1]! += gStart[g]!;
   const gSize = new Int32Array(G);
   const heap = new Int32Array(C);
   const pos = new Int32Array(C);
+  const stack = new Int32Array(C + 1);
   const before = (a: number, b: number): boolean => lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) || (!lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) && a < b);
   const siftUp = (g: number, i: number): void => {
     const base = gStart[g]!;
@@ -130,19 +142,48 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
     heap[base + i] = c;
     pos[c] = i;
   };
-  const push = (c: number): void => {
+  for (let c = 0; c < C; c++) {
     const g = p.groupOf[c]!;
     heap[gStart[g]! + gSize[g]!] = c;
     gSize[g]!++;
     siftUp(g, gSize[g]! - 1);
+  }
+  return {
+    before,
+    grew: (c) => siftDown(p.groupOf[c]!, pos[c]!),
+    bestFree(g, held, stamp) {
+      const base = gStart[g]!;
+      const n = gSize[g]!;
+      let best = -1;
+      let sp = 0;
+      if (n > 0) stack[sp++] = 0;
+      while (sp > 0) {
+        const i = stack[--sp]!;
+        const c = heap[base + i]!;
+        if (held[c] !== stamp) {
+          if (best < 0 || before(c, best)) best = c;
+          continue;
+        }
+        const l = 2 * i + 1;
+        if (l < n) stack[sp++] = l;
+        if (l + 1 < n) stack[sp++] = l + 1;
+      }
+      return best;
+    },
   };
-  for (let c = 0; c < C; c++) push(c);
+}
+
+function standbyBalanced(p: StandbyProblem): Int32Array {
+  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
+  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
+  const load = p.load.slice();
+  const heaps = groupHeaps(p, load);
+  const before = heaps.before;
 
   const scoreOf = new Int32Array(1 << K); // maskScore for every mask, computed once
   for (let m = 0; m < 1 << K; m++) scoreOf[m] = maskScore(m, K);
   const usedVal = new Int32Array(p.values); // stamp t+1: value carried by a copy of task t
   const held = new Int32Array(C); // stamp t+1: client holds a copy of task t
-  const stack = new Int32Array(C + 1);
   let stamp = 0;
   const hold = (c: number): void => {
     held[c] = stamp;
@@ -151,29 +192,7 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
       if (v >= 0) usedVal[v] = stamp;
     }
   };
-  /**
-   * Least-loaded member of group g without a copy: the heap top, unless it holds
-   * one; then search below the holders only (a task has few copies).
-   */
-  const bestFree = (g: number): number => {
-    const base = gStart[g]!;
-    const n = gSize[g]!;
-    let best = -1;
-    let sp = 0;
-    if (n > 0) stack[sp++] = 0;
-    while (sp > 0) {
-      const i = stack[--sp]!;
-      const c = heap[base + i]!;
-      if (held[c] !== stamp) {
-        if (best < 0 || before(c, best)) best = c;
-        continue;
-      }
-      const l = 2 * i + 1;
-      if (l < n) stack[sp++] = l;
-      if (l + 1 < n) stack[sp++] = l + 1;
-    }
-    return best;
-  };
+  const bestFree = (g: number): number => heaps.bestFree(g, held, stamp);
   for (let t = 0; t < T; t++) {
     const need = p.need[t]!;
     if (need <= 0) continue;
@@ -205,7 +224,7 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
       out[T * W + t * W + j] = bestMask;
       hold(best);
       load[best]!++;
-      siftDown(p.groupOf[best]!, pos[best]!); // its key grew: move it down
+      heaps.grew(best);
     }
   }
   rebalance(p, out, load);
@@ -333,10 +352,9 @@ function sortBy(order: Int32Array, n: number, first: (a: number, b: number) => b
 // ---------------------------------------------------------------- kafka
 
 function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-  const C = p.clients, K = p.keys, T = p.tasks, W = p.width;
+  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
   const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
   const load = p.load.slice();
-  const cap = p.capacity;
   const tagAware = (flags & KAFKA_TAG_AWARE) !== 0;
   const remaining = p.need.slice();
   const filled = new Int32Array(T);
@@ -369,23 +387,30 @@ function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Arra
     out[t * W + j] = c;
     out[T * W + t * W + j] = mask;
     load[c]!++;
+    heaps.grew(c);
     markHolder(c);
   };
-  /** Least loaded client not holding the task; with `tags`, also outside usedEntries. */
+  const heaps = groupHeaps(p, load);
+  /**
+   * Least loaded client not holding the task; with `tags`, also outside
+   * usedEntries. Kafka's filter reads only a client's values, so it passes or
+   * fails whole tag groups: the answer is the best of the passing groups' least
+   * loaded free members, the same client a scan of all clients finds.
+   */
   const poll = (tags: boolean): number => {
     let best = -1;
-    for (let c = 0; c < C; c++) {
-      if (held[c] === stamp) continue;
+    for (let g = 0; g < G; g++) {
       if (tags) {
         let ok = true;
         for (let k = 0; k < K && ok; k++) {
           if (exhausted[k]) continue;
-          const v = p.clientValues[c * K + k]!;
+          const v = p.groupValues[g * K + k]!;
           if (v >= 0 && usedVal[v] === stamp) ok = false;
         }
         if (!ok) continue;
       }
-      if (best < 0 || lessLoad(load[c]!, cap[c]!, load[best]!, cap[best]!)) best = c;
+      const c = heaps.bestFree(g, held, stamp);
+      if (c >= 0 && (best < 0 || heaps.before(c, best))) best = c;
     }
     return best;
   };

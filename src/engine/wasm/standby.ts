@@ -11,8 +11,8 @@ interface StandbyExports {
     out: number,
   ): void;
   standbyKafka(
-    C: number, K: number, T: number, W: number, V: number,
-    clientValues: number, distinct: number,
+    C: number, K: number, G: number, T: number, W: number, V: number,
+    clientValues: number, distinct: number, groupOf: number, groupValues: number,
     load: number, cap: number, active: number, need: number, holderStart: number, holders: number,
     flags: number, fallbackOrder: number, out: number,
   ): void;
@@ -41,6 +41,8 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
       core.begin();
       const cv = core.put(p.clientValues);
       const di = core.put(p.distinct);
+      const go = core.put(p.groupOf);
+      const gv = core.put(p.groupValues);
       const ld = core.put(p.load);
       const cp = core.put(p.capacity);
       const ac = core.put(p.active);
@@ -50,7 +52,7 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
       const fo = core.put(fallbackOrder);
       const n = 2 * p.tasks * p.width;
       const out = core.alloc(n * 4);
-      raw.standbyKafka(p.clients, p.keys, p.tasks, p.width, p.values, cv, di, ld, cp, ac, nd, hs, hl, flags, fo, out);
+      raw.standbyKafka(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
       return core.takeI32(out, n);
     },
   };
