@@ -97,6 +97,7 @@ async function main(): Promise<void> {
   const big = makeCluster(BIG_CLIENTS, BIG_TASKS, 2);
   console.log(`built ${BIG_TASKS} tasks x ${BIG_CLIENTS} clients in ${(performance.now() - t0).toFixed(0)} ms (input parsing, not timed below)`);
   const bigFlat = flatten(big, 'balanced', true).problem;
+  const bigOrder = javaHashMapOrder(big.tasks).order;
   const flattenMs = await measure('flatten', () => void flatten(big, 'balanced', true));
   rows.push({ case: 'balanced, same input, flatten only (objects -> typed arrays)', engine: '-', p50ms: flattenMs });
   console.log(`flatten only: ${flattenMs.toFixed(0)} ms`);
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
       check = placeCluster(big, 'balanced', { engine });
       check.totals();
     });
-    const kernel = await measure(`balanced kernel ${engine}`, () => void k.standbyBalanced(bigFlat));
+    const kernel = await measure(`balanced kernel ${engine}`, () => void k.standbyBalanced(bigFlat, KAFKA_TAG_AWARE, bigOrder));
     rows.push({ case: `balanced, ${BIG_TASKS} tasks x 2 standbys, ${BIG_CLIENTS} clients, cluster x zone 3x3 (end to end)`, engine, p50ms: e2e });
     rows.push({ case: `balanced, same input, kernel only`, engine, p50ms: kernel });
     console.log(`balanced ${engine}: end to end ${e2e.toFixed(0)} ms, kernel ${kernel.toFixed(0)} ms`);

@@ -64,19 +64,17 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
   const tagAware = cluster.tagKeys.length > 0;
   let out: Int32Array;
   let orderExact = true;
-  if (mode === 'balanced') {
-    out = kernels.standbyBalanced(p);
-  } else if (p.width === 0) {
-    out = new Int32Array(0);
-  } else {
-    let order: Int32Array = new Int32Array(0);
-    if (tagAware) {
-      const h = javaHashMapOrder(cluster.tasks);
-      order = h.order;
-      orderExact = h.exact;
-    }
-    out = kernels.standbyKafka(p, tagAware ? KAFKA_TAG_AWARE : 0, order);
+  // Both modes start from Kafka's placement (balanced then improves on it), so both need its fallback order.
+  let order: Int32Array = new Int32Array(0);
+  if (tagAware && p.width > 0) {
+    const h = javaHashMapOrder(cluster.tasks);
+    order = h.order;
+    orderExact = h.exact;
   }
+  const flags = tagAware ? KAFKA_TAG_AWARE : 0;
+  if (p.width === 0) out = new Int32Array(0);
+  else if (mode === 'balanced') out = kernels.standbyBalanced(p, flags, order);
+  else out = kernels.standbyKafka(p, flags, order);
   const n = p.tasks * p.width;
   const slots = out.subarray(0, n);
   const masks = out.subarray(n, 2 * n);
