@@ -32,6 +32,12 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
     yield `standbys by level (existing ones included): absolute ${L.absolute}, partial ${L.partial}, least ${L.least}`;
     yield `tasks by level (worst standby): absolute ${TL.absolute}, partial ${TL.partial}, least ${TL.least}, none ${TL.none}`;
   }
+  const K = r.againstKafka;
+  if (K !== undefined) {
+    yield `against kafka mode on the same input: tag spread better on ${K.tasks.better} task(s), equal on ${K.tasks.equal}, worse on ${K.tasks.worse}`;
+    yield `  standby-count spread (most - fewest per client): balanced ${K.balanced.countSpread}, kafka ${K.kafka.countSpread}`;
+    yield `  load spread (most - least load): balanced ${fmt(K.balanced.loadSpread)}, kafka ${fmt(K.kafka.loadSpread)}`;
+  }
   for (const w of r.warnings) yield `warning: ${w}`;
   yield '';
   yield 'per task:';

@@ -32,6 +32,7 @@ export function htmlReport(r: PlacementReport, title = 'assignor standby report'
     numStandbys: r.numStandbys,
     keys: r.tagKeys,
     totals: r.totals,
+    vsKafka: r.againstKafka ?? null,
     warnings: r.warnings,
     truncated: r.tasks.length - tasks.length,
     clients: r.clients.map((c) => ({ id: c.id, t: r.tagKeys.map((k) => (Object.hasOwn(c.tags, k) ? c.tags[k]! : null)), cap: c.capacity, load: c.load, na: c.active.length, ns: c.standby.length })),
@@ -96,6 +97,7 @@ add('mode '+D.mode+' ('+D.assignor+', '+D.engine+')');
 add(D.numStandbys+' standby/task');
 add('keys: '+(K.length?K.join(' > '):'none'));
 var TT=D.totals;add(C.length+' clients, '+TT.tasks+' tasks, '+TT.askedFor+' standbys asked for: '+TT.placed+' placed, '+TT.existing+' already there'+(TT.unplaced?', '+TT.unplaced+' not placed':''));
+if(D.vsKafka){var V=D.vsKafka;add('vs kafka: spread better on '+V.tasks.better+', equal '+V.tasks.equal+', worse '+V.tasks.worse+' tasks; count spread '+V.balanced.countSpread+' (kafka '+V.kafka.countSpread+'); load spread '+(Math.round(V.balanced.loadSpread*100)/100)+' (kafka '+(Math.round(V.kafka.loadSpread*100)/100)+')');}
 if(K.length){var L=D.totals.standbyLevels;add('absolute '+L.absolute,'lv-absolute');add('partial '+L.partial,'lv-partial');add('least '+L.least,'lv-least');}
 var maxL=0,minL=Infinity;C.forEach(function(c){maxL=Math.max(maxL,c.load);minL=Math.min(minL,c.load);});
 document.getElementById('lmin').textContent=minL===Infinity?'':minL.toFixed(2);

@@ -91,7 +91,8 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     orderExact,
     zeroStandbyGuard: zeroGuard,
     totals: () => totalsOf(placement),
-    report: () => buildReport(placement),
+    // Balanced reports compare themselves with Kafka's placement of the same input.
+    report: () => buildReport(placement, mode === 'balanced' ? placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true }) : undefined),
   };
   return placement;
 }

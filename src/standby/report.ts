@@ -6,7 +6,7 @@ import { formatTaskId } from './task-id.js';
 import { keysOf, levelOf, lowerLevel, type Level, type TaskLevel } from './levels.js';
 import { maskScore } from '../engine/reference/standby.js';
 import type { StandbyPlacement } from './place.js';
-import { askedFor, existingMasks, totalsOf, type PlacementTotals } from './totals.js';
+import { askedFor, compareWithKafka, existingMasks, totalsOf, type KafkaComparison, type PlacementTotals } from './totals.js';
 
 export interface StandbyReport {
   client: string;
@@ -55,12 +55,14 @@ export interface PlacementReport {
   numStandbys: number;
   tagKeys: string[];
   totals: PlacementTotals;
+  /** Balanced mode: the same input placed by Kafka, compared (tasks by tag spread; count and load spread). */
+  againstKafka?: KafkaComparison;
   warnings: string[];
   tasks: TaskReport[];
   clients: ClientReport[];
 }
 
-export function buildReport(pl: StandbyPlacement): PlacementReport {
+export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): PlacementReport {
   const { cluster } = pl;
   const p = pl.flat.problem;
   const K = p.keys;
@@ -131,6 +133,7 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
     numStandbys: cluster.numStandbys,
     tagKeys,
     totals: totalsOf(pl),
+    ...(kafka === undefined ? {} : { againstKafka: compareWithKafka(pl, kafka) }),
     warnings,
     tasks,
     clients,

@@ -114,3 +114,82 @@ export function totalsOf(pl: StandbyPlacement): PlacementTotals {
   }
   return { tasks: p.tasks, askedFor: asked, standbys: placed + existing, placed, existing, unplaced, standbyLevels, taskLevels };
 }
+
+/** How even a placement is: the most minus the fewest standbys on a client, and the same for load. */
+export interface Spread {
+  countSpread: number;
+  loadSpread: number;
+}
+
+export function spreadOf(pl: StandbyPlacement): Spread {
+  const p = pl.flat.problem;
+  const C = p.clients;
+  if (C === 0) return { countSpread: 0, loadSpread: 0 };
+  const count = new Int32Array(C); // standbys per client, existing and placed
+  const placed = new Int32Array(C);
+  for (let h = 0; h < p.holders.length; h++) count[p.holders[h]!]!++;
+  for (let s = 0; s < pl.slots.length; s++) {
+    if (pl.slots[s]! >= 0) {
+      count[pl.slots[s]!]!++;
+      placed[pl.slots[s]!]!++;
+    }
+  }
+  let minC = Infinity, maxC = -Infinity, minL = Infinity, maxL = -Infinity;
+  for (let c = 0; c < C; c++) {
+    const n = count[c]!;
+    // p.load holds actives plus existing standbys; add the placed ones.
+    const l = (p.load[c]! + placed[c]!) / p.capacity[c]!;
+    minC = Math.min(minC, n);
+    maxC = Math.max(maxC, n);
+    minL = Math.min(minL, l);
+    maxL = Math.max(maxL, l);
+  }
+  return { countSpread: maxC - minC, loadSpread: maxL - minL };
+}
+
+/** Per task, distinct values per key over all its copies (active, existing, standbys), key 0 first. */
+export function taskSpreads(pl: StandbyPlacement): Int32Array {
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const W = pl.width;
+  const out = new Int32Array(p.tasks * K);
+  const seen = new Int32Array(p.values);
+  for (let t = 0; t < p.tasks; t++) {
+    const stamp = t + 1;
+    const see = (c: number): void => {
+      for (let k = 0; k < K; k++) {
+        const v = p.clientValues[c * K + k]!;
+        if (v >= 0 && seen[v] !== stamp) {
+          seen[v] = stamp;
+          out[t * K + k]!++;
+        }
+      }
+    };
+    if (p.active[t]! >= 0) see(p.active[t]!);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) see(p.holders[h]!);
+    for (let j = 0; j < W; j++) if (pl.slots[t * W + j]! >= 0) see(pl.slots[t * W + j]!);
+  }
+  return out;
+}
+
+/** Balanced against Kafka on the same input: tasks whose spread is better, equal, worse; both clusters' spreads. */
+export interface KafkaComparison {
+  tasks: { better: number; equal: number; worse: number };
+  balanced: Spread;
+  kafka: Spread;
+}
+
+export function compareWithKafka(balanced: StandbyPlacement, kafka: StandbyPlacement): KafkaComparison {
+  const K = balanced.flat.problem.keys;
+  const a = taskSpreads(balanced);
+  const b = taskSpreads(kafka);
+  const tasks = { better: 0, equal: 0, worse: 0 };
+  for (let t = 0; t < balanced.flat.problem.tasks; t++) {
+    let d = 0;
+    for (let k = 0; k < K && d === 0; k++) d = a[t * K + k]! - b[t * K + k]!;
+    if (d > 0) tasks.better++;
+    else if (d < 0) tasks.worse++;
+    else tasks.equal++;
+  }
+  return { tasks, balanced: spreadOf(balanced), kafka: spreadOf(kafka) };
+}

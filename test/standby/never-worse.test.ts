@@ -8,7 +8,7 @@
 // numStandbys new ones on top of them, balanced tops them up to numStandbys; docs/standby.md).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { placeStandbys, type StandbyPlacement } from '../../src/standby/index.js';
+import { placeStandbys, explainText, htmlReport, type StandbyPlacement } from '../../src/standby/index.js';
 import { skewedCluster } from './generators.js';
 
 const RUNS = process.env.ASSIGNOR_LONG ? 20_000 : 1_000;
@@ -78,4 +78,22 @@ describe.each(['reference', 'wasm-simd'] as const)('balanced is never worse than
     // The improvement is real, not only "not worse".
     expect(better).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe('the report puts balanced beside Kafka', () => {
+  it('JSON, explain and HTML carry the comparison, and it agrees with the placements', () => {
+    const spec = skewedCluster(12345, { maxClients: 30, maxTasks: 40, minKeys: 2, maxKeys: 3 });
+    const b = placeStandbys({ ...spec, numStandbys: 2 });
+    const k = placeStandbys({ ...spec, numStandbys: 2 }, { mode: 'kafka' });
+    const r = b.report();
+    const cmp = r.againstKafka!;
+    expect(cmp.tasks.worse).toBe(0);
+    expect(cmp.tasks.better + cmp.tasks.equal).toBe(r.tasks.length);
+    expect(cmp.kafka.countSpread).toBe(clusterSpreads(k).count);
+    expect(cmp.balanced.countSpread).toBe(clusterSpreads(b).count);
+    expect(cmp.balanced.loadSpread).toBeCloseTo(clusterSpreads(b).load, 9);
+    expect(k.report().againstKafka).toBeUndefined();
+    expect(explainText(r)).toContain(`against kafka mode on the same input: tag spread better on ${cmp.tasks.better} task(s), equal on ${cmp.tasks.equal}, worse on 0`);
+    expect(htmlReport(r)).toContain('"vsKafka":{"tasks":');
+  });
 });
