@@ -120,7 +120,7 @@ export const MAX_LINE = 1000;
 /**
  * A value quoted for an error message, in JSON notation, clipped to about
  * QUOTE_LIMIT characters with an ellipsis and the value's size:
- * `"aaaa…" (5000000 characters)`, `[[[[[…] (array of 1 item)`.
+ * `"aaaa"… (5000000 characters)`, `[[[[[… (array of 1 item)`.
  *
  * Built by a loop with its own stack, never by recursion and never by
  * serializing the whole value: input nested 100,000 levels deep or a 5 MB
