@@ -13,8 +13,9 @@ import { summarize } from '../samza/summary.js';
 import { choiceOption, intOption, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
-const HELP = `usage: assignor samza plan --job job.json [--store DIR] [options]
+const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
+       assignor samza watch|import|export ... (assignor samza watch --help, assignor samza import --help)
 
 plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partitions, modes)
   --job FILE              Samza config plus each input stream's partition count (format: docs/samza.md)
@@ -56,7 +57,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (sub === 'plan') return plan(rest);
   if (sub === 'expansion') return expansion(rest);
-  throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan or expansion`);
+  // Coordinator commands (src/cli/samza-watch.ts, samza-import.ts).
+  if (sub === 'watch') return (await import('./samza-watch.js')).watch(rest);
+  if (sub === 'import') return (await import('./samza-import.js')).importCommand(rest);
+  if (sub === 'export') return (await import('./samza-import.js')).exportCommand(rest);
+  throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan, expansion, watch, import or export`);
 }
 
 async function plan(argv: string[]): Promise<number> {
@@ -81,7 +86,10 @@ async function plan(argv: string[]): Promise<number> {
   };
   let summary: string;
   let result;
-  if (values.store !== undefined) {
+  if (values.store !== undefined && values.store.startsWith('kafka://')) {
+    // The Kafka coordinator stream (src/cli/samza-watch.ts): the same cycle, committed as one transaction.
+    ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options));
+  } else if (values.store !== undefined) {
     const store = CoordinatorStore.open(values.store);
     try {
       const cycle = runCycle(store, job, options);

@@ -25,3 +25,5 @@ export {
   type Envelope as CoordinatorEnvelope,
 } from './messages.js';
 export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
+export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
+export { parseKafkaLocation, samzaCoordinatorTopic, type KafkaLocation } from './kafka-location.js';
