@@ -28,7 +28,7 @@ export interface CoordinatorOptions {
   plan?: Omit<PlanOptions, 'warn'>;
   /** Poll interval in ms (default 5000). */
   intervalMs?: number;
-  /** Retry delays after a failure: initialMs doubling up to maxMs (defaults 500 and 30000). */
+  /** Retry delays after a failure: initialMs doubling up to maxMs (defaults 500 and 10000). */
   backoff?: { initialMs?: number; maxMs?: number };
 }
 
@@ -74,7 +74,7 @@ export interface ErrorInfo {
 }
 
 /** Store errors after which writing again could only do harm. */
-const FATAL = new Set(['E_STORE_FENCED', 'E_STORE_LOCKED', 'E_STORE_CORRUPT', 'E_STORE_FORMAT', 'E_STORE_VERSION', 'E_STORE_KAFKA_TOPIC', 'E_STORE_IO', 'E_STORE_CLOSED', 'E_STORE_READONLY', 'E_KAFKAJS_MISSING']);
+const FATAL = new Set(['E_SAMZA_STORE_READ', 'E_STORE_FENCED', 'E_STORE_LOCKED', 'E_STORE_CORRUPT', 'E_STORE_FORMAT', 'E_STORE_VERSION', 'E_STORE_KAFKA_TOPIC', 'E_STORE_IO', 'E_STORE_CLOSED', 'E_STORE_READONLY', 'E_KAFKAJS_MISSING']);
 /** Failures of the outside world: retried with backoff. */
 const TRANSIENT = new Set(['E_STORE_KAFKA', 'E_COUNTS_KAFKA', 'E_COUNTS_TOPIC', 'E_COUNTS_FILE', 'E_COUNTS_MISSING', 'E_JOB', 'E_RANGE']);
 
@@ -111,7 +111,7 @@ export class Coordinator extends EventEmitter {
     if (this.streams.length === 0) throw new AssignorError('E_COORDINATOR', 'Input streams to a job can not be empty.', 'task.inputs');
     this.intervalMs = options.intervalMs ?? 5000;
     this.backoffInitial = options.backoff?.initialMs ?? 500;
-    this.backoffMax = options.backoff?.maxMs ?? 30_000;
+    this.backoffMax = options.backoff?.maxMs ?? 10_000;
     if (!(this.intervalMs > 0)) throw new AssignorError('E_USAGE', `the poll interval must be positive, got ${this.intervalMs} ms`, 'intervalMs');
     this.done = Promise.resolve().then(() => this.run());
     // done is also awaited by callers; this keeps an unawaited rejection from crashing the process.

@@ -1,10 +1,15 @@
 // Reading a coordinator-stream topic: every committed record of partition 0 from the oldest offset
-// to the high watermark, in offset order (read_committed: records of aborted transactions and the
-// transaction markers are skipped). KafkaJS has no assign(), so the read runs as the only member of
-// a throwaway consumer group that commits nothing and is deleted afterwards.
-import type { Kafka } from 'kafkajs';
+// to the end found at the start, in offset order. read_committed: the end is the last stable offset
+// (ListOffsets with read_committed; the high watermark when no transaction is open), so a reader
+// never waits for a writer's open transaction, and records of aborted transactions and the markers
+// are skipped. KafkaJS has no assign(), so the read runs as the only member of a throwaway consumer
+// group that commits nothing and is deleted afterwards.
+import type { Admin, Kafka } from 'kafkajs';
 import { fail } from '../errors.js';
 import { kafkaMessage } from './kafka-client.js';
+
+/** How long a read waits for a just-committed transaction's marker (the last stable offset to catch up). */
+const SETTLE_MS = 2000;
 
 export interface RawRecord {
   key: Buffer | null;
@@ -17,10 +22,12 @@ export interface ReplayOptions {
   stallTimeoutMs?: number;
   /** Group id prefix of the throwaway reader group. */
   groupPrefix?: string;
+  /** Also return records of aborted and open transactions (diagnostics and tests; never for state). */
+  readUncommitted?: boolean;
 }
 
 export interface ReplayResult {
-  /** Offsets read: [low, high) (high is the high watermark when the read started). */
+  /** Offsets read: [low, high) (high: the last stable offset when the read started; read_uncommitted: the high watermark). */
   low: number;
   high: number;
   /** Records handed to `apply` (committed data records; markers and aborted records excluded). */
@@ -30,30 +37,37 @@ export interface ReplayResult {
 }
 
 /**
- * Calls `apply` for every committed record of partition 0 in offset order, up to the high watermark
- * found at the start. `apply` runs synchronously per batch; throwing from it stops the read.
+ * Calls `apply` for every committed record of partition 0 in offset order, up to the last stable
+ * offset found at the start. `apply` runs synchronously per batch; throwing from it stops the read.
  */
 export async function replayTopic(kafka: Kafka, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions = {}): Promise<ReplayResult> {
   const admin = kafka.admin();
   await admin.connect();
-  let low = 0;
-  let high = 0;
   try {
-    const offsets = await admin.fetchTopicOffsets(topic);
-    const p0 = offsets.find((o) => o.partition === 0);
-    if (p0 === undefined) fail('E_STORE_KAFKA_TOPIC', `Kafka topic ${topic} has no partition 0`, topic);
-    low = Number(p0.low);
-    high = Number(p0.high);
+    return await replayWith(kafka, admin, topic, apply, options);
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
-  const result: ReplayResult = { low, high, records: 0, bytes: 0 };
-  if (high <= low) return result;
+}
+
+/** The last stable offset and the oldest offset of partition 0 (KafkaJS's ListOffsets is read_committed). */
+async function stableOffsets(admin: Admin, topic: string): Promise<{ low: number; high: number }> {
+  const p0 = (await admin.fetchTopicOffsets(topic)).find((o) => o.partition === 0);
+  if (p0 === undefined) fail('E_STORE_KAFKA_TOPIC', `Kafka topic ${topic} has no partition 0`, topic);
+  return { low: Number(p0.low), high: Number(p0.high) };
+}
+
+async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
+  const { low, high: stable } = await stableOffsets(admin, topic);
+  const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
+  if (stable <= low) return result;
+  const uncommitted = options.readUncommitted === true;
+  if (uncommitted) result.high = Number.MAX_SAFE_INTEGER; // set from the first fetch's high watermark
 
   const groupId = `${options.groupPrefix ?? 'assignor-store-reader'}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const consumer = kafka.consumer({
     groupId,
-    readUncommitted: false,
+    readUncommitted: uncommitted,
     // Large fetches: the store is read once, start to end.
     maxBytesPerPartition: 16 << 20,
     maxBytes: 64 << 20,
@@ -63,21 +77,56 @@ export async function replayTopic(kafka: Kafka, topic: string, apply: (batch: Ra
   });
   const stallMs = options.stallTimeoutMs ?? 60_000;
   let next = low; // the offset after the last one processed (data, aborted or marker)
+  let watermark = stable; // the highest high watermark the fetches reported
   let failed: unknown;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   let lastProgress = Date.now();
-  const progress = (lastOffset: string): void => {
-    const n = Number(lastOffset) + 1;
+  // A transaction committed just before the read may still be waiting for its marker: the last
+  // stable offset then trails the high watermark for a moment. Re-ask for a short while (SETTLE_MS)
+  // and read on from where we stopped, so a read right after a commit sees it; what is still beyond
+  // after that belongs to an open transaction. Records at or past the end are never applied: the end
+  // is a transaction boundary, a fetch may not be.
+  let settleUntil = 0;
+  let settling = false;
+  const reachedEnd = (): void => {
+    if (next < result.high || settling) return;
+    if (watermark <= result.high) return finish();
+    if (settleUntil === 0) settleUntil = Date.now() + SETTLE_MS;
+    if (Date.now() > settleUntil) return finish();
+    settling = true;
+    setTimeout(() => {
+      stableOffsets(admin, topic).then(
+        (o) => {
+          settling = false;
+          const end = uncommitted ? watermark : o.high;
+          if (end > result.high) {
+            next = result.high;
+            result.high = end;
+            consumer.seek({ topic, partition: 0, offset: String(next) });
+          }
+          reachedEnd();
+        },
+        (e: unknown) => {
+          failed ??= e;
+          finish();
+        },
+      );
+    }, 50);
+  };
+  const progress = (lastOffset: string, highWatermark: string): void => {
+    if (uncommitted) result.high = Math.max(stable, Number(highWatermark));
+    const n = Math.min(Number(lastOffset) + 1, result.high);
     if (n > next) {
       next = n;
       lastProgress = Date.now();
     }
-    if (next >= high) finish();
+    watermark = Math.max(watermark, Number(highWatermark));
+    reachedEnd();
   };
   // END_BATCH_PROCESS also fires for batches holding only markers or aborted records, which never reach eachBatch.
   consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
-    if (e.payload.partition === 0) progress(e.payload.lastOffset);
+    if (e.payload.partition === 0) progress(e.payload.lastOffset, e.payload.highWatermark);
   });
   consumer.on(consumer.events.CRASH, (e) => {
     // A retriable crash (e.g. the group coordinator still loading) is restarted by KafkaJS itself.
@@ -90,7 +139,7 @@ export async function replayTopic(kafka: Kafka, topic: string, apply: (batch: Ra
       failed ??= new Error(
         next === low
           ? `no records arrived within ${stallMs} ms`
-          : `stuck at offset ${next} of ${high} for ${stallMs} ms: the records from there on belong to a transaction that is neither committed nor aborted (a coordinator is writing now, or crashed while writing: its transaction is aborted when it restarts, or after its transaction timeout)`,
+          : `stuck at offset ${next} of ${result.high} for ${stallMs} ms`,
       );
       finish();
     }
@@ -102,10 +151,12 @@ export async function replayTopic(kafka: Kafka, topic: string, apply: (batch: Ra
       autoCommit: false,
       eachBatchAutoResolve: true,
       eachBatch: async ({ batch }) => {
-        if (failed !== undefined || next >= high) return;
+        if (failed !== undefined) return;
         const rows: RawRecord[] = [];
         for (const m of batch.messages) {
-          if (Number(m.offset) >= high) break;
+          const o = Number(m.offset);
+          if (o < next) continue;
+          if (o >= result.high) break;
           rows.push({ key: m.key, value: m.value, offset: m.offset });
           result.bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0);
         }

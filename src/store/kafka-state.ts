@@ -3,7 +3,7 @@
 // topic into it, and `samza import` replays a dump of messages into it. Last record wins per
 // (type, key), a null value deletes, first-write order (StoreState, shared with the file store).
 import { fail } from '../errors.js';
-import { decodeEnvelope, decodeKey, encodeKey, KEY_VERSION, type Envelope } from './messages.js';
+import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from './messages.js';
 import { StoreState, SSP_TYPE } from './state.js';
 import type { SspTable } from './ssp-table.js';
 import type { SspAssignment } from './backend.js';
@@ -31,7 +31,9 @@ export class ReplayedState {
     }
     const env = decodeEnvelope(valueText);
     if (env === undefined) fail('E_STORE_FORMAT', `${where}: the value of ${k.type} ${JSON.stringify(k.key)} is not a JSON object with "values"`, where);
-    this.state.applyMessage(k.type, k.key, valueText, env);
+    const usual = reorder(env);
+    if (usual !== undefined) this.state.applyMessage(k.type, k.key, usual, undefined);
+    else this.state.applyMessage(k.type, k.key, valueText, env);
     if (typeof env.timestamp === 'number' && (this.lastTimestamp === undefined || env.timestamp > this.lastTimestamp)) this.lastTimestamp = env.timestamp;
   }
 
@@ -81,6 +83,25 @@ export class ReplayedState {
       for (const [key, envelope] of this.state.records(type, true)) yield { key: encodeKey(type, key), value: envelope as string };
     }
   }
+}
+
+const ENVELOPE_FIELDS = ['host', 'username', 'source', 'timestamp', 'values'];
+/**
+ * Samza writes the envelope from a Java HashMap, so its fields come in hash order
+ * ({"host","source","values","username","timestamp"}). An envelope with exactly the usual fields and
+ * a one-string `values` is re-serialised in the order the stores write, so it is held compactly
+ * (the SSP assignment in columns); the content is unchanged, and Samza parses either order.
+ */
+function reorder(env: Envelope): string | undefined {
+  const o = env as unknown as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length !== 5 || !ENVELOPE_FIELDS.every((f) => Object.hasOwn(o, f))) return undefined;
+  if (keys.every((k, i) => k === ENVELOPE_FIELDS[i])) return undefined; // already in order: kept verbatim
+  if (typeof o.host !== 'string' || typeof o.username !== 'string' || typeof o.source !== 'string' || typeof o.timestamp !== 'number') return undefined;
+  const v = o.values;
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.keys(v).length !== 1) return undefined;
+  if (typeof Object.values(v)[0] !== 'string') return undefined;
+  return joinEnvelope(JSON.stringify({ host: o.host, username: o.username, source: o.source, timestamp: o.timestamp }), JSON.stringify(v));
 }
 
 function sspView(t: SspTable, state: StoreState): SspAssignment {
