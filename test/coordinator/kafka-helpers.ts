@@ -53,3 +53,24 @@ export function replay(records: Raw[]): ReplayedState {
   for (const r of records) s.applyRecord(r.key, r.value, `@${r.offset}`);
   return s;
 }
+
+/** Follows a topic read_uncommitted: `last` is the highest offset of any record seen so far. */
+export async function tailTopic(topic: string): Promise<{ last: number; stop(): Promise<void> }> {
+  const kafka = await sharedKafka('assignor-test-tail');
+  const consumer = kafka.consumer({ groupId: `assignor-test-tail-${process.pid}-${Date.now()}`, readUncommitted: true, maxWaitTimeInMs: 20, allowAutoTopicCreation: true });
+  const t = {
+    last: -1,
+    stop: async (): Promise<void> => {
+      await consumer.disconnect().catch(() => undefined);
+    },
+  };
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatch: async ({ batch }) => {
+      for (const m of batch.messages) t.last = Math.max(t.last, Number(m.offset));
+    },
+  });
+  return t;
+}
