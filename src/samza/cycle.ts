@@ -29,23 +29,61 @@ import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
 import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
 
+/** The field of Samza's value for each per-task type the cycle writes. */
+const FIELD: Record<string, string> = {
+  [TYPES.changelog]: 'Partition',
+  [TYPES.taskContainer]: 'containerId',
+  [TYPES.taskMode]: 'taskMode',
+  [TYPES.config]: 'value',
+  [TYPES.baseCount]: 'basePartitionCount',
+};
+
+/** One stored type as read: key -> field string when every record has Samza's single-field shape, else the raw values. */
+export class StoredType {
+  constructor(
+    readonly field: string,
+    readonly fast: Map<string, string> | undefined,
+    readonly raw: Map<string, unknown> | undefined,
+  ) {}
+
+  has(k: string): boolean {
+    return this.fast !== undefined ? this.fast.has(k) : this.raw!.has(k);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
+  }
+
+  /** Whether the stored value is exactly { [field]: v }. */
+  holds(k: string, v: string): boolean {
+    if (this.fast !== undefined) return this.fast.get(k) === v;
+    return sameFlat(this.raw!.get(k), { [this.field]: v });
+  }
+}
+
 export interface StoreSnapshot {
   previous: PreviousState;
   assignment: PreviousAssignment;
   config: Map<string, string>;
-  /** The raw key -> values map of every per-task type read (not the SSP assignment). */
-  entries: Map<string, Map<string, unknown>>;
+  /** Every per-task type read (not the SSP assignment). */
+  stored: Map<string, StoredType>;
 }
 
 /** Reads every type the planner needs, each once. */
 export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
   const entries = new Map<string, Map<string, unknown>>();
+  const fields = new Map<string, Map<string, string> | undefined>();
   const once: CoordinatorStoreLike = {
     get: (type, key) => once.entries(type).get(key),
     entries: (type) => {
       let m = entries.get(type);
       if (m === undefined) entries.set(type, (m = store.entries(type)));
       return m;
+    },
+    singleFields: (type, field) => {
+      if (FIELD[type] !== field || typeof store.singleFields !== 'function') return undefined;
+      if (!fields.has(type)) fields.set(type, store.singleFields(type, field));
+      return fields.get(type);
     },
     put: () => {
       throw new Error('read only');
@@ -57,7 +95,13 @@ export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
       throw new Error('read only');
     },
   };
-  for (const t of Object.values(TYPES)) if (t !== TYPES.taskPartition) once.entries(t);
+  const stored = new Map<string, StoredType>();
+  for (const t of Object.values(TYPES)) {
+    if (t === TYPES.taskPartition) continue;
+    const field = FIELD[t];
+    const fast = field === undefined ? undefined : once.singleFields!(t, field);
+    stored.set(t, new StoredType(field ?? '', fast, fast === undefined ? once.entries(t) : undefined));
+  }
   const assignment = readStoredAssignment(store);
   const taskModes = readTaskModes(once);
   const previous: PreviousState & { partitionCounts: Map<string, number> } = {
@@ -69,7 +113,7 @@ export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
     taskModes,
     containerHosts: readContainerHosts(once),
   };
-  return { previous, assignment, config: readConfig(once), entries };
+  return { previous, assignment, config: readConfig(once), stored };
 }
 
 export interface Changes {
@@ -177,25 +221,6 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   return { table, activeTask };
 }
 
-/** Puts and deletes over the snapshot; null marks a delete. */
-class Overlay {
-  readonly types = new Map<string, Map<string, Record<string, string> | null>>();
-
-  set(type: string, key: string, value: Record<string, string>): void {
-    this.map(type).set(key, value);
-  }
-
-  delete(type: string, key: string): void {
-    this.map(type).set(key, null);
-  }
-
-  private map(type: string): Map<string, Record<string, string> | null> {
-    let m = this.types.get(type);
-    if (m === undefined) this.types.set(type, (m = new Map()));
-    return m;
-  }
-}
-
 /** Whether a stored value equals a flat string map, as JSON text would (same keys, same order, same strings). */
 function sameFlat(stored: unknown, v: Record<string, string>): boolean {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
@@ -226,58 +251,61 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   // 1. Read.
   const snap = readPrevious(store);
   const prev = snap.previous;
-  const stored = (type: string): Map<string, unknown> => snap.entries.get(type) ?? new Map();
+  const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
   const plan = calculateJobModel(job, prev, { ...options, warn });
-  // 3. Samza's updateTaskAssignments, as an overlay on the snapshot.
+  // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
+  //    previous ones when the task count or the standby set changed.
   const taskInfo = new Map<string, TaskInfo>();
   for (const layout of containerLayouts(plan)) {
     for (const t of layout.tasks) {
       taskInfo.set(taskNameIn(plan, layout, t), { containerId: layout.id, mode: layout.replica < 0 ? 'Active' : 'Standby', changelog: plan.changelog[t]! });
     }
   }
-  const o = new Overlay();
+  const records: StoreRecord[] = [];
+  const containers = stored(TYPES.taskContainer);
+  const modes = stored(TYPES.taskMode);
   let prevActive = 0;
   for (const t of prev.taskContainer.keys()) if ((prev.taskModes.get(t) ?? 'Active') === 'Active') prevActive++;
   const activeNow = plan.grouping.tasks.length;
+  const deletes = new Set<string>();
   if (prev.taskContainer.size > 0 && activeNow !== prevActive) {
     warn(`Current task count ${activeNow} does not match saved task count ${prevActive}. Stateful jobs may observe misalignment of keys!`);
-    for (const t of stored(TYPES.taskContainer).keys()) o.delete(TYPES.taskContainer, t);
-    for (const t of stored(TYPES.taskMode).keys()) o.delete(TYPES.taskMode, t);
+    for (const t of containers.keys()) deletes.add(t);
+    for (const t of modes.keys()) deletes.add(t);
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
-  const prevStandby = [...prev.taskModes].filter(([, m]) => m === 'Standby').map(([t]) => t).sort(compareJava);
-  const nowStandby = [...taskInfo].filter(([, v]) => v.mode === 'Standby').map(([t]) => t).sort(compareJava);
-  if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) {
-    for (const t of prevStandby) {
-      o.delete(TYPES.taskContainer, t);
-      o.delete(TYPES.taskMode, t);
-    }
-  }
+  const prevStandby: string[] = [];
+  for (const [t, m] of prev.taskModes) if (m === 'Standby') prevStandby.push(t);
+  prevStandby.sort(compareJava);
+  const nowStandby: string[] = [];
+  for (const [t, v] of taskInfo) if (v.mode === 'Standby') nowStandby.push(t);
+  nowStandby.sort(compareJava);
+  if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
   for (const [t, v] of taskInfo) {
-    o.set(TYPES.taskContainer, t, { containerId: v.containerId });
-    o.set(TYPES.taskMode, t, { taskMode: v.mode });
+    if (!containers.holds(t, v.containerId)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: v.containerId } });
+    if (!modes.holds(t, v.mode)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: v.mode } });
+  }
+  for (const t of deletes) {
+    if (taskInfo.has(t)) continue; // rewritten above
+    if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
+    if (modes.has(t)) records.push({ type: TYPES.taskMode, key: t, value: null });
   }
   // The SSP assignment: compared row by row against the stored columns.
-  const records: StoreRecord[] = [];
   const now = newAssignment(plan);
   const { rows, changes } = compareAssignments(snap, plan, now, records);
   // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
-  for (const [t, v] of taskInfo) if (!prev.changelog.has(t)) o.set(TYPES.changelog, t, changelogRecord(t, v.changelog).value as Record<string, string>);
-  for (const [name, base] of plan.baseCounts) o.set(TYPES.baseCount, name, baseCountRecord(name, base).value as Record<string, string>);
-  for (const k of stored(TYPES.config).keys()) if (!plan.config.map.has(k)) o.delete(TYPES.config, k);
-  for (const [k, v] of plan.config.map) o.set(TYPES.config, k, configRecord(k, v).value as Record<string, string>);
-
-  for (const [type, m] of o.types) {
-    const before = stored(type);
-    for (const [k, v] of m) {
-      if (v === null) {
-        if (before.has(k)) records.push({ type, key: k, value: null });
-      } else if (!sameFlat(before.get(k), v)) {
-        records.push({ type, key: k, value: v });
-      }
-    }
+  const changelog = stored(TYPES.changelog);
+  for (const [t, v] of taskInfo) {
+    if (prev.changelog.has(t)) continue;
+    const p = String(v.changelog);
+    if (!changelog.holds(t, p)) records.push(changelogRecord(t, v.changelog));
   }
+  const bases = stored(TYPES.baseCount);
+  for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
+  const config = stored(TYPES.config);
+  for (const k of config.keys()) if (!plan.config.map.has(k)) records.push(configRecord(k, null));
+  for (const [k, v] of plan.config.map) if (!config.holds(k, v)) records.push(configRecord(k, v));
   // 5. Report.
   const prevTasks = previousActiveTasks(snap);
   const nowTasks = new Set(plan.grouping.tasks);

@@ -130,6 +130,11 @@ export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreReco
 /** ChangelogStreamManager.readPartitionMapping: task -> partition, blank values skipped. */
 export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, number> {
   const out = new Map<string, number>();
+  const fast = store.singleFields?.(TYPES.changelog, 'Partition');
+  if (fast !== undefined) {
+    for (const [task, p] of fast) if (p.trim() !== '') out.set(task, storedInt(p, TYPES.changelog, task, 0));
+    return out;
+  }
   for (const [task, v] of store.entries(TYPES.changelog)) {
     const p = field(v, 'Partition');
     if (p === undefined || p === null || String(p).trim() === '') continue;
@@ -144,6 +149,8 @@ export function changelogRecord(task: string, partition: number | null): StoreRe
 
 /** TaskAssignmentManager.readTaskAssignment: task -> container id. */
 export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, string> {
+  const fast = store.singleFields?.(TYPES.taskContainer, 'containerId');
+  if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [task, v] of store.entries(TYPES.taskContainer)) {
     const c = field(v, 'containerId');
@@ -153,6 +160,12 @@ export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, str
 }
 
 export function readTaskModes(store: CoordinatorStoreLike): Map<string, TaskMode> {
+  const fast = store.singleFields?.(TYPES.taskMode, 'taskMode');
+  if (fast !== undefined) {
+    let valid = true;
+    for (const m of fast.values()) if (m !== 'Active' && m !== 'Standby') valid = false;
+    if (valid) return fast as Map<string, TaskMode>;
+  }
   const out = new Map<string, TaskMode>();
   for (const [task, v] of store.entries(TYPES.taskMode)) {
     const m = field(v, 'taskMode');
@@ -179,6 +192,8 @@ export function readContainerHosts(store: CoordinatorStoreLike): Map<string, str
 }
 
 export function readConfig(store: CoordinatorStoreLike): Map<string, string> {
+  const fast = store.singleFields?.(TYPES.config, 'value');
+  if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [k, v] of store.entries(TYPES.config)) {
     const val = field(v, 'value');
@@ -193,6 +208,11 @@ export function configRecord(key: string, value: string | null): StoreRecord {
 
 export function readBaseCounts(store: CoordinatorStoreLike): Map<string, number> {
   const out = new Map<string, number>();
+  const fast = store.singleFields?.(TYPES.baseCount, 'basePartitionCount');
+  if (fast !== undefined) {
+    for (const [name, v] of fast) out.set(name, storedInt(v, TYPES.baseCount, name, 1));
+    return out;
+  }
   for (const [name, v] of store.entries(TYPES.baseCount)) {
     out.set(name, storedInt(field(v, 'basePartitionCount'), TYPES.baseCount, name, 1));
   }
@@ -361,8 +381,15 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
   }
 }
 
+/** Whether any task is in Standby mode (when none is, every task counts as active: no lookups needed). */
+export function anyStandby(modes: ReadonlyMap<string, TaskMode>): boolean {
+  for (const m of modes.values()) if (m === 'Standby') return true;
+  return false;
+}
+
 /** Per list id: the one active task in it (by `modes`), '' for none, NUL for several. */
 export function activeTaskOfLists(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): string[] {
+  if (!anyStandby(modes)) return a.listTasks.map((tasks) => (tasks.length === 0 ? '' : tasks.length === 1 ? tasks[0]! : '\u0000'));
   return a.listTasks.map((tasks) => {
     let one = '';
     for (const t of tasks) if (isActive(modes, t)) one = one === '' ? t : '\u0000';
@@ -396,7 +423,8 @@ class PartitionSet {
 /** Distinct partitions per stream name held by active tasks: what calculateJobModel derives from taskToSsps. */
 export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
   const { table, listTasks } = a;
-  const activeList = listTasks.map((tasks) => tasks.some((t) => isActive(modes, t)));
+  const standby = anyStandby(modes);
+  const activeList = listTasks.map((tasks) => (standby ? tasks.some((t) => isActive(modes, t)) : tasks.length > 0));
   const rows = new Float64Array(table.streams.length);
   const max = new Int32Array(table.streams.length).fill(-1);
   for (let r = 0; r < table.rows; r++) {

@@ -24,6 +24,8 @@ export interface CoordinatorStoreLike {
   writeBatch(records: StoreRecord[], ssps?: SspRows): void;
   /** Optional fast path: the canonical SSP assignment records as columns (the file store has it). */
   sspAssignment?(): SspAssignment;
+  /** Optional fast path: key -> value of `field` when every record of the type is exactly { [field]: string }, else undefined. */
+  singleFields?(type: string, field: string): Map<string, string> | undefined;
 }
 
 /** The records SSP rows stand for, in order (for stores that keep one record per SSP). */

@@ -174,6 +174,16 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     return new Map(this.state.records(type, false));
   }
 
+  /**
+   * key -> value of `field` for one type, when every live record of it is exactly { [field]: "<string>" }
+   * (Samza's usual shape); undefined when any is not (read entries() then). In first-write order.
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    this.checkOpen();
+    checkNames(type, field);
+    return this.state.singleFields(type, field);
+  }
+
   /** Types that currently hold at least one live key, in first-write order. */
   types(): string[] {
     this.checkOpen();
