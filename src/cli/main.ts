@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   samza: { summary: 'Samza job models with partition expansion (plan, expansion, watch, import, export)', load: async () => (await import('./samza.js')).run },
   channels: { summary: 'partition sets for parallel consumer channels (plan, validate, expand)', load: async () => (await import('./channels.js')).run },
   standby: { summary: 'rack-aware standby placement (KIP-708)', load: async () => (await import('./standby.js')).run },
+  store: { summary: 'look after a coordinator store (inspect, compact, export)', load: async () => (await import('./store.js')).run },
 };
 
 export const USAGE = `usage: assignor <command> [options]

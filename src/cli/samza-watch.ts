@@ -8,7 +8,7 @@ import { parseJobFile } from '../samza/job-file.js';
 import { jobModelJsonChunks } from '../samza/job-model.js';
 import { summarize } from '../samza/summary.js';
 import type { JobInput, JobModelPlan, MapperMode, PlanOptions } from '../samza/plan.js';
-import { persistCycle } from '../coordinator/persist.js';
+import { computeCycle, persistCycle } from '../coordinator/persist.js';
 import { Coordinator, type ModelEvent, type RefusedEvent, type ErrorInfo } from '../coordinator/coordinator.js';
 import { openStore } from '../coordinator/open-store.js';
 import { JobFilePartitionCounts, KafkaPartitionCounts, type PartitionCountSource } from '../coordinator/partition-counts.js';
@@ -60,10 +60,17 @@ function describeCounts(counts: ReadonlyMap<string, number>, previous: ReadonlyM
     .join(', ');
 }
 
-/** `samza plan --store kafka://...`: one cycle on the Kafka store (one transaction; nothing when unchanged). */
-export async function planOnKafkaStore(location: string, job: JobInput, options: PlanOptions): Promise<{ plan: JobModelPlan; summary: string }> {
-  const store = await openStore(location, { config: job.config });
+/**
+ * `samza plan --store kafka://...`: one cycle on the Kafka store (one transaction; nothing when
+ * unchanged). A dry run opens the topic read-only (no fencing, no topic creation) and writes nothing.
+ */
+export async function planOnKafkaStore(location: string, job: JobInput, options: PlanOptions, dryRun = false): Promise<{ plan: JobModelPlan; summary: string }> {
+  const store = await openStore(location, { config: job.config, readOnly: dryRun });
   try {
+    if (dryRun) {
+      const { result } = computeCycle(store, job, options);
+      return { plan: result.plan, summary: summarize(result.plan, result) };
+    }
     const cycle = await persistCycle(store, job, options);
     return { plan: cycle.plan, summary: summarize(cycle.plan, cycle) };
   } finally {

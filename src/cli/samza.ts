@@ -6,7 +6,8 @@ import { analyzeExpansion, reassignWithKeyMovement, MAX_COUNT } from '../expansi
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
-import { runCycle } from '../samza/cycle.js';
+import { prepareCycle, runCycle } from '../samza/cycle.js';
+import { MemoryCoordinatorStore } from '../samza/store-types.js';
 import { jobModelJsonChunks } from '../samza/job-model.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';
@@ -21,6 +22,9 @@ plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partition
   --job FILE              Samza config plus each input stream's partition count (format: docs/samza.md)
   --store DIR             coordinator store directory: read the previous model, write the new one
                           (one batch; nothing is written when the model is unchanged)
+  --dry-run               with --store: show what would change and write nothing (no lock taken)
+  --repair                with --store: if the log is damaged (not an interrupted write), keep a
+                          copy of it (coordinator.log.corrupt-<time>) and cut it at the damage
   --mapper base|samza     partition-expansion mapper; overrides the job file (default base)
   --allow-key-movement    base mapper: accept a partition count that is not a multiple of the base
   --engine E              wasm (default), wasm-simd, wasm-scalar or reference (runs the fold)
@@ -35,6 +39,8 @@ expansion: what share of keys changes task when a stream goes from B to C partit
 const PLAN_OPTIONS = {
   job: { type: 'string' },
   store: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  repair: { type: 'boolean' },
   mapper: { type: 'string' },
   'allow-key-movement': { type: 'boolean' },
   engine: { type: 'string' },
@@ -74,6 +80,10 @@ async function plan(argv: string[]): Promise<number> {
   if (values.job === '') throw new AssignorError('E_USAGE', '--job needs a file name, got an empty string', '--job');
   // An empty --store would silently make the current directory the store.
   if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory, got an empty string', '--store');
+  if (values.store === undefined && (values['dry-run'] || values.repair)) {
+    throw new AssignorError('E_USAGE', `${values['dry-run'] ? '--dry-run' : '--repair'} needs --store (without a store nothing is written anyway)`, values['dry-run'] ? '--dry-run' : '--repair');
+  }
+  if (values['dry-run'] && values.repair) throw new AssignorError('E_USAGE', '--repair writes to the store, so it cannot be combined with --dry-run', '--repair');
   const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
   getKernels({ engine });
   const job = parseJobFile(readJsonFile(values.job));
@@ -88,16 +98,31 @@ async function plan(argv: string[]): Promise<number> {
   let result;
   if (values.store !== undefined && values.store.startsWith('kafka://')) {
     // The Kafka coordinator stream (src/cli/samza-watch.ts): the same cycle, committed as one transaction.
-    ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options));
+    if (values.repair) throw new AssignorError('E_USAGE', '--repair is for the file store: a Kafka coordinator stream has no log file to cut', '--repair');
+    ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options, values['dry-run'] === true));
+  } else if (values.store !== undefined && values['dry-run']) {
+    const store = openForDryRun(values.store);
+    try {
+      const cycle = store === undefined ? prepareCycle(new MemoryCoordinatorStore(), job, options) : prepareCycle(store, job, options);
+      result = cycle.plan;
+      summary = summarize(cycle.plan, cycle) + (store === undefined ? `store: ${values.store} does not exist yet; a real run would create it\n` : '');
+    } finally {
+      store?.close();
+    }
   } else if (values.store !== undefined) {
-    const store = CoordinatorStore.open(values.store);
+    const store = CoordinatorStore.open(values.store, { repair: values.repair === true });
+    let repaired = '';
+    const r = store.openReport;
+    if (r.backupPath !== undefined) repaired = `store: repaired: the damaged log was copied to ${r.backupPath} and cut at byte ${r.repairedAt} (${r.truncatedBytes} bytes dropped)\n`;
     try {
       const cycle = runCycle(store, job, options);
       result = cycle.plan;
-      summary = summarize(cycle.plan, cycle);
+      summary = repaired + summarize(cycle.plan, cycle);
     } finally {
       store.close();
     }
+    // A repair is reported even with --quiet: it changed the store.
+    if (values.quiet && repaired !== '') process.stderr.write(repaired);
   } else {
     const warnings: string[] = [];
     result = calculateJobModel(job, emptyPrevious(), { ...options, warn: (w) => warnings.push(w) });
@@ -144,4 +169,14 @@ function expansion(argv: string[]): number {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return a.keepsEveryKey ? EXIT_OK : EXIT_FINDING;
+}
+
+/** A dry run reads without the lock and never modifies the store; a store that does not exist yet reads as empty. */
+function openForDryRun(dir: string): CoordinatorStore | undefined {
+  try {
+    return CoordinatorStore.open(dir, { readOnly: true });
+  } catch (e) {
+    if (e instanceof AssignorError && e.code === 'E_STORE_NOT_FOUND') return undefined;
+    throw e;
+  }
 }

@@ -194,6 +194,8 @@ export class Coordinator extends EventEmitter {
       return true;
     }
     const { result, batch } = computed;
+    // The event keeps the plan and what changed, not the batch (large jobs: millions of rows).
+    const cycle: CycleResult = { plan: result.plan, changes: result.changes, recordsWritten: result.recordsWritten, warnings: result.warnings };
     if (batch !== undefined) {
       try {
         await store.commit(batch.records, batch.ssps);
@@ -204,7 +206,7 @@ export class Coordinator extends EventEmitter {
         return false;
       }
     }
-    const event: ModelEvent = { reason, counts, previousCounts: this.snapshot, plan: result.plan, cycle: result, written: batch !== undefined };
+    const event: ModelEvent = { reason, counts, previousCounts: this.snapshot, plan: result.plan, cycle, written: batch !== undefined };
     this.snapshot = counts;
     this.lastPlan = result.plan;
     this.current = event;

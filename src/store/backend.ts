@@ -109,6 +109,11 @@ export interface CoordinatorStoreBackend {
   types(): string[];
   /** Live keys over all types. */
   readonly size: number;
+  /**
+   * key -> value of `field` for one type when every live record of it is exactly { [field]: "<string>" }
+   * (Samza's usual shape), in first-write order; undefined when any record is not (read entries() then).
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined;
   /** set-task-partition-assignment with canonical keys, as columns (the one type that grows with the job). */
   sspAssignment(): SspAssignment;
   /**

@@ -58,6 +58,8 @@ export interface OpenReport {
   truncatedBytes: number;
   /** Set when `repair` truncated a damaged log: the path of the untouched copy. */
   backupPath: string | undefined;
+  /** Set when `repair` truncated a damaged log: the byte offset it was cut at. */
+  repairedAt: number | undefined;
   /** Set when a stale lock from a dead process was taken over. */
   staleLock: LockHolder | undefined;
   /** Leftover temporary files the writer removed. */
@@ -105,6 +107,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.openReport = {
       truncatedBytes: 0,
       backupPath: undefined,
+      repairedAt: undefined,
       staleLock: undefined,
       removedTempFiles: [],
       formatVersion: FORMAT_VERSION,
@@ -172,6 +175,16 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.checkOpen();
     checkNames(type, '');
     return new Map(this.state.records(type, false));
+  }
+
+  /**
+   * key -> value of `field` for one type, when every live record of it is exactly { [field]: "<string>" }
+   * (Samza's usual shape); undefined when any is not (read entries() then). In first-write order.
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    this.checkOpen();
+    checkNames(type, field);
+    return this.state.singleFields(type, field);
   }
 
   /** Types that currently hold at least one live key, in first-write order. */
@@ -264,6 +277,36 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     if (ssps !== undefined && rows > 0) encodeSspRows(sections, ssps, meta);
     const body = encodeBody([envelopeHead(meta)], sections, records.length + rows);
     if (this.version !== FORMAT_VERSION) this.compact(); // upgrade an old log before the first append
+    this.appendDurably(body);
+    this.afterWrite();
+  }
+
+  /**
+   * Writes raw coordinator-stream messages as Samza stores them (key JSON `[1,"<type>","<key>"]`,
+   * envelope JSON, null value = tombstone) as one atomic frame, envelopes kept byte for byte:
+   * the way in for state exported from Samza or from another store. Values Samza-shaped enough
+   * are held compactly in memory and by compaction; export gives the same bytes back.
+   */
+  writeMessages(messages: ReadonlyArray<{ key: string; value: string | null }>): void {
+    this.checkWritable();
+    if (!Array.isArray(messages)) fail('E_STORE_ARG', 'writeMessages expects an array of { key, value }');
+    let units = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      const where = `messages[${i}]`;
+      if (typeof m !== 'object' || m === null || typeof m.key !== 'string') fail('E_STORE_ARG', `${where} must be { key: string, value: string | null }`, where);
+      if (decodeKey(m.key) === undefined) fail('E_STORE_ARG', `${where}.key is not a coordinator-stream key [1,"<type>","<key>"]: ${JSON.stringify(m.key).slice(0, 80)}`, `${where}.key`);
+      if (m.value !== null && (typeof m.value !== 'string' || decodeEnvelope(m.value) === undefined)) {
+        fail('E_STORE_ARG', `${where}.value must be null or a JSON object with "values" (Samza's value envelope)`, `${where}.value`);
+      }
+      units += m.key.length + (m.value?.length ?? 0) + 8;
+      if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${messages.length} messages is more than ${MAX_BODY} bytes, the limit`);
+    }
+    if (messages.length === 0) return;
+    const sections = new Sink();
+    writeMessages(sections, messages);
+    const body = encodeBody([], sections, messages.length);
+    if (this.version !== FORMAT_VERSION) this.compact();
     this.appendDurably(body);
     this.afterWrite();
   }
@@ -451,6 +494,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
       if (tail.kind === 'corrupt' || tail.kind === 'malformed') {
         if (!options.repair) throw corruptError(paths.log, tail, describeTail(tail));
         store.openReport.backupPath = backUp(paths.log, buf);
+        store.openReport.repairedAt = goodEnd;
       }
       if (goodEnd < buf.length) {
         fs.ftruncateSync(fd, goodEnd);

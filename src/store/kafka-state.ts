@@ -71,6 +71,12 @@ export class ReplayedState {
     return this.state.size;
   }
 
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    this.checkOpen();
+    checkNames(type, field);
+    return this.state.singleFields(type, field);
+  }
+
   sspAssignment(): SspAssignment {
     this.checkOpen();
     return sspView(this.state.sspTable(), this.state);

@@ -311,6 +311,26 @@ export class StoreState {
   }
 
   /**
+   * key -> the string, when every live record of the type is exactly { [field]: "<string>" };
+   * undefined otherwise (the caller then reads entries). Saves an object per record.
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    const out = new Map<string, string>();
+    const t = this.types.get(type);
+    if (t === undefined) return out;
+    if (t.ssp !== undefined && t.ssp.live > 0) return undefined;
+    const kt = t.keyed;
+    const f = this.fieldIds.get(field);
+    for (let r = 0; r < kt.n; r++) {
+      const k = kt.kind[r]!;
+      if (k === DEAD) continue;
+      if (k !== f) return undefined;
+      out.set(kt.keys[r]!, kt.vals[r]!);
+    }
+    return out;
+  }
+
+  /**
    * Live records of a type: canonical SSP rows first (set-task-partition-assignment only), then the
    * others, each in first-write order. `envelopes` yields the envelope JSON instead of `values`.
    */

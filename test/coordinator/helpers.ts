@@ -103,6 +103,9 @@ export class FlakyStore implements CoordinatorStoreBackend {
   types(): string[] {
     return this.inner.types();
   }
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    return this.inner.singleFields(type, field);
+  }
   sspAssignment(): SspAssignment {
     return this.inner.sspAssignment();
   }
