@@ -86,8 +86,9 @@ export function sameCounts(a: ReadonlyMap<string, number> | undefined, b: Readon
 
 /**
  * Watches partition counts and keeps the job model in the store up to date. Events: `model`
- * (ModelEvent), `refused` (RefusedEvent), `error` (AssignorError, ErrorInfo), `stopped`.
- * An `error` listener is required (Node's rule for EventEmitters).
+ * (ModelEvent), `refused` (RefusedEvent), `error` (AssignorError, ErrorInfo), `stopped`. `error`
+ * is only emitted to listeners (without one, failures are still retried, and a fatal one rejects
+ * `done`).
  */
 export class Coordinator extends EventEmitter {
   /** Resolves when the loop ends after stop(); rejects with the fatal error that ended it. */

@@ -35,7 +35,7 @@ export class KafkaPartitionCounts implements PartitionCountSource {
     const topics = [...new Set(streams.map(topicOf))];
     try {
       if (this.admin === undefined) {
-        const kafka = await createKafka([...this.brokers], { clientId: 'assignor-partition-monitor', ...this.options, retry: this.options.retry ?? { retries: 2, initialRetryTime: 200 } });
+        const kafka = await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-partition-monitor', retry: this.options.retry ?? { retries: 2, initialRetryTime: 200 } });
         const admin = kafka.admin();
         await admin.connect();
         this.admin = admin;

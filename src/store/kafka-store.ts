@@ -70,6 +70,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   /** Set when a write failed with an unknown outcome: writes are refused until reopen() re-reads the topic. */
   private broken: string | undefined;
   private commits = 0;
+  private committing = false;
   private bytesWritten = 0;
   private recordsWritten = 0;
   private readonly options: KafkaStoreOptions;
@@ -128,7 +129,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
 
   private async connect(): Promise<void> {
     const kafkajs = await loadKafkaJs();
-    this.kafka ??= await createKafka([...this.brokers], { clientId: this.options.clientId ?? 'assignor-coordinator-store', ...this.options });
+    this.kafka ??= await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-coordinator-store' });
     const admin: Admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -209,6 +210,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
    */
   async commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): Promise<void> {
     this.checkWritable();
+    // One transaction at a time per producer (KafkaJS's rule): a second commit must await the first.
+    if (this.committing) fail('E_STORE_ARG', `a commit to ${this.location} is already in progress: await it before the next`, this.topic);
     if (!Array.isArray(records)) fail('E_STORE_ARG', 'commit expects an array of { type, key, value }');
     const rows = ssps === undefined ? 0 : checkSspRows(ssps);
     if (records.length === 0 && rows === 0) return;
@@ -225,6 +228,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     let bytes = 0;
     let sent = 0;
     let tx: Awaited<ReturnType<Producer['transaction']>> | undefined;
+    this.committing = true;
     try {
       tx = await producer.transaction();
       for (const chunk of chunks(encoded, ssps, rows, head)) {
@@ -241,6 +245,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       }
       this.broken = `a write to ${this.location} failed (${kafkaMessage(e)}); its outcome is unknown until the store is reopened`;
       throw new AssignorError('E_STORE_KAFKA', this.broken, this.topic);
+    } finally {
+      this.committing = false;
     }
     this.commits++;
     this.bytesWritten += bytes;
