@@ -188,24 +188,25 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   const streamIds = g.streams.map((s) => table.streamId(s.system, s.stream, true));
   const activeTask = new Int32Array(rows + g.everyTask.length);
   const merged = new Map<number, string[]>();
-  for (let t = 0; t < T; t++) {
-    for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
-      const i = g.order[k]!;
-      const s = streamIds[g.stream[i]!]!;
-      const p = g.partition[i]!;
-      const b = g.bucket === null ? -1 : g.bucket[i]!;
-      const row = table.find(s, p, b);
-      if (row < 0) {
-        table.set(s, p, b, t, 0);
-        activeTask[table.n - 1] = t;
-        continue;
-      }
-      // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
-      let all = merged.get(row);
-      if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
-      all.push(...names[t]!);
-      activeTask[row] = -1;
+  // Rows are visited in the order they were produced (stream by stream, partitions ascending), not
+  // task by task: sequential memory access, and index lookups that follow each other.
+  const taskOf = new Int32Array(rows);
+  for (let t = 0; t < T; t++) for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) taskOf[g.order[k]!] = t;
+  for (let i = 0; i < rows; i++) {
+    const t = taskOf[i]!;
+    const s = streamIds[g.stream[i]!]!;
+    const p = g.partition[i]!;
+    const b = g.bucket === null ? -1 : g.bucket[i]!;
+    const row = table.add(s, p, b, t, 0);
+    if (row < 0) {
+      activeTask[table.n - 1] = t;
+      continue;
     }
+    // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
+    let all = merged.get(row);
+    if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
+    all.push(...names[t]!);
+    activeTask[row] = -1;
   }
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
   if (g.everyTask.length > 0) {
@@ -368,6 +369,15 @@ function compareAssignments(
   const oldActive = activeTaskOfLists(a, snap.previous.taskModes);
   const activeBefore = (t: string): boolean => (snap.previous.taskModes.get(t) ?? 'Active') === 'Active';
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
+  // List texts as small integers, so rows compare by number: equal text, equal id.
+  const textIds = new Map<string, number>();
+  const textId = (t: string): number => {
+    let id = textIds.get(t);
+    if (id === undefined) textIds.set(t, (id = textIds.size));
+    return id;
+  };
+  const newText = Int32Array.from(nt.lists, textId);
+  const oldText = Int32Array.from(old.lists, textId);
   const seen = new Uint8Array(old.rows);
   const changed = new Int32Array(nt.n);
   let nChanged = 0;
@@ -381,11 +391,10 @@ function compareAssignments(
   for (let r = 0; r < nt.n; r++) {
     const os = oldStream[nt.stream[r]!]!;
     const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
-    const text = nt.lists[nt.list[r]!]!;
     let before = ''; // the SSP's single active task before ('' none, SEVERAL more than one)
     if (orow >= 0) {
       seen[orow] = 1;
-      if (old.lists[old.list[orow]!] !== text) changed[nChanged++] = r;
+      if (oldText[old.list[orow]!] !== newText[nt.list[r]!]) changed[nChanged++] = r;
       before = oldActive[old.list[orow]!]!;
     } else {
       changed[nChanged++] = r;

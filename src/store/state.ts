@@ -201,6 +201,14 @@ export class StoreState {
     for (let i = 0; i < streams.length; i++) streams[i] = table.streamId(c.streams[i]!.system, c.streams[i]!.stream, true);
     const lists = table.adoptLists(c.lists);
     const keyed = t.keyed.live > 0 ? t.keyed : undefined;
+    if (table.n === 0 && keyed === undefined) {
+      // The common first section (a compacted log, a first plan): take the columns over.
+      const identity = (m: Int32Array): boolean => m.every((v, i) => v === i);
+      const remap = (col: Int32Array, m: Int32Array): Int32Array => (identity(m) ? col : col.map((v) => (v < 0 ? v : m[v]!)));
+      const meta = c.meta === null ? new Int32Array(c.n).fill(metaIds[0]!) : remap(c.meta, metaIds);
+      table.adopt(c.n, remap(c.stream, streams), c.partition, c.bucket ?? new Int32Array(c.n).fill(-1), remap(c.list, lists), meta);
+      return;
+    }
     table.reserve(table.n + c.n);
     for (let i = 0; i < c.n; i++) {
       const b = c.bucket === null ? -1 : c.bucket[i]!;
