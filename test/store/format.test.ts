@@ -349,7 +349,7 @@ describe('section writers and decodeBody agree', () => {
         const written = specs.map((x) => {
           if (x.kind === 'messages') return writeMessages(sink, x.entries);
           if (x.kind === 'fields') return writeFields(sink, x.type, x.field, x.rows.map((r) => r.key), x.rows.map((r) => r.value), x.meta ? Int32Array.from(x.rows, () => 1) : null);
-          const col = (f: (r: (typeof x.rows)[number]) => number) => Int32Array.from(x.rows, f);
+          const col = (f: (r: { s: number; p: number; b: number; l: number }) => number) => Int32Array.from(x.rows, f);
           return writeSsps(sink, {
             streams: [{ system: 'kafka', stream: 'A' }, { system: 'k', stream: 'Ω' }, { system: '', stream: '' }],
             lists: ['["a"]', '["b","c"]'],
