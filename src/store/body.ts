@@ -14,6 +14,8 @@ export const SECTION_SSPS = 3;
 export const FLAG_ROW_META = 1;
 /** SSPS flag: a key-bucket column is present (otherwise every bucket is -1). */
 export const FLAG_BUCKET = 2;
+/** FIELDS flag: no key of this section is in the state when it is applied, and none repeats (compaction, a type's first write). */
+export const FLAG_FRESH = 4;
 export const TOMBSTONE = 0xffffffff;
 /** Largest frame body written or accepted (1 GiB): keeps a garbage length from looking plausible. */
 export const MAX_BODY = 1 << 30;
@@ -224,7 +226,15 @@ export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; v
 }
 
 /** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
-export function writeFields(out: Sink, type: string, field: string, keys: readonly string[], values: ReadonlyArray<string | null>, meta: Int32Array | null = null): Section {
+export function writeFields(
+  out: Sink,
+  type: string,
+  field: string,
+  keys: readonly string[],
+  values: ReadonlyArray<string | null>,
+  meta: Int32Array | null = null,
+  fresh = false,
+): Section {
   const p = new Sink();
   p.text(type);
   p.text(field);
@@ -240,8 +250,8 @@ export function writeFields(out: Sink, type: string, field: string, keys: readon
   p.bytes(tomb);
   writeStrings(p, live);
   if (meta !== null) p.ints(meta, keys.length);
-  section(out, SECTION_FIELDS, meta !== null ? FLAG_ROW_META : 0, p);
-  return { kind: 'fields', type, field, keys: keys.slice(), values: values.slice(), meta };
+  section(out, SECTION_FIELDS, (meta !== null ? FLAG_ROW_META : 0) | (fresh ? FLAG_FRESH : 0), p);
+  return { kind: 'fields', type, field, keys: keys.slice(), values: values.slice(), meta, fresh };
 }
 
 export interface SspColumns {
@@ -296,7 +306,7 @@ export function encodeBody(metas: readonly string[], sections: Sink, records: nu
 
 export type Section =
   | { kind: 'messages'; keys: string[]; values: Array<string | null> }
-  | { kind: 'fields'; type: string; field: string; keys: string[]; values: Array<string | null>; meta: Int32Array | null }
+  | { kind: 'fields'; type: string; field: string; keys: string[]; values: Array<string | null>; meta: Int32Array | null; fresh: boolean }
   | ({ kind: 'ssps' } & SspColumns & { streams: SystemStream[]; lists: string[] });
 
 export interface Body {
@@ -373,7 +383,7 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       if (k !== live.length) throw new Malformed('fields has more values than live rows');
       const meta = rowMeta ? s.i32s(n, 'fields metas') : null;
       if (meta !== null) checkMeta(meta, metas.length);
-      sections.push({ kind: 'fields', type, field, keys, values, meta });
+      sections.push({ kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 });
       records += n;
     } else if (kind === SECTION_SSPS) {
       const names = s.strings('ssps streams');

@@ -273,7 +273,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     if (records.length === 0 && rows === 0) return;
     const meta = { host: this.meta.host, username: this.meta.username, timestamp: this.meta.now() };
     const sink = new Sink();
-    const sections = encodeRecords(sink, records, meta);
+    const sections = encodeRecords(sink, records, meta, (type) => this.state.liveOf(type) === 0);
     if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
     const metas = [envelopeHead(meta)];
     const body = encodeBody(metas, sink, records.length + rows);
@@ -602,8 +602,13 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
  * Encodes records in order as sections: runs of single-field values of one type and field become
  * a fields section; anything else a messages section (tombstones join the run of their type).
  */
-function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta): Section[] {
+/**
+ * `isEmpty(type)`: the store holds no live record of the type, so a type's first fields run with
+ * distinct keys is marked fresh (loaded later without hashing its keys).
+ */
+function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta, isEmpty?: (type: string) => boolean): Section[] {
   const sections: Section[] = [];
+  const touched = new Set<string>();
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     const where = `records[${i}]`;
@@ -618,8 +623,11 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
   let values: Array<string | null> = [];
   let messages: Array<{ key: string; value: string | null }> = [];
   const flush = (): void => {
-    if (run?.kind === 'fields') sections.push(writeFields(out, run.type, run.field, keys, values));
-    else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
+    if (run?.kind === 'fields') {
+      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && new Set(keys).size === keys.length;
+      touched.add(run.type);
+      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh));
+    } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
     run = undefined;
     keys = [];
     values = [];
@@ -644,6 +652,7 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
       }
       if (run?.kind !== 'messages') flush();
       run = { kind: 'messages', type: '', field: '' };
+      touched.add(r.type);
       messages.push({ key: encodeKey(r.type, r.key), value: null });
       continue;
     }
@@ -662,6 +671,7 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     grow(envelope.length);
     if (run?.kind !== 'messages') flush();
     run = { kind: 'messages', type: '', field: '' };
+    touched.add(r.type);
     messages.push({ key: encodeKey(r.type, r.key), value: envelope });
   }
   flush();
@@ -808,7 +818,8 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
           if (m !== 0) oneMeta = false;
           meta.push(m);
         }
-        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta));
+        // Compaction writes each key of a type once: every fields section is fresh.
+        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
         records += keys.length;
       } else {
         const msgs: Array<{ key: string; value: string }> = [];

@@ -334,7 +334,7 @@ describe('section writers and decodeBody agree', () => {
   const str = fc.string({ maxLength: 12, unit: 'grapheme' });
   const sectionArb = fc.oneof(
     fc.record({ kind: fc.constant('messages' as const), entries: fc.array(fc.record({ key: str.map((k) => JSON.stringify([1, 't', k])), value: fc.option(str.map((v) => JSON.stringify({ values: v }))) }), { minLength: 1, maxLength: 5 }) }),
-    fc.record({ kind: fc.constant('fields' as const), type: str, field: str, rows: fc.array(fc.record({ key: str, value: fc.option(str) }), { maxLength: 6 }), meta: fc.boolean() }),
+    fc.record({ kind: fc.constant('fields' as const), type: str, field: str, rows: fc.array(fc.record({ key: str, value: fc.option(str) }), { maxLength: 6 }), meta: fc.boolean(), fresh: fc.boolean() }),
     fc.record({
       kind: fc.constant('ssps' as const),
       rows: fc.array(fc.record({ s: fc.nat(2), p: fc.nat(2147483647), b: fc.integer({ min: -1, max: 3 }), l: fc.integer({ min: -1, max: 1 }) }), { maxLength: 6 }),
@@ -348,7 +348,7 @@ describe('section writers and decodeBody agree', () => {
         const sink = new Sink();
         const written = specs.map((x) => {
           if (x.kind === 'messages') return writeMessages(sink, x.entries);
-          if (x.kind === 'fields') return writeFields(sink, x.type, x.field, x.rows.map((r) => r.key), x.rows.map((r) => r.value), x.meta ? Int32Array.from(x.rows, () => 1) : null);
+          if (x.kind === 'fields') return writeFields(sink, x.type, x.field, x.rows.map((r) => r.key), x.rows.map((r) => r.value), x.meta ? Int32Array.from(x.rows, () => 1) : null, x.fresh);
           const col = (f: (r: { s: number; p: number; b: number; l: number }) => number) => Int32Array.from(x.rows, f);
           return writeSsps(sink, {
             streams: [{ system: 'kafka', stream: 'A' }, { system: 'k', stream: 'Ω' }, { system: '', stream: '' }],
