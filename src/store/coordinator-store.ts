@@ -391,7 +391,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   /** Compacts when at least half of the records in the log are dead and the log is not tiny. */
   private afterWrite(): void {
     if (!this.autoCompact || !this.worthCompacting()) return;
-    this.compact();
+    try {
+      this.compact();
+    } catch {
+      // The write is committed; a failed compaction left the log as it was (or, if the log could not
+      // be reopened after the rename, made the store refuse writes until reopened). The next write retries.
+    }
   }
 
   private worthCompacting(): boolean {
@@ -525,8 +530,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
         store.openReport.committedLastFrame = true;
       }
       if (store.autoCompact && store.worthCompacting()) {
-        store.compact();
-        store.openReport.compacted = true;
+        try {
+          store.compact();
+          store.openReport.compacted = true;
+        } catch {
+          // The log is as it was (see compact); the store is usable, and the next write retries.
+        }
       }
       return store;
     } catch (e) {
