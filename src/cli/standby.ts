@@ -5,6 +5,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
 import { placeStandbys, type Mode } from '../standby/place.js';
+import { normalizeCluster } from '../standby/input.js';
 import { explainLines } from '../standby/explain.js';
 import type { PlacementReport } from '../standby/report.js';
 import { htmlReport } from '../standby/html-report.js';
@@ -55,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
   const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
   getKernels({ engine }); // fail early on an engine this runtime lacks
-  const placement = placeStandbys(readInput(values.input), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+  const placement = placeStandbys(normalizeCluster(readInput(values.input)), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
   const report = placement.report();
   if (values.html !== undefined) {
     try {
