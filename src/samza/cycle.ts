@@ -11,6 +11,7 @@ import { standbyTaskName } from './container-groupers.js';
 import {
   TYPES,
   activeTaskOfLists,
+  anyStandby,
   baseCountRecord,
   changelogRecord,
   configRecord,
@@ -146,12 +147,6 @@ export interface PreparedCycle extends CycleResult {
   ssps: SspRows;
 }
 
-interface TaskInfo {
-  containerId: string;
-  mode: TaskMode;
-  changelog: number;
-}
-
 /** Marks a list id that was merged from several active tasks (an SSP in more than one). */
 const SEVERAL = '\u0000';
 
@@ -188,24 +183,25 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   const streamIds = g.streams.map((s) => table.streamId(s.system, s.stream, true));
   const activeTask = new Int32Array(rows + g.everyTask.length);
   const merged = new Map<number, string[]>();
-  for (let t = 0; t < T; t++) {
-    for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
-      const i = g.order[k]!;
-      const s = streamIds[g.stream[i]!]!;
-      const p = g.partition[i]!;
-      const b = g.bucket === null ? -1 : g.bucket[i]!;
-      const row = table.find(s, p, b);
-      if (row < 0) {
-        table.set(s, p, b, t, 0);
-        activeTask[table.n - 1] = t;
-        continue;
-      }
-      // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
-      let all = merged.get(row);
-      if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
-      all.push(...names[t]!);
-      activeTask[row] = -1;
+  // Rows are visited in the order they were produced (stream by stream, partitions ascending), not
+  // task by task: sequential memory access, and index lookups that follow each other.
+  const taskOf = new Int32Array(rows);
+  for (let t = 0; t < T; t++) for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) taskOf[g.order[k]!] = t;
+  for (let i = 0; i < rows; i++) {
+    const t = taskOf[i]!;
+    const s = streamIds[g.stream[i]!]!;
+    const p = g.partition[i]!;
+    const b = g.bucket === null ? -1 : g.bucket[i]!;
+    const row = table.add(s, p, b, t, 0);
+    if (row < 0) {
+      activeTask[table.n - 1] = t;
+      continue;
     }
+    // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
+    let all = merged.get(row);
+    if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
+    all.push(...names[t]!);
+    activeTask[row] = -1;
   }
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
   if (g.everyTask.length > 0) {
@@ -256,10 +252,17 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   const plan = calculateJobModel(job, prev, { ...options, warn });
   // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
   //    previous ones when the task count or the standby set changed.
-  const taskInfo = new Map<string, TaskInfo>();
+  // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.
+  const taskNames: string[] = [];
+  const taskContainerIds: string[] = [];
+  const taskModesNow: TaskMode[] = [];
+  const taskChangelog: number[] = [];
   for (const layout of containerLayouts(plan)) {
     for (const t of layout.tasks) {
-      taskInfo.set(taskNameIn(plan, layout, t), { containerId: layout.id, mode: layout.replica < 0 ? 'Active' : 'Standby', changelog: plan.changelog[t]! });
+      taskNames.push(taskNameIn(plan, layout, t));
+      taskContainerIds.push(layout.id);
+      taskModesNow.push(layout.replica < 0 ? 'Active' : 'Standby');
+      taskChangelog.push(plan.changelog[t]!);
     }
   }
   const records: StoreRecord[] = [];
@@ -279,15 +282,17 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   for (const [t, m] of prev.taskModes) if (m === 'Standby') prevStandby.push(t);
   prevStandby.sort(compareJava);
   const nowStandby: string[] = [];
-  for (const [t, v] of taskInfo) if (v.mode === 'Standby') nowStandby.push(t);
+  for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
   nowStandby.sort(compareJava);
   if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
-  for (const [t, v] of taskInfo) {
-    if (!containers.holds(t, v.containerId)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: v.containerId } });
-    if (!modes.holds(t, v.mode)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: v.mode } });
+  for (let i = 0; i < taskNames.length; i++) {
+    const t = taskNames[i]!;
+    if (!containers.holds(t, taskContainerIds[i]!)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
+    if (!modes.holds(t, taskModesNow[i]!)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
   }
+  const current = deletes.size > 0 ? new Set(taskNames) : undefined;
   for (const t of deletes) {
-    if (taskInfo.has(t)) continue; // rewritten above
+    if (current!.has(t)) continue; // rewritten above
     if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
     if (modes.has(t)) records.push({ type: TYPES.taskMode, key: t, value: null });
   }
@@ -296,10 +301,10 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   const { rows, changes } = compareAssignments(snap, plan, now, records);
   // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
   const changelog = stored(TYPES.changelog);
-  for (const [t, v] of taskInfo) {
+  for (let i = 0; i < taskNames.length; i++) {
+    const t = taskNames[i]!;
     if (prev.changelog.has(t)) continue;
-    const p = String(v.changelog);
-    if (!changelog.holds(t, p)) records.push(changelogRecord(t, v.changelog));
+    if (!changelog.holds(t, String(taskChangelog[i]))) records.push(changelogRecord(t, taskChangelog[i]!));
   }
   const bases = stored(TYPES.baseCount);
   for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
@@ -307,12 +312,15 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   for (const k of config.keys()) if (!plan.config.map.has(k)) records.push(configRecord(k, null));
   for (const [k, v] of plan.config.map) if (!config.holds(k, v)) records.push(configRecord(k, v));
   // 5. Report.
-  const prevTasks = previousActiveTasks(snap);
-  const nowTasks = new Set(plan.grouping.tasks);
+  // Tasks added and removed: when the assignment is unchanged, no task is standby and there are no
+  // standby copies, the tasks holding SSPs are the same before and after, so no set of names is built.
+  const same = rows.n === 0 && changes.sspsGone === 0 && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
+  const prevTasks = same ? undefined : previousActiveTasks(snap);
+  const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
-  for (const [t, v] of taskInfo) {
-    const before = prev.taskContainer.get(t);
-    if (before !== undefined && before !== v.containerId) tasksChangedContainer++;
+  for (let i = 0; i < taskNames.length; i++) {
+    const before = prev.taskContainer.get(taskNames[i]!);
+    if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
   if (snap.config.size > 0) {
@@ -323,8 +331,8 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
     plan,
     changes: {
       ...changes,
-      tasksAdded: prevTasks.size === 0 ? [] : [...nowTasks].filter((t) => !prevTasks.has(t)).sort(compareJava),
-      tasksRemoved: [...prevTasks].filter((t) => !nowTasks.has(t)).sort(compareJava),
+      tasksAdded: prevTasks === undefined || prevTasks.size === 0 ? [] : [...nowTasks!].filter((t) => !prevTasks.has(t)).sort(compareJava),
+      tasksRemoved: prevTasks === undefined ? [] : [...prevTasks].filter((t) => !nowTasks!.has(t)).sort(compareJava),
       tasksChangedContainer,
       configChanged: configChanged.sort(),
     },
@@ -368,6 +376,18 @@ function compareAssignments(
   const oldActive = activeTaskOfLists(a, snap.previous.taskModes);
   const activeBefore = (t: string): boolean => (snap.previous.taskModes.get(t) ?? 'Active') === 'Active';
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
+  // List texts as small integers, so rows compare by number: equal text, equal id.
+  const textIds = new Map<string, number>();
+  const textId = (t: string): number => {
+    let id = textIds.get(t);
+    if (id === undefined) textIds.set(t, (id = textIds.size));
+    return id;
+  };
+  // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
+  // (a task per SSP) the strings are compared directly.
+  const byId = nt.lists.length + old.lists.length < nt.n / 4;
+  const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
+  const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
   const seen = new Uint8Array(old.rows);
   const changed = new Int32Array(nt.n);
   let nChanged = 0;
@@ -381,11 +401,10 @@ function compareAssignments(
   for (let r = 0; r < nt.n; r++) {
     const os = oldStream[nt.stream[r]!]!;
     const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
-    const text = nt.lists[nt.list[r]!]!;
     let before = ''; // the SSP's single active task before ('' none, SEVERAL more than one)
     if (orow >= 0) {
       seen[orow] = 1;
-      if (old.lists[old.list[orow]!] !== text) changed[nChanged++] = r;
+      if (byId ? oldText![old.list[orow]!] !== newText![nt.list[r]!] : old.lists[old.list[orow]!] !== nt.lists[nt.list[r]!]) changed[nChanged++] = r;
       before = oldActive[old.list[orow]!]!;
     } else {
       changed[nChanged++] = r;

@@ -420,11 +420,44 @@ class PartitionSet {
   }
 }
 
+/**
+ * Without key buckets each live row is a distinct (stream, partition), so the count per stream is
+ * the number of rows held by an active task: one pass, no sets. Undefined when a row has a bucket.
+ */
+function fastPartitionCounts(a: PreviousAssignment, activeList: readonly boolean[]): Map<string, number> | undefined {
+  const { table } = a;
+  const counts = new Float64Array(table.streams.length);
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l < 0) continue;
+    if (table.bucket[r] !== -1) return undefined;
+    if (activeList[l]) counts[table.stream[r]!]!++;
+  }
+  if (a.extra.size > 0) return undefined;
+  const out = new Map<string, number>();
+  table.streams.forEach((st, i) => {
+    if (counts[i] === 0) return;
+    const name = systemStreamName(st);
+    // Two pairs sharing a name ("a.b" + "c", "a" + "b.c") may hold the same partition: count those exactly.
+    if (out.has(name)) return;
+    out.set(name, counts[i]!);
+  });
+  const names = new Set<string>();
+  for (const st of table.streams) {
+    const name = systemStreamName(st);
+    if (names.has(name)) return undefined;
+    names.add(name);
+  }
+  return out;
+}
+
 /** Distinct partitions per stream name held by active tasks: what calculateJobModel derives from taskToSsps. */
 export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
   const { table, listTasks } = a;
   const standby = anyStandby(modes);
   const activeList = listTasks.map((tasks) => (standby ? tasks.some((t) => isActive(modes, t)) : tasks.length > 0));
+  const fast = fastPartitionCounts(a, activeList);
+  if (fast !== undefined) return fast;
   const rows = new Float64Array(table.streams.length);
   const max = new Int32Array(table.streams.length).fill(-1);
   for (let r = 0; r < table.rows; r++) {

@@ -14,6 +14,8 @@ export const SECTION_SSPS = 3;
 export const FLAG_ROW_META = 1;
 /** SSPS flag: a key-bucket column is present (otherwise every bucket is -1). */
 export const FLAG_BUCKET = 2;
+/** FIELDS flag: no key of this section is in the state when it is applied, and none repeats (compaction, a type's first write). */
+export const FLAG_FRESH = 4;
 export const TOMBSTONE = 0xffffffff;
 /** Largest frame body written or accepted (1 GiB): keeps a garbage length from looking plausible. */
 export const MAX_BODY = 1 << 30;
@@ -21,24 +23,27 @@ export const MAX_BODY = 1 << 30;
 const BLOCK_UNITS = 1 << 24;
 const LITTLE_ENDIAN_HOST = os.endianness() === 'LE';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Collects bytes: small writes in a scratch buffer, large ones as chunks (no copy). */
 export class Sink {
   readonly chunks: Buffer[] = [];
   length = 0;
-  private cur = Buffer.allocUnsafe(1 << 16);
+  private cur = EMPTY;
   private pos = 0;
 
   flush(): void {
     if (this.pos === 0) return;
     this.chunks.push(this.cur.subarray(0, this.pos));
-    this.cur = Buffer.allocUnsafe(1 << 16);
+    this.cur = this.cur.subarray(this.pos);
     this.pos = 0;
   }
 
+  /** Scratch space for n more bytes: what is left of the current buffer, else a new one (4 KiB, growing to 64 KiB). */
   private room(n: number): void {
     if (this.pos + n <= this.cur.length) return;
     this.flush();
-    if (n > this.cur.length) this.cur = Buffer.allocUnsafe(n);
+    this.cur = Buffer.allocUnsafe(Math.max(n, Math.min(1 << 16, 4096 << this.chunks.length)));
   }
 
   u8(v: number): void {
@@ -73,11 +78,10 @@ export class Sink {
     this.bytes(b);
   }
 
-  /** The first n elements as little-endian i32 (or u32). */
+  /** The first n elements as little-endian i32 (or u32). On a little-endian host a view, not a copy: write before changing `a`. */
   ints(a: Int32Array | Uint32Array, n: number): void {
-    const view = Buffer.from(a.buffer, a.byteOffset, n * 4);
     if (LITTLE_ENDIAN_HOST) {
-      this.bytes(Buffer.from(view)); // a copy: the caller may reuse its array before the write
+      this.bytes(Buffer.from(a.buffer, a.byteOffset, n * 4));
       return;
     }
     const b = Buffer.allocUnsafe(n * 4);
@@ -203,8 +207,13 @@ function section(out: Sink, kind: number, flags: number, payload: Sink): void {
   out.append(payload);
 }
 
+/**
+ * The section writers return what they wrote in decoded form (what decodeBody would give back),
+ * so a writer applies exactly that to its state without decoding its own bytes again.
+ */
+
 /** Plain messages: the key JSON `[1,"type","key"]` and the envelope JSON (null: tombstone). */
-export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; value: string | null }>): void {
+export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; value: string | null }>): Section {
   const p = new Sink();
   p.u32(entries.length);
   for (const e of entries) {
@@ -213,10 +222,19 @@ export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; v
     else p.text(e.value);
   }
   section(out, SECTION_MESSAGES, 0, p);
+  return { kind: 'messages', keys: entries.map((e) => e.key), values: entries.map((e) => e.value) };
 }
 
 /** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
-export function writeFields(out: Sink, type: string, field: string, keys: readonly string[], values: ReadonlyArray<string | null>, meta: Int32Array | null = null): void {
+export function writeFields(
+  out: Sink,
+  type: string,
+  field: string,
+  keys: readonly string[],
+  values: ReadonlyArray<string | null>,
+  meta: Int32Array | null = null,
+  fresh = false,
+): Section {
   const p = new Sink();
   p.text(type);
   p.text(field);
@@ -232,7 +250,8 @@ export function writeFields(out: Sink, type: string, field: string, keys: readon
   p.bytes(tomb);
   writeStrings(p, live);
   if (meta !== null) p.ints(meta, keys.length);
-  section(out, SECTION_FIELDS, meta !== null ? FLAG_ROW_META : 0, p);
+  section(out, SECTION_FIELDS, (meta !== null ? FLAG_ROW_META : 0) | (fresh ? FLAG_FRESH : 0), p);
+  return { kind: 'fields', type, field, keys: keys.slice(), values: values.slice(), meta, fresh };
 }
 
 export interface SspColumns {
@@ -249,8 +268,8 @@ export interface SspColumns {
   meta: Int32Array | null;
 }
 
-/** Canonical set-task-partition-assignment rows as columns. */
-export function writeSsps(out: Sink, c: SspColumns): void {
+/** Canonical set-task-partition-assignment rows as columns. The returned section shares `c`'s arrays. */
+export function writeSsps(out: Sink, c: SspColumns): Section {
   const p = new Sink();
   const names: string[] = [];
   for (const s of c.streams) names.push(s.system, s.stream);
@@ -263,23 +282,31 @@ export function writeSsps(out: Sink, c: SspColumns): void {
   p.ints(c.list, c.n);
   if (c.meta !== null) p.ints(c.meta, c.n);
   section(out, SECTION_SSPS, (c.bucket !== null ? FLAG_BUCKET : 0) | (c.meta !== null ? FLAG_ROW_META : 0), p);
+  return { kind: 'ssps', ...c, streams: c.streams.slice(), lists: c.lists.slice() };
+}
+
+/** An encoded body: its bytes in chunks (large columns are not copied into one buffer). */
+export interface EncodedBody {
+  chunks: Buffer[];
+  length: number;
 }
 
 /** A body: the meta table, then the sections. Fails with E_STORE_TOO_LARGE past MAX_BODY. */
-export function encodeBody(metas: readonly string[], sections: Sink, records: number): Buffer {
+export function encodeBody(metas: readonly string[], sections: Sink, records: number): EncodedBody {
   const head = new Sink();
   writeStrings(head, metas);
   const total = head.length + sections.length;
   if (total > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${records} records is ${total} bytes; the limit is ${MAX_BODY}`);
   head.append(sections);
-  return head.done();
+  head.flush();
+  return { chunks: head.chunks, length: head.length };
 }
 
 // ---- decoding ------------------------------------------------------------------------------
 
 export type Section =
   | { kind: 'messages'; keys: string[]; values: Array<string | null> }
-  | { kind: 'fields'; type: string; field: string; keys: string[]; values: Array<string | null>; meta: Int32Array | null }
+  | { kind: 'fields'; type: string; field: string; keys: string[]; values: Array<string | null>; meta: Int32Array | null; fresh: boolean }
   | ({ kind: 'ssps' } & SspColumns & { streams: SystemStream[]; lists: string[] });
 
 export interface Body {
@@ -356,7 +383,7 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       if (k !== live.length) throw new Malformed('fields has more values than live rows');
       const meta = rowMeta ? s.i32s(n, 'fields metas') : null;
       if (meta !== null) checkMeta(meta, metas.length);
-      sections.push({ kind: 'fields', type, field, keys, values, meta });
+      sections.push({ kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 });
       records += n;
     } else if (kind === SECTION_SSPS) {
       const names = s.strings('ssps streams');

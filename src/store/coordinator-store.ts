@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
-import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeFields, writeMessages, writeSsps, type SspColumns } from './body.js';
+import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type Section, type SspColumns } from './body.js';
 import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, HEADER_SIZE, newFileId, scanFrames, type Tail } from './format.js';
 import { scanFrames as scanFramesV1 } from './format-v1.js';
 import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
@@ -272,12 +272,19 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     const rows = ssps === undefined ? 0 : checkSspRows(ssps);
     if (records.length === 0 && rows === 0) return;
     const meta = { host: this.meta.host, username: this.meta.username, timestamp: this.meta.now() };
-    const sections = new Sink();
-    encodeRecords(sections, records, meta);
-    if (ssps !== undefined && rows > 0) encodeSspRows(sections, ssps, meta);
-    const body = encodeBody([envelopeHead(meta)], sections, records.length + rows);
+    const sink = new Sink();
+    const sections = encodeRecords(sink, records, meta, (type) => this.state.liveOf(type) === 0);
+    if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
+    const metas = [envelopeHead(meta)];
+    const body = encodeBody(metas, sink, records.length + rows);
     if (this.version !== FORMAT_VERSION) this.compact(); // upgrade an old log before the first append
-    this.appendDurably(body);
+    // The state takes its own copies of the caller's columns (it keeps them, and may change `list`).
+    const own = sections.map((x) =>
+      x.kind !== 'ssps'
+        ? x
+        : { ...x, stream: x.stream.slice(0, x.n), partition: x.partition.slice(0, x.n), bucket: x.bucket?.slice(0, x.n) ?? null, list: x.list.slice(0, x.n), meta: x.meta?.slice(0, x.n) ?? null },
+    );
+    this.appendDurably(body, { metas, sections: own, records: records.length + rows });
     this.afterWrite();
   }
 
@@ -303,11 +310,11 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
       if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${messages.length} messages is more than ${MAX_BODY} bytes, the limit`);
     }
     if (messages.length === 0) return;
-    const sections = new Sink();
-    writeMessages(sections, messages);
-    const body = encodeBody([], sections, messages.length);
+    const sink = new Sink();
+    const section = writeMessages(sink, messages);
+    const body = encodeBody([], sink, messages.length);
     if (this.version !== FORMAT_VERSION) this.compact();
-    this.appendDurably(body);
+    this.appendDurably(body, { metas: [], sections: [section], records: messages.length });
     this.afterWrite();
   }
 
@@ -329,8 +336,8 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     const blocks = [encodeHeader(fileId)];
     let frames = 0;
     for (const body of compactedBodies(this.state)) {
-      const { head, commit } = encodeFrame(fileId, body);
-      blocks.push(head, body, commit);
+      const { head, commit } = encodeFrame(fileId, body.chunks);
+      blocks.push(head, ...body.chunks, commit);
       frames++;
     }
     try {
@@ -384,7 +391,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   /** Compacts when at least half of the records in the log are dead and the log is not tiny. */
   private afterWrite(): void {
     if (!this.autoCompact || !this.worthCompacting()) return;
-    this.compact();
+    try {
+      this.compact();
+    } catch {
+      // The write is committed; a failed compaction left the log as it was (or, if the log could not
+      // be reopened after the rename, made the store refuse writes until reopened). The next write retries.
+    }
   }
 
   private worthCompacting(): boolean {
@@ -396,20 +408,26 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
    * Writes the frame at the end, fsyncs, writes its commit marker, fsyncs. On a failed write the
    * file is cut back to where it was, so a later append never lands behind a half-written frame. A
    * failed fsync leaves the outcome unknown, so the store refuses further writes (reopen to see).
-   * The state changes only after both fsyncs, by decoding the very bytes written.
+   * The state changes only after both fsyncs, by applying what the section writers say they wrote
+   * (the same form decodeBody gives; the reopen tests check the two agree).
    */
-  private appendDurably(body: Buffer): void {
-    const { head, commit } = encodeFrame(this.fileId, body);
+  private appendDurably(body: EncodedBody, decoded: Body): void {
+    const { head, commit } = encodeFrame(this.fileId, body.chunks);
     const fd = this.fd!;
     const start = this.end;
     let phase = 'appending to';
     try {
-      writeFully(fd, head, start);
-      writeFully(fd, body, start + head.length);
+      let at = start;
+      writeFully(fd, head, at);
+      at += head.length;
+      for (const c of body.chunks) {
+        writeFully(fd, c, at);
+        at += c.length;
+      }
       phase = 'fsyncing';
       fs.fsyncSync(fd);
       phase = 'committing';
-      writeFully(fd, commit, start + head.length + body.length);
+      writeFully(fd, commit, at);
       phase = 'fsyncing';
       fs.fsyncSync(fd);
     } catch (e) {
@@ -425,10 +443,10 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.end = start + head.length + body.length + commit.length;
     this.frames++;
     try {
-      const ts = this.state.applyBody(decodeBody(body, 0, body.length));
+      const ts = this.state.applyBody(decoded);
       if (ts !== undefined) this.lastTimestamp = ts;
     } catch (e) {
-      this.broken = 'the frame just written did not decode (a bug); reopen to read what the disk holds';
+      this.broken = 'the frame just written could not be applied (a bug); reopen to read what the disk holds';
       throw e;
     }
   }
@@ -512,8 +530,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
         store.openReport.committedLastFrame = true;
       }
       if (store.autoCompact && store.worthCompacting()) {
-        store.compact();
-        store.openReport.compacted = true;
+        try {
+          store.compact();
+          store.openReport.compacted = true;
+        } catch {
+          // The log is as it was (see compact); the store is usable, and the next write retries.
+        }
       }
       return store;
     } catch (e) {
@@ -589,14 +611,32 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
  * Encodes records in order as sections: runs of single-field values of one type and field become
  * a fields section; anything else a messages section (tombstones join the run of their type).
  */
-function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta): void {
+/**
+ * `isEmpty(type)`: the store holds no live record of the type, so a type's first fields run with
+ * distinct keys is marked fresh (loaded later without hashing its keys).
+ */
+function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta, isEmpty?: (type: string) => boolean): Section[] {
+  const sections: Section[] = [];
+  const touched = new Set<string>();
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const where = `records[${i}]`;
+    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
+    checkNames(r.type, r.key, where);
+  }
+  // Types are independent, so records are encoded grouped by type (types in order of first
+  // appearance, each type's records in their order): long runs, few sections, the same state.
+  const order = groupByType(records);
   let run: { kind: 'fields' | 'messages'; type: string; field: string } | undefined;
   let keys: string[] = [];
   let values: Array<string | null> = [];
   let messages: Array<{ key: string; value: string | null }> = [];
   const flush = (): void => {
-    if (run?.kind === 'fields') writeFields(out, run.type, run.field, keys, values);
-    else if (run?.kind === 'messages') writeMessages(out, messages);
+    if (run?.kind === 'fields') {
+      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && new Set(keys).size === keys.length;
+      touched.add(run.type);
+      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh));
+    } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
     run = undefined;
     keys = [];
     values = [];
@@ -608,11 +648,9 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     units += n;
     if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${records.length} records is more than ${MAX_BODY} bytes, the limit`);
   };
-  for (let i = 0; i < records.length; i++) {
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
     const r = records[i]!;
-    const where = `records[${i}]`;
-    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
-    checkNames(r.type, r.key, where);
     grow(r.type.length + r.key.length + 16);
     const names = r.type.isWellFormed() && r.key.isWellFormed();
     if (r.value === null) {
@@ -623,6 +661,7 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
       }
       if (run?.kind !== 'messages') flush();
       run = { kind: 'messages', type: '', field: '' };
+      touched.add(r.type);
       messages.push({ key: encodeKey(r.type, r.key), value: null });
       continue;
     }
@@ -641,9 +680,29 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     grow(envelope.length);
     if (run?.kind !== 'messages') flush();
     run = { kind: 'messages', type: '', field: '' };
+    touched.add(r.type);
     messages.push({ key: encodeKey(r.type, r.key), value: envelope });
   }
   flush();
+  return sections;
+}
+
+/** Record indices grouped by type, stably (types in order of first appearance). */
+function groupByType(records: ReadonlyArray<StoreRecord>): Int32Array {
+  const order = new Int32Array(records.length);
+  const next = new Int32Array(records.length).fill(-1); // a linked list of each type's records
+  const tail = new Map<string, number>();
+  const heads: number[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const t = records[i]!.type;
+    const last = tail.get(t);
+    if (last === undefined) heads.push(i);
+    else next[last] = i;
+    tail.set(t, i);
+  }
+  let w = 0;
+  for (const h of heads) for (let i = h; i >= 0; i = next[i]!) order[w++] = i;
+  return order;
 }
 
 const INT_MAX = 2147483647;
@@ -677,7 +736,7 @@ function checkSspRows(r: SspRows): number {
 }
 
 /** SSP rows as an ssps section; rows whose names or list text are not well-formed strings go as plain messages. */
-function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): void {
+function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
   const plainStream = r.streams.map((s) => !s.system.isWellFormed() || !s.stream.isWellFormed());
   const plainList = r.lists.map((l) => !l.isWellFormed());
   const odd: StoreRecord[] = [];
@@ -699,14 +758,16 @@ function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): void {
     }
     cols = { ...cols, n: keep, stream: pick(r.stream), partition: pick(r.partition), bucket: r.bucket === null ? null : pick(r.bucket), list: pick(r.list) };
   }
-  if (cols.n > 0) writeSsps(out, cols);
-  if (odd.length > 0) encodeRecords(out, odd, meta);
+  const sections: Section[] = [];
+  if (cols.n > 0) sections.push(writeSsps(out, cols));
+  if (odd.length > 0) sections.push(...encodeRecords(out, odd, meta));
+  return sections;
 }
 
 // ---- compaction ----------------------------------------------------------------------------
 
 /** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
-function* compactedBodies(state: StoreState): Generator<Buffer> {
+function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   let sink = new Sink();
   let metas: string[] = [];
   let local = new Map<number, number>();
@@ -720,7 +781,7 @@ function* compactedBodies(state: StoreState): Generator<Buffer> {
     }
     return id;
   };
-  const take = (): Buffer | undefined => {
+  const take = (): EncodedBody | undefined => {
     if (records === 0) return undefined;
     const body = encodeBody(metas, sink, records);
     sink = new Sink();
@@ -766,7 +827,8 @@ function* compactedBodies(state: StoreState): Generator<Buffer> {
           if (m !== 0) oneMeta = false;
           meta.push(m);
         }
-        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta));
+        // Compaction writes each key of a type once: every fields section is fresh.
+        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
         records += keys.length;
       } else {
         const msgs: Array<{ key: string; value: string }> = [];

@@ -66,15 +66,19 @@ export function decodeHeader(buf: Buffer, file: string): Header {
   return { version, fileId: Buffer.from(buf.subarray(12, 20)) };
 }
 
-/** The frame header for `body`, and the commit marker written after the frame is fsync'd. */
-export function encodeFrame(fileId: Buffer, body: Buffer): { head: Buffer; commit: Buffer } {
-  if (body.length > MAX_BODY) fail('E_STORE_TOO_LARGE', `a frame body of ${body.length} bytes is over the limit of ${MAX_BODY}`);
+/** The frame header for a body (one buffer, or chunks), and the commit marker written after the frame is fsync'd. */
+export function encodeFrame(fileId: Buffer, body: Buffer | readonly Buffer[]): { head: Buffer; commit: Buffer } {
+  const chunks = Buffer.isBuffer(body) ? [body] : body;
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  if (length > MAX_BODY) fail('E_STORE_TOO_LARGE', `a frame body of ${length} bytes is over the limit of ${MAX_BODY}`);
   const head = Buffer.alloc(FRAME_HEADER_SIZE);
   head.writeUInt32BE(FRAME_TAG, 0);
-  head.writeUInt32BE(body.length, 4);
-  const crc = crc32(body, crc32(head.subarray(0, 8), crc32(fileId)));
+  head.writeUInt32BE(length, 4);
+  let crc = crc32(head.subarray(0, 8), crc32(fileId));
+  for (const c of chunks) crc = crc32(c, crc);
   head.writeUInt32BE(crc, 8);
-  return { head, commit: encodeCommit(fileId, body.length, crc) };
+  return { head, commit: encodeCommit(fileId, length, crc) };
 }
 
 export function encodeCommit(fileId: Buffer, bodyLength: number, frameCrc: number): Buffer {

@@ -179,6 +179,71 @@ export class SspTable {
     this.live++;
   }
 
+  /** Inserts a row for an SSP not present yet and returns -1; returns the SSP's row, unchanged, when it is. */
+  add(stream: number, partition: number, bucket: number, list: number, meta: number): number {
+    const pi = this.partIndex(stream, bucket, true)!;
+    const row = pi.get(partition);
+    if (row >= 0) return row;
+    const r = this.n++;
+    if (r >= this.list.length) this.reserve(r + 1);
+    this.stream[r] = stream;
+    this.partition[r] = partition;
+    this.bucket[r] = bucket;
+    this.list[r] = list;
+    this.meta[r] = meta;
+    pi.set(partition, r);
+    this.live++;
+    return -1;
+  }
+
+  /**
+   * Loads rows into an EMPTY table, taking the columns over (no copy) and indexing them in one
+   * pass with a JS Map's semantics: a repeated SSP keeps its first row and takes the later list;
+   * a tombstone removes an earlier row. `stream` and `list` must already be in this table's ids.
+   */
+  adopt(n: number, stream: Int32Array, partition: Int32Array, bucket: Int32Array, list: Int32Array, meta: Int32Array): void {
+    if (this.n !== 0) throw new Error('SspTable.adopt needs an empty table');
+    this.stream = stream;
+    this.partition = partition;
+    this.bucket = bucket;
+    this.list = list;
+    this.meta = meta;
+    this.n = n;
+    let live = 0;
+    let curS = -1;
+    let curB = 0;
+    let pi: PartitionIndex | undefined;
+    for (let r = 0; r < n; r++) {
+      const s = stream[r]!;
+      const b = bucket[r]!;
+      if (s !== curS || b !== curB || pi === undefined) {
+        pi = this.partIndex(s, b, true)!;
+        curS = s;
+        curB = b;
+      }
+      const p = partition[r]!;
+      const l = list[r]!;
+      const earlier = pi.get(p);
+      if (l < 0) {
+        if (earlier >= 0) {
+          list[earlier] = -1;
+          pi.delete(p);
+          live--;
+        }
+        continue;
+      }
+      if (earlier >= 0) {
+        list[earlier] = l;
+        meta[earlier] = meta[r]!;
+        list[r] = -1;
+        continue;
+      }
+      pi.set(p, r);
+      live++;
+    }
+    this.live = live;
+  }
+
   /** Makes room for `rows` rows in total. */
   reserve(rows: number): void {
     if (rows <= this.list.length) return;

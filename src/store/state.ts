@@ -19,9 +19,16 @@ function growI32(a: Int32Array, need: number): Int32Array {
   return b;
 }
 
-/** Keys of one type in first-write order; a row holds a field id and string, or an envelope. */
+/**
+ * Keys of one type in first-write order; a row holds a field id and string, or an envelope. The
+ * key -> row index is built on first use: rows loaded from a section whose keys are known to be
+ * new (compaction output, a type's first write) are appended without it, so a read-only pass
+ * over a million task records costs no hashing.
+ */
 export class KeyedTable {
   private index = new Map<string, number>();
+  /** Rows [0, indexed) are in the index. */
+  private indexed = 0;
   keys: string[] = [];
   /** The field's string (kind >= 0) or the envelope JSON (kind ENVELOPE). */
   vals: string[] = [];
@@ -31,11 +38,52 @@ export class KeyedTable {
   n = 0;
   live = 0;
 
+  /** Indexes the appended rows, with a JS Map's semantics should a key repeat (first row kept, later value). */
+  private ensureIndex(): void {
+    for (let r = this.indexed; r < this.n; r++) {
+      if (this.kind[r] === DEAD) continue;
+      const k = this.keys[r]!;
+      const first = this.index.get(k);
+      if (first === undefined) {
+        this.index.set(k, r);
+        continue;
+      }
+      this.kind[first] = this.kind[r]!;
+      this.vals[first] = this.vals[r]!;
+      this.meta[first] = this.meta[r]!;
+      this.kind[r] = DEAD;
+      this.vals[r] = '';
+      this.live--;
+    }
+    this.indexed = this.n;
+  }
+
   row(key: string): number {
+    this.ensureIndex();
     return this.index.get(key) ?? -1;
   }
 
+  /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
+  appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number): void {
+    const need = this.n + keys.length;
+    if (need > this.kind.length) {
+      this.kind = growI32(this.kind, need);
+      this.meta = growI32(this.meta, need);
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const v = vals[i]!;
+      if (v === null) continue;
+      const r = this.n++;
+      this.keys[r] = keys[i]!;
+      this.vals[r] = v;
+      this.kind[r] = kind;
+      this.meta[r] = meta(i);
+      this.live++;
+    }
+  }
+
   set(key: string, kind: number, val: string, meta: number): void {
+    this.ensureIndex();
     const r = this.index.get(key);
     if (r !== undefined) {
       this.kind[r] = kind;
@@ -53,10 +101,12 @@ export class KeyedTable {
     this.kind[i] = kind;
     this.meta[i] = meta;
     this.index.set(key, i);
+    this.indexed = this.n;
     this.live++;
   }
 
   delete(key: string): void {
+    this.ensureIndex();
     const r = this.index.get(key);
     if (r === undefined) return;
     this.index.delete(key);
@@ -90,6 +140,7 @@ export class KeyedTable {
     this.kind = kind;
     this.meta = meta;
     this.n = keys.length;
+    this.indexed = this.n;
   }
 }
 
@@ -201,6 +252,14 @@ export class StoreState {
     for (let i = 0; i < streams.length; i++) streams[i] = table.streamId(c.streams[i]!.system, c.streams[i]!.stream, true);
     const lists = table.adoptLists(c.lists);
     const keyed = t.keyed.live > 0 ? t.keyed : undefined;
+    if (table.n === 0 && keyed === undefined) {
+      // The common first section (a compacted log, a first plan): take the columns over.
+      const identity = (m: Int32Array): boolean => m.every((v, i) => v === i);
+      const remap = (col: Int32Array, m: Int32Array): Int32Array => (identity(m) ? col : col.map((v) => (v < 0 ? v : m[v]!)));
+      const meta = c.meta === null ? new Int32Array(c.n).fill(metaIds[0]!) : remap(c.meta, metaIds);
+      table.adopt(c.n, remap(c.stream, streams), c.partition, c.bucket ?? new Int32Array(c.n).fill(-1), remap(c.list, lists), meta);
+      return;
+    }
     table.reserve(table.n + c.n);
     for (let i = 0; i < c.n; i++) {
       const b = c.bucket === null ? -1 : c.bucket[i]!;
@@ -248,7 +307,15 @@ export class StoreState {
         for (let i = 0; i < msgs.length; i++) this.applyMessage(msgs[i]!.type, msgs[i]!.key, s.values[i]!, msgs[i]!.envelope);
       } else if (s.kind === 'fields') {
         const f = this.fieldId(s.field);
-        for (let i = 0; i < s.keys.length; i++) this.applyField(s.type, s.keys[i]!, f, s.values[i]!, s.meta === null ? metaIds[0]! : metaIds[s.meta[i]!]!);
+        const meta = (i: number): number => (s.meta === null ? metaIds[0]! : metaIds[s.meta[i]!]!);
+        const t = s.fresh ? this.typeState(s.type, true)! : undefined;
+        if (t !== undefined && t.ssp === undefined) {
+          // Keys known to be new: appended without hashing (the index is built if someone asks by key).
+          this.logRecords += s.keys.length;
+          t.keyed.appendFresh(s.keys, f, s.values, meta);
+        } else {
+          for (let i = 0; i < s.keys.length; i++) this.applyField(s.type, s.keys[i]!, f, s.values[i]!, meta(i));
+        }
       } else {
         this.applySsps(s, metaIds);
       }

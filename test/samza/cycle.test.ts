@@ -193,13 +193,13 @@ describe('the columnar cycle equals the previous per-record implementation', () 
 
   const sorted = (m: Map<string, unknown>): Array<[string, unknown]> => [...m].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   const state = (s: { entries(t: string): Map<string, unknown> }) => Object.fromEntries(Object.values(TYPES).map((t) => [t, sorted(s.entries(t))]));
-  const outcome = (f: () => { plan: Parameters<typeof jobModelJson>[0]; changes: unknown; recordsWritten: number; warnings: string[] }) => {
+  const outcome = (f: () => { plan: Parameters<typeof jobModelJson>[0] & { streams: unknown }; changes: unknown; recordsWritten: number; warnings: string[] }) => {
     try {
       const r = f();
       // The moved examples are the first five in task order now (the reference listed them by container): compare as sets.
       const c = r.changes as { movedExamples: string[]; sspsMoved: number };
       const examples = c.sspsMoved <= 5 ? [...c.movedExamples].sort() : c.movedExamples.length;
-      return { model: jobModelJson(r.plan), changes: { ...c, movedExamples: examples }, recordsWritten: r.recordsWritten, warnings: r.warnings };
+      return { model: jobModelJson(r.plan), streams: r.plan.streams, changes: { ...c, movedExamples: examples }, recordsWritten: r.recordsWritten, warnings: r.warnings };
     } catch (e) {
       return { error: `${(e as { code?: string }).code}: ${(e as Error).message}` };
     }

@@ -8,7 +8,8 @@ import { CoordinatorStore, STORE_FORMAT_VERSION } from '../../src/store/index.js
 import { crc32, crc32Table, NATIVE_CRC32 } from '../../src/store/crc32.js';
 import { encodeHeader } from '../../src/store/format.js';
 import { encodeFrame as encodeV1Frame } from '../../src/store/format-v1.js';
-import { MAX_BODY } from '../../src/store/body.js';
+import { decodeBody, encodeBody, MAX_BODY, Sink, writeFields, writeMessages, writeSsps } from '../../src/store/body.js';
+import fc from 'fast-check';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 import { caught } from '../helpers.js';
 
@@ -325,5 +326,51 @@ describe('frame size limit', () => {
     expect(e.message).toBe(`a single write of 1024 records is more than ${MAX_BODY} bytes, the limit`);
     expect(fs.statSync(s.path).size).toBe(size);
     s.close();
+  });
+});
+
+describe('section writers and decodeBody agree', () => {
+  // A writer applies what the section writers return instead of decoding its own bytes: the two must be equal.
+  const str = fc.string({ maxLength: 12, unit: 'grapheme' });
+  const sectionArb = fc.oneof(
+    fc.record({ kind: fc.constant('messages' as const), entries: fc.array(fc.record({ key: str.map((k) => JSON.stringify([1, 't', k])), value: fc.option(str.map((v) => JSON.stringify({ values: v }))) }), { minLength: 1, maxLength: 5 }) }),
+    fc.record({ kind: fc.constant('fields' as const), type: str, field: str, rows: fc.array(fc.record({ key: str, value: fc.option(str) }), { maxLength: 6 }), meta: fc.boolean(), fresh: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('ssps' as const),
+      rows: fc.array(fc.record({ s: fc.nat(2), p: fc.nat(2147483647), b: fc.integer({ min: -1, max: 3 }), l: fc.integer({ min: -1, max: 1 }) }), { maxLength: 6 }),
+      bucket: fc.boolean(),
+      meta: fc.boolean(),
+    }),
+  );
+  it('for random sections of every kind', () => {
+    fc.assert(
+      fc.property(fc.array(sectionArb, { maxLength: 4 }), (specs) => {
+        const sink = new Sink();
+        const written = specs.map((x) => {
+          if (x.kind === 'messages') return writeMessages(sink, x.entries);
+          if (x.kind === 'fields') return writeFields(sink, x.type, x.field, x.rows.map((r) => r.key), x.rows.map((r) => r.value), x.meta ? Int32Array.from(x.rows, () => 1) : null, x.fresh);
+          const col = (f: (r: { s: number; p: number; b: number; l: number }) => number) => Int32Array.from(x.rows, f);
+          return writeSsps(sink, {
+            streams: [{ system: 'kafka', stream: 'A' }, { system: 'k', stream: 'Ω' }, { system: '', stream: '' }],
+            lists: ['["a"]', '["b","c"]'],
+            n: x.rows.length,
+            stream: col((r) => r.s),
+            partition: col((r) => r.p),
+            bucket: x.bucket ? col((r) => r.b) : null,
+            list: col((r) => r.l),
+            meta: x.meta ? col(() => 1) : null,
+          });
+        });
+        const metas = ['{"timestamp":1}', '{"timestamp":2}'];
+        const body = encodeBody(metas, sink, 0);
+        const bytes = Buffer.concat(body.chunks);
+        expect(bytes.length).toBe(body.length);
+        const decoded = decodeBody(bytes, 0, bytes.length);
+        expect(decoded.metas).toEqual(metas);
+        const plain = (s: unknown): unknown => JSON.parse(JSON.stringify(s, (_, v) => (v instanceof Int32Array ? [...v] : v)));
+        expect(plain(decoded.sections)).toEqual(plain(written));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

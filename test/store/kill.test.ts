@@ -93,6 +93,7 @@ describe('kill -9 during store cycles', () => {
     const dir = tempDir();
     let committed = -1; // the last cycle known committed
     let inWrite = 0;
+    const history: string[] = [];
     let seed = 12345;
     const random = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
     for (let kill = 0; kill < KILLS; kill++) {
@@ -110,6 +111,7 @@ describe('kill -9 during store cycles', () => {
       const now = stateOf(s);
       s.close();
       // Exactly the last acknowledged model, or the next one whose commit was under way.
+      history.push(`${kill}: acked ${acked}, ${now === stateA ? 'A' : now === stateB ? 'B' : now === empty ? 'empty' : '?'}`);
       if (now === model(acked + 1)) committed = acked + 1;
       else {
         expect(now === model(acked), `kill ${kill}: the store holds neither model ${acked} nor ${acked + 1}`).toBe(true);
@@ -119,6 +121,8 @@ describe('kill -9 during store cycles', () => {
     }
     // A last, clean run continues from what is stored.
     const s = CoordinatorStore.open(dir);
+    const held = stateOf(s);
+    expect(held === model(committed), `after the last kill the store holds ${held === stateA ? 'A' : held === stateB ? 'B' : 'neither'}, committed ${committed}: ${history.join('; ')}`).toBe(true);
     const r = runCycle(s, job(committed % 2 === 0 ? PARTITIONS : 2 * PARTITIONS));
     expect(r.recordsWritten).toBe(0);
     s.close();

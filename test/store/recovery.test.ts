@@ -277,8 +277,8 @@ describe('bit flips', () => {
       const sink = new Sink();
       write(sink);
       const body = encodeBody(['{"host":"h","username":"u","source":"SamzaContainer","timestamp":1}'], sink, 1);
-      const { head, commit } = encodeFrame(fileId, body);
-      fs.appendFileSync(path.join(d, LOG_FILE), Buffer.concat([head, body, commit]));
+      const { head, commit } = encodeFrame(fileId, body.chunks);
+      fs.appendFileSync(path.join(d, LOG_FILE), Buffer.concat([head, ...body.chunks, commit]));
       const before = fs.readFileSync(path.join(d, LOG_FILE));
       const e = caught(() => CoordinatorStore.open(d));
       expect(e.code, what).toBe('E_STORE_CORRUPT');
