@@ -32,14 +32,7 @@ function scratch(n: i32, fill: i32): usize {
   return <i64>na * <i64>cb < <i64>nb * <i64>ca;
 }
 
-/** More differing keys first, then keys of higher precedence (key 0 most significant). */
-function maskScore(mask: i32, k: i32): i32 {
-  let rev = 0;
-  for (let i = 0; i < k; i++) if ((mask >>> i) & 1) rev |= 1 << (k - 1 - i);
-  return (<i32>popcnt<u32>(<u32>mask) << k) | rev;
-}
-
-// ---------------------------------------------------------------- shared state of one call
+// ---------------------------------------------------------------- group heaps (one call's state)
 let gLoad: usize = 0;
 let gCap: usize = 0;
 let gGroupOf: usize = 0;
@@ -47,11 +40,27 @@ let gStart: usize = 0;
 let gSize: usize = 0;
 let gHeap: usize = 0;
 let gPos: usize = 0;
+let gCount: usize = 0; // standbys per client (existing and placed); balanced only
+/** Heap order: 0 = by load n/c (Kafka's least loaded); 1 = by (n+1)/c, then fewer standbys (the repair's cheapest receiver). Both end on the index. */
+let gMode: i32 = 0;
+// With limits, bestFree passes over clients with count >= gMaxCount or (n+1)/c above gHiN/gHiC.
+let gLimited: bool = false;
+let gMaxCount: i32 = 0;
+let gHiN: i32 = 0;
+let gHiC: i32 = 1;
+let gStack: usize = 0;
 
 // @ts-ignore: decorator
 @inline function before(a: i32, b: i32): bool {
-  const na = ld(gLoad, a), ca = ld(gCap, a), nb = ld(gLoad, b), cb = ld(gCap, b);
-  return lessLoad(na, ca, nb, cb) || (!lessLoad(nb, cb, na, ca) && a < b);
+  const m = gMode;
+  const na = ld(gLoad, a) + m, ca = ld(gCap, a), nb = ld(gLoad, b) + m, cb = ld(gCap, b);
+  if (lessLoad(na, ca, nb, cb)) return true;
+  if (lessLoad(nb, cb, na, ca)) return false;
+  if (m != 0) {
+    const xa = ld(gCount, a), xb = ld(gCount, b);
+    if (xa != xb) return xa < xb;
+  }
+  return a < b;
 }
 
 function siftUp(g: i32, i: i32): void {
@@ -87,6 +96,18 @@ function siftDown(g: i32, i: i32): void {
   st(gPos, c, i);
 }
 
+/** c's key grew: move it down its heap. */
+// @ts-ignore: decorator
+@inline function grew(c: i32): void {
+  siftDown(ld(gGroupOf, c), ld(gPos, c));
+}
+
+/** c's key fell: move it up its heap. */
+// @ts-ignore: decorator
+@inline function shrank(c: i32): void {
+  siftUp(ld(gGroupOf, c), ld(gPos, c));
+}
+
 function push(c: i32): void {
   const g = ld(gGroupOf, c);
   const n = ld(gSize, g);
@@ -95,57 +116,57 @@ function push(c: i32): void {
   siftUp(g, n);
 }
 
-/** One binary min-heap per tag group over (load, index), stored in one array. */
-function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize): void {
+/** One binary min-heap per tag group in the given order, stored in one array; no limits. */
+function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, count: usize, mode: i32): void {
   gLoad = load;
   gCap = cap;
   gGroupOf = groupOf;
+  gCount = count;
+  gMode = mode;
+  gLimited = false;
   gStart = scratch(G + 1, 0);
   for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
   for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
   gSize = scratch(G, 0);
   gHeap = scratch(C, 0);
   gPos = scratch(C, 0);
+  gStack = scratch(C + 1, 0);
   for (let c = 0; c < C; c++) push(c);
 }
 
-// ---------------------------------------------------------------- balanced
-
-let bHeld: usize = 0;
-let bStack: usize = 0;
-let bStamp: i32 = 0;
-
-function holdClient(c: i32, K: i32, clientValues: usize, usedVal: usize): void {
-  st(bHeld, c, bStamp);
-  for (let k = 0; k < K; k++) {
-    const v = ld(clientValues, c * K + k);
-    if (v >= 0) st(usedVal, v, bStamp);
-  }
+function limitHeaps(maxCount: i32, hiN: i32, hiC: i32): void {
+  gLimited = true;
+  gMaxCount = maxCount;
+  gHiN = hiN;
+  gHiC = hiC;
 }
 
 /**
- * Least-loaded member of group g without a copy: the heap top, unless it holds
- * one; then search below the holders only (a task has few copies).
+ * Best member of group g with held[c] != stamp (and inside the limits, if
+ * set): the heap top, unless it is passed over; then search below the passed
+ * over members only (a task has few copies).
  */
-function bestFree(g: i32): i32 {
+function bestFree(g: i32, held: usize, stamp: i32): i32 {
   const base = ld(gStart, g);
   const n = ld(gSize, g);
   let best = -1;
   let sp = 0;
-  if (n > 0) st(bStack, sp++, 0);
+  if (n > 0) st(gStack, sp++, 0);
   while (sp > 0) {
-    const i = ld(bStack, --sp);
+    const i = ld(gStack, --sp);
     const c = ld(gHeap, base + i);
-    if (ld(bHeld, c) != bStamp) {
+    if (ld(held, c) != stamp && (!gLimited || (ld(gCount, c) < gMaxCount && !lessLoad(gHiN, gHiC, ld(gLoad, c) + 1, ld(gCap, c))))) {
       if (best < 0 || before(c, best)) best = c;
       continue;
     }
     const l = 2 * i + 1;
-    if (l < n) st(bStack, sp++, l);
-    if (l + 1 < n) st(bStack, sp++, l + 1);
+    if (l < n) st(gStack, sp++, l);
+    if (l + 1 < n) st(gStack, sp++, l + 1);
   }
   return best;
 }
+
+// ---------------------------------------------------------------- balanced
 
 // Kafka's range (see envelope() in the reference): least/most load as count/capacity, fewest/most standbys.
 let eLoN: i32 = 0;
@@ -154,7 +175,6 @@ let eHiN: i32 = 0;
 let eHiC: i32 = 1;
 let eMinCount: i32 = 0;
 let eMaxCount: i32 = 0;
-let gCount: usize = 0; // standbys per client (existing and placed)
 
 function envelope(C: i32, load: usize, cap: usize, count: usize): void {
   let lo = 0, hi = 0;
@@ -174,11 +194,10 @@ function envelope(C: i32, load: usize, cap: usize, count: usize): void {
   eMaxCount = maxCount;
 }
 
-/** Moving one standby x -> y keeps both clients inside Kafka's range of loads and of standby counts. */
-function insideEnvelope(x: i32, y: i32): bool {
-  if (ld(gCount, y) + 1 > eMaxCount || ld(gCount, x) - 1 < eMinCount) return false;
-  if (lessLoad(eHiN, eHiC, ld(gLoad, y) + 1, ld(gCap, y))) return false;
-  return !lessLoad(ld(gLoad, x) - 1, ld(gCap, x), eLoN, eLoC);
+/** Client x may give up one standby without leaving Kafka's range (fewest standbys, least load). */
+// @ts-ignore: decorator
+@inline function mayGive(x: i32): bool {
+  return ld(gCount, x) - 1 >= eMinCount && !lessLoad(ld(gLoad, x) - 1, ld(gCap, x), eLoN, eLoC);
 }
 
 /** Lexicographic comparison of two spread vectors (key 0 first). */
@@ -190,81 +209,575 @@ function compareSpread(a: usize, b: usize, K: i32): i32 {
   return 0;
 }
 
-let iUsed: usize = 0;
-let iWithout: usize = 0;
-let iU: i32 = 0;
+/** Most nodes (candidate groups tried) of one set search (SET_SEARCH_BUDGET in the reference). */
+const SET_SEARCH_BUDGET: i32 = 4096;
 
-function markSpread(c: i32, K: i32, clientValues: usize): void {
+// setSearch() of the reference: its scratch and the problem's arrays.
+let sK: i32 = 0;
+let sG: i32 = 0;
+let sW: i32 = 0;
+let sCv: usize = 0;
+let sDistinct: usize = 0;
+let sActive: usize = 0;
+let sHolderStart: usize = 0;
+let sHolders: usize = 0;
+let sOut: usize = 0;
+let sHeld: usize = 0;
+let sSeen: usize = 0;
+let sSeenAt: usize = 0;
+let sVec: usize = 0;
+let sUb: usize = 0;
+let sBestVec: usize = 0;
+let sCurVec: usize = 0;
+let sOldSet: usize = 0;
+let sKeep: usize = 0;
+let sPick: usize = 0;
+let sPickGroup: usize = 0;
+let sBest: usize = 0;
+let sSortB: usize = 0;
+let sStamp: i32 = 0;
+let sFound: bool = false;
+let sBestHeavy: i32 = -1;
+
+function initSetSearch(C: i32, K: i32, G: i32, W: i32, V: i32, cv: usize, distinct: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  sK = K;
+  sG = G;
+  sW = W;
+  sCv = cv;
+  sDistinct = distinct;
+  sActive = active;
+  sHolderStart = holderStart;
+  sHolders = holders;
+  sOut = out;
+  sHeld = scratch(C, 0);
+  sSeen = scratch(V, 0);
+  sSeenAt = scratch(V, 0);
+  sVec = scratch(K, 0);
+  sUb = scratch(K, 0);
+  sBestVec = scratch(K, 0);
+  sCurVec = scratch(K, 0);
+  sOldSet = scratch(W, 0);
+  sKeep = scratch(W, 0);
+  sPick = scratch(W, 0);
+  sPickGroup = scratch(W, 0);
+  sBest = scratch(W, 0);
+  sSortB = scratch(W, 0);
+  sStamp = 0;
+}
+
+function sAdd(c: i32): void {
+  const K = sK;
   for (let k = 0; k < K; k++) {
-    const v = ld(clientValues, c * K + k);
-    if (v >= 0 && ld(iUsed, v) != iU) {
-      st(iUsed, v, iU);
-      st(iWithout, k, ld(iWithout, k) + 1);
+    const v = ld(sCv, c * K + k);
+    if (v < 0) continue;
+    if (ld(sSeenAt, v) != sStamp) {
+      st(sSeenAt, v, sStamp);
+      st(sSeen, v, 0);
+    }
+    const n = ld(sSeen, v);
+    st(sSeen, v, n + 1);
+    if (n == 0) st(sVec, k, ld(sVec, k) + 1);
+  }
+}
+
+function sRemove(c: i32): void {
+  const K = sK;
+  for (let k = 0; k < K; k++) {
+    const v = ld(sCv, c * K + k);
+    if (v < 0) continue;
+    const n = ld(sSeen, v) - 1;
+    st(sSeen, v, n);
+    if (n == 0) st(sVec, k, ld(sVec, k) - 1);
+  }
+}
+
+/** The spread the remaining `r` picks could reach at most, against the best: can the search still win? */
+function promising(r: i32, found: bool): bool {
+  for (let k = 0; k < sK; k++) {
+    const u = ld(sUb, k);
+    const v = ld(sVec, k) + r;
+    const b = v < u ? v : u;
+    const bv = ld(sBestVec, k);
+    if (b != bv) return b > bv;
+  }
+  return found;
+}
+
+/** Heavier after taking one more standby (exact). */
+// @ts-ignore: decorator
+@inline function heavierAfter(a: i32, b: i32): bool {
+  return lessLoad(ld(gLoad, b) + 1, ld(gCap, b), ld(gLoad, a) + 1, ld(gCap, a));
+}
+
+function sortHeavy(xs: usize, n: i32): void {
+  for (let i = 1; i < n; i++) {
+    const c = ld(xs, i);
+    let j = i;
+    while (j > 0 && heavierAfter(c, ld(xs, j - 1))) {
+      st(xs, j, ld(xs, j - 1));
+      j--;
+    }
+    st(xs, j, c);
+  }
+}
+
+function leaf(r: i32): void {
+  const cmp = compareSpread(sVec, sBestVec, sK);
+  if (cmp < 0) return;
+  for (let i = 0; i < r; i++) st(sSortB, i, ld(sPick, i));
+  sortHeavy(sSortB, r);
+  const h = ld(sSortB, 0);
+  if (cmp == 0 && !(sFound && heavierAfter(sBestHeavy, h))) return;
+  sFound = true;
+  for (let k = 0; k < sK; k++) st(sBestVec, k, ld(sVec, k));
+  sBestHeavy = h;
+  for (let i = 0; i < r; i++) st(sBest, i, ld(sPick, i));
+}
+
+/** setSearch().search(t) of the reference: task t's standbys re-chosen as the set with the best spread, if strictly better. */
+function searchSet(t: i32): bool {
+  const K = sK, G = sG, W = sW;
+  let n = 0;
+  while (n < W && ld(sOut, t * W + n) >= 0) n++;
+  if (n == 0) return false;
+  sStamp++;
+  const stamp = sStamp;
+  for (let k = 0; k < K; k++) st(sVec, k, 0);
+  const a = ld(sActive, t);
+  if (a >= 0) {
+    sAdd(a);
+    st(sHeld, a, stamp);
+  }
+  const h1 = ld(sHolderStart, t + 1);
+  for (let h = ld(sHolderStart, t); h < h1; h++) {
+    sAdd(ld(sHolders, h));
+    st(sHeld, ld(sHolders, h), stamp);
+  }
+  for (let k = 0; k < K; k++) {
+    const d = ld(sDistinct, k), v = ld(sVec, k) + n;
+    st(sUb, k, d < v ? d : v);
+  }
+  for (let j = 0; j < n; j++) sAdd(ld(sOut, t * W + j));
+  for (let k = 0; k < K; k++) st(sCurVec, k, ld(sVec, k));
+  if (compareSpread(sCurVec, sUb, K) == 0) return false;
+  let r = 0;
+  for (let j = 0; j < n; j++) {
+    const c = ld(sOut, t * W + j);
+    st(sOldSet, j, c);
+    sRemove(c);
+    if (mayGive(c)) {
+      st(sKeep, j, 0);
+      st(gLoad, c, ld(gLoad, c) - 1);
+      st(gCount, c, ld(gCount, c) - 1);
+      shrank(c);
+      r++;
+    } else {
+      st(sKeep, j, 1);
+      sAdd(c);
+      st(sHeld, c, stamp);
+    }
+  }
+  for (let k = 0; k < K; k++) st(sBestVec, k, ld(sCurVec, k));
+  sFound = false;
+  sBestHeavy = -1;
+  if (r > 0) {
+    // A greedy first guess: each pick the group adding the most (ties: the heaps' order).
+    let d = 0;
+    for (; d < r; d++) {
+      let bc = -1;
+      let bAdd = -1;
+      for (let g = 0; g < G; g++) {
+        const y = bestFree(g, sHeld, stamp);
+        if (y < 0) continue;
+        let gain = 0;
+        for (let k = 0; k < K; k++) {
+          const v = ld(sCv, y * K + k);
+          gain = gain * 2 + (v >= 0 && (ld(sSeenAt, v) != stamp || ld(sSeen, v) == 0) ? 1 : 0);
+        }
+        if (gain > bAdd || (gain == bAdd && before(y, bc))) {
+          bAdd = gain;
+          bc = y;
+        }
+      }
+      if (bc < 0) break;
+      st(sPick, d, bc);
+      sAdd(bc);
+      st(sHeld, bc, stamp);
+    }
+    if (d == r) leaf(r);
+    for (let i = d - 1; i >= 0; i--) {
+      sRemove(ld(sPick, i));
+      st(sHeld, ld(sPick, i), 0);
+    }
+    // Depth-first over multisets of groups (nondecreasing group index).
+    let nodes = 0;
+    d = 0;
+    st(sPickGroup, 0, -1);
+    st(sPick, 0, -1);
+    while (d >= 0) {
+      const pd = ld(sPick, d);
+      if (pd >= 0) {
+        sRemove(pd);
+        st(sHeld, pd, 0);
+        st(sPick, d, -1);
+      }
+      const pg = ld(sPickGroup, d);
+      let g = pg >= 0 ? pg + 1 : d > 0 ? ld(sPickGroup, d - 1) : 0;
+      let advanced = false;
+      for (; g < G && nodes < SET_SEARCH_BUDGET; g++) {
+        nodes++;
+        const y = bestFree(g, sHeld, stamp);
+        if (y < 0) continue;
+        sAdd(y);
+        if (!promising(r - d - 1, sFound)) {
+          sRemove(y);
+          continue;
+        }
+        st(sPick, d, y);
+        st(sPickGroup, d, g);
+        st(sHeld, y, stamp);
+        advanced = true;
+        break;
+      }
+      if (!advanced) {
+        st(sPickGroup, d, -1);
+        d--;
+        continue;
+      }
+      if (d + 1 == r) leaf(r);
+      else {
+        d++;
+        st(sPickGroup, d, -1);
+        st(sPick, d, -1);
+      }
+    }
+  }
+  // Apply: the members that stayed, then the best set; or the released members back where they were.
+  const found = sFound;
+  let j = 0;
+  if (found) for (let i = 0; i < n; i++) if (ld(sKeep, i) != 0) st(sOut, t * W + j++, ld(sOldSet, i));
+  let b = 0;
+  for (let i = 0; i < n; i++) {
+    if (ld(sKeep, i) != 0) continue;
+    const c = found ? ld(sBest, b++) : ld(sOldSet, i);
+    st(sOut, t * W + (found ? j++ : i), c);
+    st(gLoad, c, ld(gLoad, c) + 1);
+    st(gCount, c, ld(gCount, c) + 1);
+    grew(c);
+  }
+  return found;
+}
+
+/** chooseSets() of the reference: per task in TaskId order, the set of standbys with the best spread, if better than Kafka's. */
+function chooseSets(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, distinct: usize, groupOf: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  initHeaps(C, G, groupOf, load, cap, gCount, 0);
+  limitHeaps(eMaxCount, eHiN, eHiC);
+  initSetSearch(C, K, G, W, V, clientValues, distinct, active, holderStart, holders, out);
+  for (let t = 0; t < T; t++) searchSet(t);
+}
+
+// ---------------------------------------------------------------- repair (step 2)
+
+let rHead: usize = 0;
+let rNext: usize = 0;
+let rPrev: usize = 0;
+let rPlaced: usize = 0;
+let rMStart: usize = 0;
+let rMembers: usize = 0;
+let rHeld: usize = 0;
+let rSeen: usize = 0;
+let rSeenAt: usize = 0;
+let rOkAt: usize = 0;
+let rCur: usize = 0;
+let rRigid: usize = 0;
+let rRigidCount: usize = 0;
+let rStamp: i32 = 0;
+let rK: i32 = 0;
+let rG: i32 = 0;
+let rW: i32 = 0;
+let rCv: usize = 0;
+let rGv: usize = 0;
+let rDistinct: usize = 0;
+let rActive: usize = 0;
+let rHolderStart: usize = 0;
+let rHolders: usize = 0;
+let rOut: usize = 0;
+
+function link(c: i32, s: i32): void {
+  st(rPrev, s, -1);
+  const h = ld(rHead, c);
+  st(rNext, s, h);
+  if (h >= 0) st(rPrev, h, s);
+  st(rHead, c, s);
+  st(rPlaced, c, ld(rPlaced, c) + 1);
+}
+
+function unlink(c: i32, s: i32): void {
+  const p = ld(rPrev, s), n = ld(rNext, s);
+  if (p >= 0) st(rNext, p, n);
+  else st(rHead, c, n);
+  if (n >= 0) st(rPrev, n, p);
+  st(rPlaced, c, ld(rPlaced, c) - 1);
+}
+
+/** y taking one standby from x lowers the potential. */
+// @ts-ignore: decorator
+@inline function improves(y: i32, x: i32): bool {
+  const ny = ld(gLoad, y) + 1, cy = ld(gCap, y), nx = ld(gLoad, x), cx = ld(gCap, x);
+  return lessLoad(ny, cy, nx, cx) || (!lessLoad(nx, cx, ny, cy) && ld(gCount, y) + 1 < ld(gCount, x));
+}
+
+function holds(c: i32, t: i32): bool {
+  if (ld(rActive, t) == c) return true;
+  const e = ld(rHolderStart, t + 1);
+  for (let h = ld(rHolderStart, t); h < e; h++) if (ld(rHolders, h) == c) return true;
+  const W = rW;
+  for (let j = 0; j < W; j++) if (ld(rOut, t * W + j) == c) return true;
+  return false;
+}
+
+function rSee(c: i32): void {
+  st(rHeld, c, rStamp);
+  const K = rK;
+  for (let k = 0; k < K; k++) {
+    const v = ld(rCv, c * K + k);
+    if (v < 0) continue;
+    if (ld(rSeenAt, v) != rStamp) {
+      st(rSeenAt, v, rStamp);
+      st(rSeen, v, 0);
+    }
+    const n = ld(rSeen, v);
+    st(rSeen, v, n + 1);
+    if (n == 0) st(rCur, k, ld(rCur, k) + 1);
+  }
+}
+
+/** Marks task t's holders with a new stamp and counts its copies per value. */
+function visitTask(t: i32): void {
+  rStamp++;
+  for (let k = 0; k < rK; k++) st(rCur, k, 0);
+  const a = ld(rActive, t);
+  if (a >= 0) rSee(a);
+  const e = ld(rHolderStart, t + 1);
+  for (let h = ld(rHolderStart, t); h < e; h++) rSee(ld(rHolders, h));
+  const W = rW;
+  for (let j = 0; j < W; j++) {
+    const c = ld(rOut, t * W + j);
+    if (c >= 0) rSee(c);
+  }
+}
+
+/** Sets (after visitTask(t)) or clears the rigid flags of task t's slots, keeping the per-client counts. */
+function setRigid(t: i32, on: bool): void {
+  const K = rK, W = rW;
+  for (let j = 0; j < W; j++) {
+    const s = t * W + j;
+    const c = ld(rOut, s);
+    if (c < 0) continue;
+    if (!on) {
+      st(rRigidCount, c, ld(rRigidCount, c) - ld(rRigid, s));
+      st(rRigid, s, 0);
+      continue;
+    }
+    let r = K > 0 ? 1 : 0;
+    for (let k = 0; k < K && r != 0; k++) {
+      const v = ld(rCv, c * K + k);
+      if (v < 0 || ld(rSeen, v) != 1 || ld(rCur, k) != ld(rDistinct, k)) r = 0;
+    }
+    st(rRigid, s, r);
+    st(rRigidCount, c, ld(rRigidCount, c) + r);
+  }
+}
+
+function moveSlot(s: i32, x: i32, y: i32): void {
+  const t = s / rW;
+  setRigid(t, false);
+  unlink(x, s);
+  link(y, s);
+  st(rOut, s, y);
+  st(gLoad, x, ld(gLoad, x) - 1);
+  st(gCount, x, ld(gCount, x) - 1);
+  shrank(x);
+  st(gLoad, y, ld(gLoad, y) + 1);
+  st(gCount, y, ld(gCount, y) + 1);
+  grew(y);
+  visitTask(t);
+  setRigid(t, true);
+}
+
+/** Task t's spread with x replaced by a member of group g is at least its present spread (after visitTask(t)). */
+function keepsSpread(x: i32, g: i32): bool {
+  const K = rK;
+  for (let k = 0; k < K; k++) {
+    const xv = ld(rCv, x * K + k);
+    const w = ld(rGv, g * K + k);
+    const lost = xv >= 0 && ld(rSeen, xv) == 1 ? 1 : 0;
+    const left = w < 0 ? 1 : w == xv ? ld(rSeen, w) - 1 : ld(rSeenAt, w) == rStamp ? ld(rSeen, w) : 0;
+    const gained = w >= 0 && left == 0 ? 1 : 0;
+    if (gained != lost) return gained > lost;
+  }
+  return true;
+}
+
+/** One move away from x, if any lowers the potential. */
+function shed(x: i32): bool {
+  if (ld(rHead, x) < 0 || !mayGive(x)) return false;
+  rStamp++;
+  st(rHeld, x, rStamp);
+  const xs = rStamp;
+  const G = rG, W = rW;
+  const own = ld(gGroupOf, x);
+  const yo = bestFree(own, rHeld, xs);
+  const okOwn = yo >= 0 && improves(yo, x);
+  if (okOwn) st(rOkAt, own, xs);
+  let others = false;
+  if (ld(rRigidCount, x) < ld(rPlaced, x)) {
+    for (let g = 0; g < G; g++) {
+      if (g == own) continue;
+      const y = bestFree(g, rHeld, xs);
+      if (y >= 0 && improves(y, x)) {
+        st(rOkAt, g, xs);
+        others = true;
+      }
+    }
+  }
+  if (!okOwn && !others) return false;
+  for (let s = ld(rHead, x); s >= 0; s = ld(rNext, s)) {
+    const rg = ld(rRigid, s) != 0;
+    if (rg && !okOwn) continue;
+    const t = s / W;
+    visitTask(t);
+    let best = -1;
+    const g0 = rg ? own : 0, g1 = rg ? own + 1 : G;
+    for (let g = g0; g < g1; g++) {
+      if (ld(rOkAt, g) != xs || (g != own && !keepsSpread(x, g))) continue;
+      const y = bestFree(g, rHeld, rStamp);
+      if (y < 0 || !improves(y, x)) continue;
+      if (best < 0 || before(y, best)) best = y;
+    }
+    if (best >= 0) {
+      moveSlot(s, x, best);
+      return true;
+    }
+  }
+  return okOwn && twoStep(x);
+}
+
+/** x -> z -> y inside x's group, y its cheapest receiver: for when y already holds every task x could give it. */
+function twoStep(x: i32): bool {
+  const g = ld(gGroupOf, x);
+  const W = rW;
+  rStamp++;
+  st(rHeld, x, rStamp);
+  const y = bestFree(g, rHeld, rStamp);
+  if (y < 0 || !improves(y, x)) return false;
+  const e = ld(rMStart, g + 1);
+  for (let i = ld(rMStart, g); i < e; i++) {
+    const z = ld(rMembers, i);
+    if (z == x || z == y) continue;
+    for (let s2 = ld(rHead, z); s2 >= 0; s2 = ld(rNext, s2)) {
+      if (holds(y, s2 / W)) continue;
+      for (let s1 = ld(rHead, x); s1 >= 0; s1 = ld(rNext, s1)) {
+        if (holds(z, s1 / W)) continue;
+        moveSlot(s2, z, y);
+        moveSlot(s1, x, z);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Heavier first; equal loads by index. */
+// @ts-ignore: decorator
+@inline function heavier(a: i32, b: i32): bool {
+  const na = ld(gLoad, a), ca = ld(gCap, a), nb = ld(gLoad, b), cb = ld(gCap, b);
+  return lessLoad(nb, cb, na, ca) || (!lessLoad(na, ca, nb, cb) && a < b);
+}
+
+/** Shell sort by `heavier` (a strict total order, so the result is unique). */
+function sortHeavier(order: usize, n: i32): void {
+  let gap = 1;
+  while (<f64>gap < <f64>n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap = gap / 3) {
+    for (let i = gap; i < n; i++) {
+      const x = ld(order, i);
+      let j = i;
+      while (j >= gap && heavier(x, ld(order, j - gap))) {
+        st(order, j, ld(order, j - gap));
+        j -= gap;
+      }
+      st(order, j, x);
     }
   }
 }
 
-function withValues(vec: usize, values: usize, base: i32, K: i32): void {
-  for (let k = 0; k < K; k++) {
-    const v = ld(values, base + k);
-    st(vec, k, ld(iWithout, k) + (v >= 0 && ld(iUsed, v) != iU ? 1 : 0));
-  }
-}
+/** Safety bound on the repair's moves per slot (REPAIR_MOVES_PER_SLOT in the reference). */
+const REPAIR_MOVES_PER_SLOT: i32 = 64;
 
-/** improve() of the reference: raise each task's spread vector by single-standby replacements inside Kafka's range. */
-function improve(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, groupValues: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
-  if (K == 0 || W == 0) return;
-  bHeld = scratch(C, 0);
-  iUsed = scratch(V, 0);
-  iWithout = scratch(K, 0);
-  iU = 0;
-  const cur = scratch(K, 0);
-  const cand = scratch(K, 0);
-  const bestVec = scratch(K, 0);
+/** repair() of the reference. */
+function repair(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  const S = T * W;
+  initHeaps(C, G, groupOf, load, cap, gCount, 1);
+  limitHeaps(eMaxCount, eHiN, eHiC);
+  rK = K;
+  rG = G;
+  rW = W;
+  rCv = clientValues;
+  rGv = groupValues;
+  rDistinct = distinct;
+  rActive = active;
+  rHolderStart = holderStart;
+  rHolders = holders;
+  rOut = out;
+  rHead = scratch(C, -1);
+  rNext = scratch(S, 0);
+  rPrev = scratch(S, 0);
+  rPlaced = scratch(C, 0);
+  for (let s = S - 1; s >= 0; s--) {
+    const c = ld(out, s);
+    if (c >= 0) link(c, s);
+  }
+  rMStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(rMStart, ld(groupOf, c) + 1, ld(rMStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(rMStart, g + 1, ld(rMStart, g + 1) + ld(rMStart, g));
+  rMembers = scratch(C, 0);
+  const fill = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(fill, g, ld(rMStart, g));
+  for (let c = 0; c < C; c++) {
+    const g = ld(groupOf, c);
+    const f = ld(fill, g);
+    st(rMembers, f, c);
+    st(fill, g, f + 1);
+  }
+  rHeld = scratch(C, 0);
+  rSeen = scratch(V, 0);
+  rSeenAt = scratch(V, 0);
+  rOkAt = scratch(G, 0);
+  rCur = scratch(K, 0);
+  rRigid = scratch(S, 0);
+  rRigidCount = scratch(C, 0);
+  rStamp = 0;
   for (let t = 0; t < T; t++) {
-    bStamp = t + 1;
-    const a = ld(active, t);
-    if (a >= 0) st(bHeld, a, bStamp);
-    const h0 = ld(holderStart, t), h1 = ld(holderStart, t + 1);
-    for (let h = h0; h < h1; h++) st(bHeld, ld(holders, h), bStamp);
-    for (let j = 0; j < W; j++) if (ld(out, t * W + j) >= 0) st(bHeld, ld(out, t * W + j), bStamp);
-    let moved = true;
-    while (moved) {
-      moved = false;
-      for (let j = 0; j < W; j++) {
-        const x = ld(out, t * W + j);
-        if (x < 0) continue;
-        iU++;
-        for (let k = 0; k < K; k++) st(iWithout, k, 0);
-        if (a >= 0) markSpread(a, K, clientValues);
-        for (let h = h0; h < h1; h++) markSpread(ld(holders, h), K, clientValues);
-        for (let i = 0; i < W; i++) if (i != j && ld(out, t * W + i) >= 0) markSpread(ld(out, t * W + i), K, clientValues);
-        withValues(cur, clientValues, x * K, K);
-        for (let k = 0; k < K; k++) st(bestVec, k, ld(cur, k));
-        let best = -1;
-        for (let g = 0; g < G; g++) {
-          withValues(cand, groupValues, g * K, K);
-          const cmp = compareSpread(cand, bestVec, K);
-          if (cmp < 0 || (cmp == 0 && best < 0)) continue;
-          const y = bestFree(g);
-          if (y < 0 || (cmp == 0 && !before(y, best))) continue;
-          if (!insideEnvelope(x, y)) continue;
-          best = y;
-          for (let k = 0; k < K; k++) st(bestVec, k, ld(cand, k));
-        }
-        if (best < 0) continue;
-        st(out, t * W + j, best);
-        st(bHeld, x, 0);
-        st(bHeld, best, bStamp);
-        st(gLoad, x, ld(gLoad, x) - 1);
-        st(gCount, x, ld(gCount, x) - 1);
-        siftUp(ld(gGroupOf, x), ld(gPos, x));
-        st(gLoad, best, ld(gLoad, best) + 1);
-        st(gCount, best, ld(gCount, best) + 1);
-        siftDown(ld(gGroupOf, best), ld(gPos, best));
+    visitTask(t);
+    setRigid(t, true);
+  }
+  const order = scratch(C, 0);
+  const maxMoves = <i64>REPAIR_MOVES_PER_SLOT * <i64>S;
+  let moves: i64 = 0;
+  for (;;) {
+    let n = 0;
+    for (let c = 0; c < C; c++) if (ld(rHead, c) >= 0) st(order, n++, c);
+    sortHeavier(order, n);
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      const x = ld(order, i);
+      while (moves < maxMoves && shed(x)) {
+        moves++;
         moved = true;
       }
     }
+    if (!moved || moves >= maxMoves) break;
   }
 }
 
@@ -301,7 +814,7 @@ function seeValues(c: i32, K: i32, clientValues: usize, seen: usize, stamp: i32)
 
 /**
  * Balanced mode: Kafka's placement (standbyKafka with balanced's counts), then
- * improve() and rebalance() inside Kafka's range, then the masks again.
+ * chooseSets() and repair() inside Kafka's range, then the masks again.
  * Same output layout as standbyKafka.
  */
 export function standbyBalanced(
@@ -315,171 +828,26 @@ export function standbyBalanced(
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
   standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, flags | NEED_EXACT, fallbackOrder, out);
   // kLoad now holds the loads after Kafka's placement.
-  gCount = scratch(C, 0);
+  const count = scratch(C, 0);
   const hEnd = ld(holderStart, T);
-  for (let h = 0; h < hEnd; h++) st(gCount, ld(holders, h), ld(gCount, ld(holders, h)) + 1);
+  for (let h = 0; h < hEnd; h++) st(count, ld(holders, h), ld(count, ld(holders, h)) + 1);
   const TW = T * W;
   for (let s = 0; s < TW; s++) {
     const c = ld(out, s);
-    if (c >= 0) st(gCount, c, ld(gCount, c) + 1);
+    if (c >= 0) st(count, c, ld(count, c) + 1);
   }
-  envelope(C, kLoad, cap, gCount);
-  initHeaps(C, G, groupOf, kLoad, cap);
-  bStack = scratch(C + 1, 0);
-  improve(C, K, G, T, W, V, clientValues, groupValues, active, holderStart, holders, out);
-  rebalance(C, G, T, W, groupOf, kLoad, cap, active, holderStart, holders, out);
+  gCount = count;
+  envelope(C, kLoad, cap, count);
+  if (K > 0 && W > 0) chooseSets(C, K, G, T, W, V, clientValues, distinct, groupOf, kLoad, cap, active, holderStart, holders, out);
+  if (W > 0) repair(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, holderStart, holders, out);
   remask(K, T, W, V, clientValues, active, holderStart, holders, out);
-}
-
-// Linked lists of slots per client, for the rebalance pass.
-let rHead: usize = 0;
-let rNext: usize = 0;
-let rPrev: usize = 0;
-
-function link(c: i32, s: i32): void {
-  st(rPrev, s, -1);
-  const h = ld(rHead, c);
-  st(rNext, s, h);
-  if (h >= 0) st(rPrev, h, s);
-  st(rHead, c, s);
-}
-
-function unlink(c: i32, s: i32): void {
-  const p = ld(rPrev, s), n = ld(rNext, s);
-  if (p >= 0) st(rNext, p, n);
-  else st(rHead, c, n);
-  if (n >= 0) st(rPrev, n, p);
-}
-
-function holds(c: i32, t: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
-  if (ld(active, t) == c) return true;
-  const e = ld(holderStart, t + 1);
-  for (let h = ld(holderStart, t); h < e; h++) if (ld(holders, h) == c) return true;
-  for (let j = 0; j < W; j++) if (ld(out, t * W + j) == c) return true;
-  return false;
-}
-
-function moveSlot(s: i32, from: i32, to: i32, out: usize): void {
-  unlink(from, s);
-  link(to, s);
-  st(out, s, to);
-  st(gLoad, from, ld(gLoad, from) - 1);
-  st(gLoad, to, ld(gLoad, to) + 1);
-  st(gCount, from, ld(gCount, from) - 1);
-  st(gCount, to, ld(gCount, to) + 1);
-}
-
-/** Moves one standby src -> dst that dst does not hold yet. */
-function moveOne(src: i32, dst: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
-  for (let s = ld(rHead, src); s >= 0; s = ld(rNext, s)) {
-    if (holds(dst, s / W, W, active, holderStart, holders, out)) continue;
-    moveSlot(s, src, dst, out);
-    return true;
-  }
-  return false;
-}
-
-/** src -> mid and mid -> dst (mid's load unchanged), for when every task of src is already on dst. */
-function chain(src: i32, dst: i32, members: usize, base: i32, n: i32, W: i32, active: usize, holderStart: usize, holders: usize, out: usize): bool {
-  for (let i = 0; i < n; i++) {
-    const mid = ld(members, base + i);
-    if (mid == src || mid == dst) continue;
-    for (let s2 = ld(rHead, mid); s2 >= 0; s2 = ld(rNext, s2)) {
-      if (holds(dst, s2 / W, W, active, holderStart, holders, out)) continue;
-      for (let s1 = ld(rHead, src); s1 >= 0; s1 = ld(rNext, s1)) {
-        if (holds(mid, s1 / W, W, active, holderStart, holders, out)) continue;
-        moveSlot(s2, mid, dst, out);
-        moveSlot(s1, src, mid, out);
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-/** Heavier first; equal loads by index. */
-// @ts-ignore: decorator
-@inline function heavier(a: i32, b: i32): bool {
-  const na = ld(gLoad, a), ca = ld(gCap, a), nb = ld(gLoad, b), cb = ld(gCap, b);
-  return lessLoad(nb, cb, na, ca) || (!lessLoad(na, ca, nb, cb) && a < b);
-}
-
-/** Shell sort by `heavier` (a strict total order, so the result is unique). */
-function sortHeavier(order: usize, n: i32): void {
-  let gap = 1;
-  while (<f64>gap < <f64>n / 3) gap = 3 * gap + 1;
-  for (; gap >= 1; gap = gap / 3) {
-    for (let i = gap; i < n; i++) {
-      const x = ld(order, i);
-      let j = i;
-      while (j >= gap && heavier(x, ld(order, j - gap))) {
-        st(order, j, ld(order, j - gap));
-        j -= gap;
-      }
-      st(order, j, x);
-    }
-  }
-}
-
-/**
- * Evens out load inside each tag group (identical tags, so no task's spread
- * changes): moves a standby from a heavier to a lighter member while
- * (n_src - 1)/cap_src >= (n_dst + 1)/cap_dst; each move lowers sum(n^2/cap).
- */
-function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
-  const S = T * W;
-  rHead = scratch(C, -1);
-  rNext = scratch(S, 0);
-  rPrev = scratch(S, 0);
-  for (let s = S - 1; s >= 0; s--) {
-    const c = ld(out, s);
-    if (c >= 0) link(c, s);
-  }
-  const mStart = scratch(G + 1, 0);
-  for (let c = 0; c < C; c++) st(mStart, ld(groupOf, c) + 1, ld(mStart, ld(groupOf, c) + 1) + 1);
-  for (let g = 0; g < G; g++) st(mStart, g + 1, ld(mStart, g + 1) + ld(mStart, g));
-  const members = scratch(C, 0);
-  const fill = scratch(G, 0);
-  for (let g = 0; g < G; g++) st(fill, g, ld(mStart, g));
-  for (let c = 0; c < C; c++) {
-    const g = ld(groupOf, c);
-    const f = ld(fill, g);
-    st(members, f, c);
-    st(fill, g, f + 1);
-  }
-  const order = scratch(C, 0);
-  for (let g = 0; g < G; g++) {
-    const base = ld(mStart, g);
-    const n = ld(mStart, g + 1) - base;
-    if (n < 2) continue;
-    for (;;) {
-      for (let i = 0; i < n; i++) st(order, i, ld(members, base + i));
-      sortHeavier(order, n);
-      let moved = false;
-      // Direct moves first; only when none exists, a two-step chain through a third member.
-      for (let pass = 0; pass < 2 && !moved; pass++) {
-        for (let a = 0; a < n && !moved; a++) {
-          const src = ld(order, a);
-          if (ld(rHead, src) < 0) continue;
-          for (let b = n - 1; b > a && !moved; b--) {
-            const dst = ld(order, b);
-            if (lessLoad(ld(load, src) - 1, ld(cap, src), ld(load, dst) + 1, ld(cap, dst))) continue;
-            // ... and the standby counts stay inside Kafka's range.
-            if (ld(gCount, dst) + 1 > eMaxCount || ld(gCount, src) - 1 < eMinCount) continue;
-            moved = pass == 0
-              ? moveOne(src, dst, W, active, holderStart, holders, out)
-              : chain(src, dst, members, base, n, W, active, holderStart, holders, out);
-          }
-        }
-      }
-      if (!moved) break;
-    }
-  }
 }
 
 // ---------------------------------------------------------------- kafka
 
-// Holders of the visited task are marked in bHeld with bStamp (as bestFree reads them).
+// Holders of the visited task are marked in bHeld with bStamp (bestFree(g, bHeld, bStamp)).
+let bHeld: usize = 0;
+let bStamp: i32 = 0;
 let kSeen: usize = 0;
 
 function markHolder(c: i32, K: i32, clientValues: usize): void {
@@ -536,7 +904,7 @@ function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, ex
       }
       if (!ok) continue;
     }
-    const c = bestFree(g);
+    const c = bestFree(g, bHeld, bStamp);
     if (c >= 0 && (best < 0 || before(c, best))) best = c;
   }
   return best;
@@ -561,9 +929,8 @@ export function standbyKafka(
   const remaining = scratch(T, 0);
   for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
   const filled = scratch(T, 0);
-  initHeaps(C, G, groupOf, load, cap);
+  initHeaps(C, G, groupOf, load, cap, load, 0);
   bHeld = scratch(C, 0);
-  bStack = scratch(C + 1, 0);
   bStamp = 0;
   kSeen = scratch(V, 0);
   const usedVal = scratch(V, 0);

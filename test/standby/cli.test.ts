@@ -22,7 +22,7 @@ describe('assignor standby', () => {
     const out = JSON.parse(r.stdout);
     expect(out.mode).toBe('balanced');
     expect(out.tasks[0]).toMatchObject({ task: '0_0', active: 'Node-1', level: 'partial' });
-    expect(out.tasks[0].standbys.map((s: { client: string }) => s.client)).toEqual(['Node-5', 'Node-3']);
+    expect(out.tasks[0].standbys.map((s: { client: string }) => s.client)).toEqual(['Node-5', 'Node-6']);
     expect(out.totals.standbys).toBe(14);
   });
 
