@@ -89,3 +89,60 @@ describe.each(ENGINES)('balanced mode (%s)', (engine) => {
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
   });
 });
+
+describe.each(ENGINES)('balanced mode, issue 12 cases (%s)', (engine) => {
+  const spreadOf = (r: ReturnType<ReturnType<typeof placeStandbys>['report']>, keys: string[]) =>
+    keys.map((k) => {
+      const tagsOf = new Map(r.clients.map((c) => [c.id, c.tags]));
+      const t = r.tasks[0]!;
+      const ids = [t.active!, ...t.standbys.map((s) => s.client)];
+      return new Set(ids.map((id) => tagsOf.get(id)![k]).filter((v) => v !== undefined)).size;
+    });
+
+  it('chooses the standbys as a set: the pair (zone-0, rack-2) + (zone-1, rack-1), not the greedy first (zone-1, rack-2)', () => {
+    const nodes: Node[] = [
+      { id: P(1), tags: { zone: 'zone-2', rack: 'rack-0' }, active: ['0_0'] },
+      { id: P(2), tags: { zone: 'zone-1', rack: 'rack-2' } }, // first in ProcessId order: a greedy pick takes it
+      { id: P(3), tags: { zone: 'zone-0', rack: 'rack-2' } },
+      { id: P(4), tags: { zone: 'zone-1', rack: 'rack-1' } },
+    ];
+    const spec = cluster(nodes, 2, ['zone', 'rack'], ['0_0']);
+    const b = placeStandbys(spec, { engine }).report();
+    expect(spreadOf(b, ['zone', 'rack'])).toEqual([3, 3]);
+    expect(b.tasks[0]!.standbys.map((s) => s.client).sort()).toEqual([P(3), P(4)].sort());
+    const k = placeStandbys(spec, { engine, mode: 'kafka' }).report();
+    // Kafka takes the first one and can then reach only a new zone: balanced's set is strictly better.
+    expect(spreadOf(k, ['zone', 'rack'])).toEqual([3, 2]);
+    expect(b.againstKafka!.tasks).toEqual({ better: 1, equal: 0, worse: 0 });
+  });
+
+  it('the rare-value reproducer: the single rack=v0 client collects no more standbys than under Kafka, and clients without the key take standbys', () => {
+    const tasks = Array.from({ length: 62 }, (_, i) => `${i % 4}_${Math.floor(i / 4)}`);
+    const ids = [P(1), P(2), P(3), P(4), P(5), P(6), P(7), P(8), P(9), P(10), P(11), P(12), P(13)];
+    const racks = ['v0', 'v1', 'v1', 'v2', 'v2', 'v3', 'v3'];
+    const nodes: Node[] = ids.map((id, i) => ({
+      id,
+      tags: i < racks.length ? { rack: racks[i]! } : {},
+      capacity: i === 0 ? 3 : 1,
+      active: tasks.filter((_, t) => t % ids.length === i),
+    }));
+    const spec = cluster(nodes, 3, ['rack'], tasks);
+    const b = placeStandbys(spec, { engine }).report();
+    const k = placeStandbys(spec, { engine, mode: 'kafka' }).report();
+    const on = (r: typeof b, id: string) => r.clients.find((c) => c.id === id)!.standby.length;
+    expect(on(b, P(1))).toBeLessThanOrEqual(on(k, P(1)));
+    const keyless = b.clients.filter((c) => c.tags.rack === undefined).reduce((n, c) => n + c.standby.length, 0);
+    expect(keyless).toBeGreaterThan(0);
+    expect(b.againstKafka!.tasks.worse).toBe(0);
+    expect(b.againstKafka!.balanced.countSpread).toBeLessThanOrEqual(b.againstKafka!.kafka.countSpread);
+    expect(b.againstKafka!.balanced.loadSpread).toBeLessThanOrEqual(b.againstKafka!.kafka.loadSpread + 1e-9);
+    // Clients with the same tags, capacity and actives end within one standby of each other.
+    const groups = new Map<string, number[]>();
+    b.clients.forEach((c, i) => {
+      const key = `${c.tags.rack ?? '-'}/${nodes.find((n) => n.id === c.id)!.capacity}/${nodes.find((n) => n.id === c.id)!.active!.length}`;
+      groups.set(key, [...(groups.get(key) ?? []), c.standby.length]);
+      void i;
+    });
+    for (const counts of groups.values()) expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  });
+});
