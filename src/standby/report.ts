@@ -76,6 +76,7 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
   const warnings: string[] = [];
   if (!pl.orderExact) warnings.push('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
 
+  const range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
   const tasks: TaskReport[] = cluster.tasks.map((task, t) => {
     const holders: number[] = [];
     const a = p.active[t]!;
@@ -99,7 +100,7 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
       const mask = pl.masks[t * W + j]!;
       const l = levelOf(mask, K);
       const entry: StandbyReport = { client: ids[c]!, level: l, differsOn: keysOf(mask, tagKeys) };
-      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize, j >= tagPhase);
+      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize, j >= tagPhase, range && { ...range, t, slot: j });
       standbys.push(entry);
       newStandbys[c]!.push(formatTaskId(task));
       level = first ? l : lowerLevel(level, l);
@@ -145,7 +146,7 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
  * `holders` placed before it: per missing key, whether the key was used up,
  * the client lacks it, or nothing better was free.
  */
-function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean): string {
+function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean, range?: BalancedRange & { t: number; slot: number }): string {
   const p = pl.flat.problem;
   const K = p.keys;
   const tagKeys = pl.cluster.tagKeys;
@@ -183,13 +184,16 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
     else if (!((freeKeys >>> k) & 1)) parts.push(`${key}: no client without a copy had an unused ${key} value`);
     // Kafka does not search for the best spread, so there it is only a fact about its choice.
     else if (pl.mode === 'kafka') parts.push(`${key}: clients without a copy had an unused ${key} value, but Kafka's choice was not one of them`);
-    else parts.push(`${key}: no client without a copy had an unused ${key} value${mask ? ` while also differing on ${keysOf(mask, tagKeys).join(', ')}` : ''}`);
+    // Balanced with Kafka's range at hand: balancedNote() says what a better copy would have needed.
+    else if (!range || bestScore <= maskScore(mask, K)) parts.push(`${key}: no client without a copy had an unused ${key} value${mask ? ` while also differing on ${keysOf(mask, tagKeys).join(', ')}` : ''}`);
   }
   if (bestScore > maskScore(mask, K)) {
     const better = levelOf(bestMask, K);
     const free = `${better === 'absolute' ? 'an' : 'a'} ${better} placement (differing on ${keysOf(bestMask, tagKeys).join(', ')}) was free`;
     const note = pl.mode !== 'kafka'
-      ? `a placement differing on ${keysOf(bestMask, tagKeys).join(', ')} was free`
+      ? range
+        ? balancedNote(pl, range, c, bestMask, used)
+        : `a placement differing on ${keysOf(bestMask, tagKeys).join(', ')} was free`
       : kafkaFallback
         ? `kafka mode: ${free}, but Kafka's filter only tries all non-exhausted keys at once and otherwise falls back to the least-loaded client (quirk X01)`
         : `kafka mode: ${free}, but Kafka's filter let this less-spread client through and it was the least loaded: the filter ignores keys the client lacks and keys already exhausted by the count of clients used (quirk X02)`;
@@ -235,4 +239,92 @@ function kafkaTagPhase(pl: StandbyPlacement, t: number): number {
     last = c;
   }
   return j;
+}
+
+/** Balanced mode: its final loads and standby counts, and Kafka's range on the same input (the bounds balanced keeps). */
+interface BalancedRange {
+  load: Int32Array; // actives + standbys per client, balanced's result
+  count: Int32Array; // standbys per client, balanced's result
+  hiN: number; // Kafka's most loaded client: hiN / hiC
+  hiC: number;
+  loN: number; // Kafka's least loaded client: loN / loC
+  loC: number;
+  maxCount: number;
+  minCount: number;
+}
+
+function loadsOf(pl: StandbyPlacement): { load: Int32Array; count: Int32Array } {
+  const p = pl.flat.problem;
+  const load = p.load.slice();
+  const count = new Int32Array(p.clients);
+  for (let h = 0; h < p.holders.length; h++) count[p.holders[h]!]!++;
+  for (let s = 0; s < pl.slots.length; s++) {
+    const c = pl.slots[s]!;
+    if (c >= 0) {
+      load[c]!++;
+      count[c]!++;
+    }
+  }
+  return { load, count };
+}
+
+function balancedRange(pl: StandbyPlacement, kafka: StandbyPlacement): BalancedRange {
+  const cap = pl.flat.problem.capacity;
+  const k = loadsOf(kafka);
+  let hi = 0, lo = 0, maxCount = k.count[0] ?? 0, minCount = k.count[0] ?? 0;
+  for (let c = 1; c < cap.length; c++) {
+    if (k.load[c]! * cap[hi]! > k.load[hi]! * cap[c]!) hi = c;
+    if (k.load[c]! * cap[lo]! < k.load[lo]! * cap[c]!) lo = c;
+    maxCount = Math.max(maxCount, k.count[c]!);
+    minCount = Math.min(minCount, k.count[c]!);
+  }
+  return { ...loadsOf(pl), hiN: k.load[hi] ?? 0, hiC: cap[hi] ?? 1, loN: k.load[lo] ?? 0, loC: cap[lo] ?? 1, maxCount, minCount };
+}
+
+/**
+ * Balanced mode, a copy below the best level some free client offered when it
+ * was placed: what taking that client instead would have needed. Checked on
+ * the final placement: whether the swap widens the task's spread at all, and
+ * whether it keeps both clients inside Kafka's range of loads and counts.
+ */
+function balancedNote(pl: StandbyPlacement, r: BalancedRange & { t: number; slot: number }, c: number, bestMask: number, used: Set<number>): string {
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const W = pl.width;
+  const cap = p.capacity;
+  const tagKeys = pl.cluster.tagKeys;
+  const ids = pl.cluster.clients.map((cl) => cl.id);
+  const wanted = keysOf(bestMask, tagKeys).join(', ');
+  const copies: number[] = [];
+  if (p.active[r.t]! >= 0) copies.push(p.active[r.t]!);
+  for (let h = p.holderStart[r.t]!; h < p.holderStart[r.t + 1]!; h++) copies.push(p.holders[h]!);
+  for (let j = 0; j < W; j++) if (pl.slots[r.t * W + j]! >= 0) copies.push(pl.slots[r.t * W + j]!);
+  const spread = (cs: number[]): number[] => {
+    const out: number[] = [];
+    for (let k = 0; k < K; k++) out.push(new Set(cs.map((x) => p.clientValues[x * K + k]!).filter((v) => v >= 0)).size);
+    return out;
+  };
+  const now = spread(copies);
+  // The free clients offering bestMask against the copies before this one; the least loaded first.
+  let y = -1;
+  for (let x = 0; x < p.clients; x++) {
+    if (copies.includes(x)) continue;
+    let m = 0;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[x * K + k]!;
+      if (v >= 0 && !used.has(v)) m |= 1 << k;
+    }
+    if (m !== bestMask) continue;
+    if (y < 0 || (r.load[x]! + 1) * cap[y]! < (r.load[y]! + 1) * cap[x]!) y = x;
+  }
+  if (y < 0) return `a placement differing on ${wanted} was free when this copy was placed, but every such client holds a copy of the task now`;
+  const swapped = spread(copies.map((x) => (x === c ? y : x)));
+  let d = 0;
+  for (let k = 0; k < K && d === 0; k++) d = swapped[k]! - now[k]!;
+  const frac = (n: number, cp: number): string => (cp === 1 ? String(n) : `${n}/${cp}`);
+  if (d <= 0) return `${ids[y]} (differing on ${wanted}) was free, but the task's other copies already hold what it adds: taking it instead would not widen the task's spread (${now.join('/')} values per key)`;
+  if ((r.load[y]! + 1) * r.hiC > r.hiN * cap[y]!) return `a wider spread needed ${ids[y]} (differing on ${wanted}), the least loaded such client, to reach load ${frac(r.load[y]! + 1, cap[y]!)}, above Kafka's most loaded client (${frac(r.hiN, r.hiC)}); balanced stays inside Kafka's range`;
+  if (r.count[y]! + 1 > r.maxCount) return `a wider spread needed ${ids[y]} (differing on ${wanted}) to hold ${r.count[y]! + 1} standbys, more than any client under Kafka (${r.maxCount}); balanced stays inside Kafka's range`;
+  if ((r.load[c]! - 1) * r.loC < r.loN * cap[c]! || r.count[c]! - 1 < r.minCount) return `a wider spread needed this client to give the copy to ${ids[y]} (differing on ${wanted}), leaving it below Kafka's least loaded client or fewest standbys; balanced stays inside Kafka's range`;
+  return `${ids[y]} (differing on ${wanted}) is free and inside Kafka's range after the load repair, but was not when this task's standbys were chosen, or the set search stopped at its budget (docs/standby.md)`;
 }

@@ -43,7 +43,10 @@ describe.each(ENGINES)('balanced mode (%s)', (engine) => {
       { id: P(3), tags: { zone: 'z2', cluster: 'c1' }, active: ['1_0', '1_1'] }, // zone only, at Kafka's maximum
     ];
     // P3 would reach load 3 where Kafka's most loaded client has 2: balanced keeps Kafka's choice.
-    expect(first(run(nodes, 1, ['zone', 'cluster'], ['0_0']))).toEqual([P(2)]);
+    const r = run(nodes, 1, ['zone', 'cluster'], ['0_0']);
+    expect(first(r)).toEqual([P(2)]);
+    // The report says what the better level would have needed.
+    expect(r.tasks[0]!.standbys[0]!.why).toContain(`needed ${P(3)} (differing on zone), the least loaded such client, to reach load 3, above Kafka's most loaded client (2); balanced stays inside Kafka's range`);
   });
 
   it('among equal tag levels, the least loaded (load = tasks / capacity), then ProcessId', () => {
@@ -122,7 +125,7 @@ describe.each(ENGINES)('balanced mode, issue 12 cases (%s)', (engine) => {
     const racks = ['v0', 'v1', 'v1', 'v2', 'v2', 'v3', 'v3'];
     const nodes: Node[] = ids.map((id, i) => ({
       id,
-      tags: i < racks.length ? { rack: racks[i]! } : {},
+      tags: i < racks.length ? { rack: racks[i]! } : ({} as Record<string, string>),
       capacity: i === 0 ? 3 : 1,
       active: tasks.filter((_, t) => t % ids.length === i),
     }));
