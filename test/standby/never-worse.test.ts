@@ -3,7 +3,8 @@
 // more standbys than values, 0-3 keys), on the reference engine and WASM:
 //   - every task's tag spread (distinct values per key, compared in precedence order) >= Kafka's;
 //   - the cluster's standby-count spread and load spread <= Kafka's;
-//   - every task gets min(numStandbys, eligible clients) standbys, no client two copies.
+//   - every task gets min(numStandbys, eligible clients) standbys, no client two copies;
+//   - the result does not depend on the order of clients, their task lists or the tasks.
 // The class where this is not claimed: clusters with existing standbys (Kafka places
 // numStandbys new ones on top of them, balanced tops them up to numStandbys; docs/standby.md).
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,17 @@ export function spreads(pl: StandbyPlacement): number[][] {
     out.push(vec);
   }
   return out;
+}
+
+function shuffled<T>(xs: T[], seed: number): T[] {
+  const a = [...xs];
+  let s = seed >>> 0 || 1;
+  for (let i = a.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
 }
 
 function compare(a: number[], b: number[]): number {
@@ -67,11 +79,24 @@ describe.each(['reference', 'wasm-simd'] as const)('balanced is never worse than
         // Same number of copies per task, never two on one client.
         const rk = k.report();
         const rb = b.report();
+        const stateful = new Set(spec.tasks);
         rb.tasks.forEach((t, i) => {
           expect(t.standbys.length).toBe(rk.tasks[i]!.standbys.length);
+          // min(numStandbys, eligible clients): a task nobody runs may use every client.
+          expect(t.standbys.length).toBe(Math.min(spec.numStandbys!, spec.clients.length - (t.active === null ? 0 : 1)));
+          expect(stateful.has(t.task)).toBe(true);
           const holders = [t.active, ...t.existing.map((e) => e.client), ...t.standbys.map((s) => s.client)].filter((x) => x !== null);
           expect(new Set(holders).size).toBe(holders.length);
         });
+        // The same cluster with clients, their task lists and the task list in another order.
+        const again = {
+          ...spec,
+          clients: shuffled(spec.clients, seed).map((c) => ({ ...c, active: shuffled(c.active ?? [], seed + 1) })),
+          tasks: shuffled(spec.tasks ?? [], seed + 2),
+        };
+        const rb2 = placeStandbys(again, { mode: 'balanced', engine }).report();
+        expect(rb2.tasks).toEqual(rb.tasks);
+        expect(rb2.clients.map((c) => [c.id, [...c.standby].sort()])).toEqual(rb.clients.map((c) => [c.id, [...c.standby].sort()]));
       }),
       { numRuns: RUNS },
     );
