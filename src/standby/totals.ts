@@ -1,7 +1,7 @@
 // What a placement adds up to. Every standby copy counts, the ones the input
 // already had (clients' `standby` lists) as well as the ones this call placed,
 // so per task and in total: placed + existing + unplaced = asked for.
-import { levelOf, lowerLevel, type Level, type TaskLevel } from './levels.js';
+import type { Level, TaskLevel } from './levels.js';
 import type { StandbyPlacement } from './place.js';
 
 export interface PlacementTotals {
@@ -52,26 +52,25 @@ export function existingMasks(pl: StandbyPlacement): Int32Array {
   const p = pl.flat.problem;
   const K = p.keys;
   const masks = new Int32Array(p.holders.length);
-  if (K === 0) return masks;
+  if (K === 0 || p.holders.length === 0) return masks;
+  const cv = p.clientValues;
   const usedStamp = new Int32Array(p.values);
+  // Plain loops, no closure per task: this runs once per task at a million tasks.
   for (let t = 0; t < p.tasks; t++) {
+    const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
+    if (h0 === h1) continue;
     const stamp = t + 1;
-    const mark = (c: number): void => {
-      for (let k = 0; k < K; k++) {
-        const v = p.clientValues[c * K + k]!;
-        if (v >= 0) usedStamp[v] = stamp;
-      }
-    };
-    if (p.active[t]! >= 0) mark(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) {
+    const a = p.active[t]!;
+    if (a >= 0) for (let k = 0; k < K; k++) if (cv[a * K + k]! >= 0) usedStamp[cv[a * K + k]!] = stamp;
+    for (let h = h0; h < h1; h++) {
       const c = p.holders[h]!;
       let m = 0;
       for (let k = 0; k < K; k++) {
-        const v = p.clientValues[c * K + k]!;
+        const v = cv[c * K + k]!;
         if (v >= 0 && usedStamp[v] !== stamp) m |= 1 << k;
       }
       masks[h] = m;
-      mark(c);
+      for (let k = 0; k < K; k++) if (cv[c * K + k]! >= 0) usedStamp[cv[c * K + k]!] = stamp;
     }
   }
   return masks;
@@ -81,37 +80,46 @@ export function totalsOf(pl: StandbyPlacement): PlacementTotals {
   const p = pl.flat.problem;
   const K = p.keys;
   const W = pl.width;
-  const standbyLevels: Record<Level | 'untagged', number> = { absolute: 0, partial: 0, least: 0, untagged: 0 };
-  const taskLevels: Record<TaskLevel, number> = { absolute: 0, partial: 0, least: 0, untagged: 0, none: 0 };
   const exMasks = existingMasks(pl);
+  // Counts by level rank (levelRank: absolute 3, partial 2, least 1, untagged 0, none -1 -> index 4).
+  const byLevel = new Float64Array(5);
+  const tasksBy = new Float64Array(5);
+  const full = (1 << K) - 1;
+  const rankOf = (mask: number): number => (K === 0 ? 0 : mask === full ? 3 : mask === 0 ? 1 : 2);
   let asked = 0;
   let placed = 0;
   let existing = 0;
   let unplaced = 0;
+  const slots = pl.slots;
+  const masks = pl.masks;
   for (let t = 0; t < p.tasks; t++) {
-    // Without keys a task is 'untagged' whatever it holds (as the report says).
-    let level: TaskLevel = K === 0 ? 'untagged' : 'none';
-    const count = (mask: number): void => {
-      const l = levelOf(mask, K);
-      standbyLevels[l]++;
-      level = level === 'none' ? l : lowerLevel(level, l);
-    };
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) count(exMasks[h]!);
+    // Without keys a task is 'untagged' whatever it holds (as the report says); -1 = none.
+    let worst = K === 0 ? 0 : -1;
+    const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
+    for (let h = h0; h < h1; h++) {
+      const r = rankOf(exMasks[h]!);
+      byLevel[r]!++;
+      if (worst === -1 || r < worst) worst = r;
+    }
     let n = 0;
     for (let j = 0; j < W; j++) {
       const s = t * W + j;
-      if (pl.slots[s]! < 0) continue;
+      if (slots[s]! < 0) continue;
       n++;
-      count(pl.masks[s]!);
+      const r = rankOf(masks[s]!);
+      byLevel[r]!++;
+      if (worst === -1 || r < worst) worst = r;
     }
-    const e = p.holderStart[t + 1]! - p.holderStart[t]!;
+    const e = h1 - h0;
     const a = askedFor(pl, t);
     asked += a;
     placed += n;
     existing += e;
     unplaced += Math.max(0, a - e - n);
-    taskLevels[level]++;
+    tasksBy[worst === -1 ? 4 : worst]!++;
   }
+  const standbyLevels: Record<Level | 'untagged', number> = { absolute: byLevel[3]!, partial: byLevel[2]!, least: byLevel[1]!, untagged: byLevel[0]! };
+  const taskLevels: Record<TaskLevel, number> = { absolute: tasksBy[3]!, partial: tasksBy[2]!, least: tasksBy[1]!, untagged: tasksBy[0]!, none: tasksBy[4]! };
   return { tasks: p.tasks, askedFor: asked, standbys: placed + existing, placed, existing, unplaced, standbyLevels, taskLevels };
 }
 

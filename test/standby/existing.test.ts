@@ -41,6 +41,15 @@ function addsUp(r: PlacementReport): void {
   expect(L.absolute + L.partial + L.least + L.untagged).toBe(T.standbys);
   const TL = T.taskLevels;
   expect(TL.absolute + TL.partial + TL.least + TL.untagged + TL.none).toBe(T.tasks);
+  // The totals agree with the per-task report, level by level.
+  const byLevel: Record<string, number> = { absolute: 0, partial: 0, least: 0, untagged: 0 };
+  const tasksBy: Record<string, number> = { absolute: 0, partial: 0, least: 0, untagged: 0, none: 0 };
+  for (const t of r.tasks) {
+    for (const c of [...t.existing, ...t.standbys]) byLevel[c.level]!++;
+    tasksBy[t.level]!++;
+  }
+  expect(L).toEqual(byLevel);
+  expect(TL).toEqual(tasksBy);
 }
 
 describe('existing standbys are in the report', () => {
