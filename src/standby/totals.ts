@@ -160,22 +160,25 @@ export function taskSpreads(pl: StandbyPlacement): Int32Array {
   const p = pl.flat.problem;
   const K = p.keys;
   const W = pl.width;
+  const cv = p.clientValues;
   const out = new Int32Array(p.tasks * K);
   const seen = new Int32Array(p.values);
+  // Plain loops, no closure per task (a million tasks).
   for (let t = 0; t < p.tasks; t++) {
     const stamp = t + 1;
-    const see = (c: number): void => {
+    const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
+    for (let i = -1; i < h1 - h0 + W; i++) {
+      // i = -1: the active; then the existing holders; then the slots.
+      const c = i < 0 ? p.active[t]! : i < h1 - h0 ? p.holders[h0 + i]! : pl.slots[t * W + i - (h1 - h0)]!;
+      if (c < 0) continue;
       for (let k = 0; k < K; k++) {
-        const v = p.clientValues[c * K + k]!;
+        const v = cv[c * K + k]!;
         if (v >= 0 && seen[v] !== stamp) {
           seen[v] = stamp;
           out[t * K + k]!++;
         }
       }
-    };
-    if (p.active[t]! >= 0) see(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) see(p.holders[h]!);
-    for (let j = 0; j < W; j++) if (pl.slots[t * W + j]! >= 0) see(pl.slots[t * W + j]!);
+    }
   }
   return out;
 }

@@ -66,11 +66,15 @@ describe.each(['reference', 'wasm-simd'] as const)('balanced is never worse than
         const b = placeStandbys(spec, { mode: 'balanced', engine });
         const ks = spreads(k);
         const bs = spreads(b);
+        let here = 0;
         ks.forEach((v, t) => {
           const cmp = compare(bs[t]!, v);
           expect(cmp, `task ${t}`).toBeGreaterThanOrEqual(0);
-          if (cmp > 0) better++;
+          if (cmp > 0) here++;
         });
+        better += here;
+        // The report's comparison counts the same tasks as this independent recount.
+        expect(b.report().againstKafka!.tasks).toEqual({ better: here, equal: ks.length - here, worse: 0 });
         const kc = clusterSpreads(k);
         const bc = clusterSpreads(b);
         expect(bc.count).toBeLessThanOrEqual(kc.count);
