@@ -1,14 +1,17 @@
-// Key hashing benchmark: 1M keys per dataset, every contender on the same data
-// in one run; medians (p50) and ratios. Writes bench/results/hash.json and prints
-// a markdown table. Run: npm run bench:hash
+// Key hashing benchmark: every contender on the same data in one run; medians
+// (p50) and ratios. Writes bench/results/hash.json and prints markdown tables.
+// Run: npm run bench:hash
+//  1. single keys: µs per call, assignor vs KafkaJS's partitioner as a producer calls it;
+//  2. batches of 1M keys per dataset.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import kafkajs from 'kafkajs';
 import murmurhash from 'murmurhash';
-import { partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
+import { partitionForKey, partitionForString, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
 import { getKernels } from '../src/engine/kernels.js';
 import { loadWasmCore } from '../src/engine/core.js';
 
@@ -71,6 +74,76 @@ const viaMurmurhash = (keys: ArrayLike<string | Buffer>) => {
   for (let i = 0; i < keys.length; i++) out[i] = (murmurhash.v2(keys[i] as string, 0x9747b28c) & 0x7fffffff) % PARTITIONS;
   return out;
 };
+
+// ---- 1. Single keys -------------------------------------------------------
+// 100,000 distinct 16-character ASCII keys, hashed one call per key, as a producer
+// hashes one message at a time. KafkaJS's partitioner gets the partition metadata
+// shape its producer passes (cluster.findTopicPartitionMetadata), 12 and 1,000 partitions.
+const SINGLE_KEYS = Array.from({ length: 100_000 }, (_, i) => `order-${String((i * 7919) % 1e9).padStart(10, '0')}`);
+const require = createRequire(import.meta.url);
+/** KafkaJS's own murmur2 (the one its DefaultPartitioner calls), without the partitioner around it. */
+const kafkajsMurmur2 = require('kafkajs/src/producer/partitioners/default/murmur2') as (key: string | Buffer) => number;
+const metadataOf = (n: number) => Array.from({ length: n }, (_, i) => ({ partitionErrorCode: 0, partitionId: i, leader: 0, replicas: [0], isr: [0], offlineReplicas: [] }));
+
+interface SingleRow { contender: string; partitions: number; usPerCall: number; samples: number }
+const singleRows: SingleRow[] = [];
+
+async function singleKeys(): Promise<void> {
+  const K = SINGLE_KEYS.length;
+  const meta12 = metadataOf(12);
+  const meta1000 = metadataOf(1000);
+  const partitioner = kafkajs.Partitioners.DefaultPartitioner();
+  const viaPartitioner = (key: string, partitionMetadata: typeof meta12) => partitioner({ topic: 't', partitionMetadata, message: { key, value: null } });
+  // Each task hashes the first `per` keys, one call per key. Every loop is written
+  // out so that each call site sees one callee (as in a producer), not a shared
+  // megamorphic site that would stop V8 from inlining the fast contenders.
+  let sink = 0;
+  const keys = SINGLE_KEYS;
+  const tasks: Array<{ name: string; partitions: number; per: number; one: (key: string) => number; run: (per: number) => void }> = [
+    {
+      name: 'assignor partitionForKey', partitions: 12, per: K, one: (k) => partitionForKey(k, 12),
+      run: (per) => { for (let i = 0; i < per; i++) sink += partitionForKey(keys[i]!, 12); },
+    },
+    {
+      name: 'assignor partitionForString', partitions: 12, per: K, one: (k) => partitionForString(k, 12),
+      run: (per) => { for (let i = 0; i < per; i++) sink += partitionForString(keys[i]!, 12); },
+    },
+    {
+      name: 'assignor partitionForKey, engine wasm-simd (one WASM call per key)', partitions: 12, per: K / 10, one: (k) => partitionForKey(k, 12, { engine: 'wasm-simd' }),
+      run: (per) => { const o = { engine: 'wasm-simd' } as const; for (let i = 0; i < per; i++) sink += partitionForKey(keys[i]!, 12, o); },
+    },
+    {
+      name: 'KafkaJS DefaultPartitioner', partitions: 12, per: K / 10, one: (k) => viaPartitioner(k, meta12),
+      run: (per) => { for (let i = 0; i < per; i++) sink += partitioner({ topic: 't', partitionMetadata: meta12, message: { key: keys[i]!, value: null } }); },
+    },
+    {
+      name: 'KafkaJS DefaultPartitioner', partitions: 1000, per: K / 100, one: (k) => viaPartitioner(k, meta1000),
+      run: (per) => { for (let i = 0; i < per; i++) sink += partitioner({ topic: 't', partitionMetadata: meta1000, message: { key: keys[i]!, value: null } }); },
+    },
+    {
+      name: 'KafkaJS murmur2 alone (+ toPositive % n)', partitions: 12, per: K / 10, one: (k) => (kafkajsMurmur2(k) & 0x7fffffff) % 12,
+      run: (per) => { for (let i = 0; i < per; i++) sink += (kafkajsMurmur2(keys[i]!) & 0x7fffffff) % 12; },
+    },
+  ];
+  for (const t of tasks) {
+    for (let i = 0; i < 1000; i++) {
+      const k = SINGLE_KEYS[i]!;
+      if (t.one(k) !== partitionForKey(k, t.partitions, { engine: 'reference' })) throw new Error(`${t.name} disagrees on ${k}`);
+    }
+  }
+  const bench = new Bench({ time: 0, iterations: 15, warmupIterations: 3, warmupTime: 0 });
+  for (const t of tasks) bench.add(`${t.name} @${t.partitions}`, () => t.run(t.per));
+  await bench.run();
+  bench.tasks.forEach((bt, i) => {
+    const t = tasks[i]!;
+    const r = bt.result;
+    if (r.state !== 'completed') throw new Error(`${bt.name}: ${r.state}`);
+    const us = (r.latency.p50! * 1000) / t.per;
+    singleRows.push({ contender: t.name, partitions: t.partitions, usPerCall: us, samples: r.latency.samplesCount });
+    process.stderr.write(`  single key  ${bt.name.padEnd(72)} ${us.toFixed(3)} µs\n`);
+  });
+  if (sink === 0.5) process.stderr.write('');
+}
 
 // Every contender must agree before anything is timed.
 function check(name: string, want: Int32Array, got: Int32Array): void {
@@ -148,9 +221,30 @@ function nativeC(dataset: string, p: Packed, want: Int32Array): void {
   process.stderr.write(`  ${dataset.padEnd(10)} native C               ${Number(ms).toFixed(2)} ms\n`);
 }
 
+/** Sections to run: BENCH_ONLY=single,bytes,strings (default: all). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'single,bytes,strings').split(','));
+
+function singleKeyTable(): { md: string; targets: Record<string, number> } {
+  const us = (name: string, n: number) => singleRows.find((r) => r.contender === name && r.partitions === n)?.usPerCall ?? NaN;
+  const ours = us('assignor partitionForKey', 12);
+  let md = '| single key, 16 ASCII characters | partitions | µs per call | KafkaJS partitioner / this |\n|---|---:|---:|---:|\n';
+  for (const r of singleRows) md += `| ${r.contender} | ${r.partitions} | ${r.usPerCall.toFixed(3)} | ${(us('KafkaJS DefaultPartitioner', r.partitions) / r.usPerCall).toFixed(1)}x |\n`;
+  md += `\nTarget partitionForKey <= 0.3 µs per call: ${ours.toFixed(3)} µs, ${ours <= 0.3 ? 'met' : 'missed'}.\n`;
+  return { md, targets: { 'partitionForKey µs per call (<= 0.3)': ours, 'KafkaJS DefaultPartitioner @12 / partitionForKey': us('KafkaJS DefaultPartitioner', 12) / ours } };
+}
+
 async function main(): Promise<void> {
-  process.stderr.write(`hash benchmark: ${N} keys per dataset, ${PARTITIONS} partitions\n`);
+  process.stderr.write(`hash benchmark: ${N} keys per dataset, ${PARTITIONS} partitions; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  let md = '';
+  let targets: Record<string, number> = {};
+  if (ONLY.has('single')) {
+    await singleKeys();
+    const t = singleKeyTable();
+    md += `${t.md}\n`;
+    targets = { ...targets, ...t.targets };
+  }
   for (const name of ['fixed16', 'variable'] as const) {
+    if (!ONLY.has('bytes')) break;
     const p = datasets[name];
     const want = getKernels({ engine: 'reference' }).hashVar(p.data, p.offsets, N, PARTITIONS);
     const tasks: Record<string, () => Int32Array> = {};
@@ -166,6 +260,7 @@ async function main(): Promise<void> {
     nativeC(name, p, want);
   }
   for (const name of ['userIds', 'nonAscii'] as const) {
+    if (!ONLY.has('strings')) break;
     const keys = datasets[name];
     const want = partitionsForKeys(keys, PARTITIONS, { engine: 'reference' });
     const tasks: Record<string, () => Int32Array> = {};
@@ -177,7 +272,8 @@ async function main(): Promise<void> {
 
   const byKey = new Map(rows.map((r) => [`${r.dataset}/${r.contender}`, r.medianMs]));
   const ratio = (d: string, a: string, b: string) => (byKey.get(`${d}/${b}`) ?? NaN) / (byKey.get(`${d}/${a}`) ?? NaN);
-  const targets = {
+  targets = {
+    ...targets,
     'simd vs reference, fixed16 (>= 8x)': ratio('fixed16', 'wasm-simd', 'reference'),
     'simd vs reference, variable (>= 4x)': ratio('variable', 'wasm-simd', 'reference'),
     'simd vs kafkajs, userIds end to end (>= 3x)': ratio('userIds', 'wasm-simd', 'kafkajs DefaultPartitioner'),
@@ -191,11 +287,11 @@ async function main(): Promise<void> {
   };
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/hash.json', import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), machine, keys: N, partitions: PARTITIONS, rows, targets }, null, 2)}\n`);
+  writeFileSync(new URL('./results/hash.json', import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), machine, loadavg: loadavg(), keys: N, partitions: PARTITIONS, singleRows, rows, targets }, null, 2)}\n`);
 
   const datasetsOrder = ['fixed16', 'variable', 'userIds', 'nonAscii'];
   const contenders = [...new Set(rows.map((r) => r.contender))];
-  let md = `| contender | ${datasetsOrder.join(' | ')} |\n|---|${datasetsOrder.map(() => '---:').join('|')}|\n`;
+  md += `| contender | ${datasetsOrder.join(' | ')} |\n|---|${datasetsOrder.map(() => '---:').join('|')}|\n`;
   for (const c of contenders) {
     md += `| ${c} | ${datasetsOrder.map((d) => {
       const ms = byKey.get(`${d}/${c}`);

@@ -3,14 +3,20 @@
 // A null key has no partition (Kafka never hashes it; the producer's sticky
 // partitioner picks one), so single calls return -1 and batches hold -1 there.
 // An empty key is not null: it is hashed.
+//
+// Single keys run in plain JS (single-key.ts) unless a caller names an engine:
+// every engine gives the same answer, and a WASM call costs more than one key.
 import { AssignorError, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
 import { encodeJavaUtf8Into, javaUtf8Bound, javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
+import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
 export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
 export const NO_PARTITION = -1;
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
 
 export type Key = string | Uint8Array | null | undefined;
 
@@ -29,14 +35,33 @@ function keyBytes(key: string | Uint8Array, where: string): Uint8Array {
   throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof key}`, where);
 }
 
-/** Kafka's murmur2 of the key's bytes (strings as Java's UTF-8), as a signed int32. */
+/**
+ * Kafka's murmur2 of the key's bytes (strings as Java's UTF-8), as a signed int32.
+ * Plain JS; with `options.engine` the named engine's kernel computes it.
+ */
 export function murmur2(key: string | Uint8Array, options?: EngineOptions): number {
+  if (options?.engine === undefined) {
+    if (typeof key === 'string') return murmur2OfString(key);
+    if (key instanceof Uint8Array) return murmur2OfBytes(key);
+  }
   const bytes = keyBytes(key, 'key');
   return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, 0)[0]!;
 }
 
-/** The partition Kafka's producer picks for this key, or -1 for a null key. */
+/**
+ * The partition Kafka's producer picks for this key, or -1 for a null key.
+ * Plain JS, no WASM call and no allocation for ASCII keys; with `options.engine`
+ * the named engine's kernel computes it (the same answer, slower).
+ */
 export function partitionForKey(key: Key, numPartitions: number, options?: EngineOptions): number {
+  if (options?.engine === undefined) {
+    if (typeof key === 'string') return partitionForString(key, numPartitions);
+    if (key === null || key === undefined) {
+      partitionCount(numPartitions);
+      return NO_PARTITION;
+    }
+    return partitionForBytes(key, numPartitions);
+  }
   const n = checkPartitions(numPartitions);
   if (key === null || key === undefined) return NO_PARTITION;
   const bytes = keyBytes(key, 'key');
@@ -45,16 +70,18 @@ export function partitionForKey(key: Key, numPartitions: number, options?: Engin
 
 /** Partition of an IntegerSerializer key (4 bytes big-endian). */
 export function partitionForInt32(value: number, numPartitions: number, options?: EngineOptions): number {
-  requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
-  return partitionForKey(int32Bytes(value), numPartitions, options);
+  if ((value | 0) !== value) requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
+  if (options?.engine !== undefined) return partitionForKey(int32Bytes(value), numPartitions, options);
+  return (murmur2OfInt32(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
 
 /** Partition of a LongSerializer key (8 bytes big-endian). */
 export function partitionForInt64(value: bigint, numPartitions: number, options?: EngineOptions): number {
-  if (typeof value !== 'bigint' || value < -(1n << 63n) || value >= 1n << 63n) {
+  if (typeof value !== 'bigint' || value < INT64_MIN || value > INT64_MAX) {
     throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(value)}`, 'key');
   }
-  return partitionForKey(int64Bytes(value), numPartitions, options);
+  if (options?.engine !== undefined) return partitionForKey(int64Bytes(value), numPartitions, options);
+  return (murmur2OfInt64(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
 
 /**
