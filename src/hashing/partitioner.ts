@@ -7,8 +7,8 @@
 // Single keys run in plain JS (single-key.ts) unless a caller names an engine:
 // every engine gives the same answer, and a WASM call costs more than one key.
 import { AssignorError, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import { encodeJavaUtf8Into, javaUtf8Bound, javaUtf8Bytes } from './java-utf8.js';
+import { getKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
+import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
 import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
@@ -100,38 +100,102 @@ export function murmur2Batch(keys: readonly Key[], options?: EngineOptions): Int
 
 function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
   if (!Array.isArray(keys)) throw new AssignorError('E_KEY_TYPE', 'keys must be an array', 'keys');
+  return getKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
+}
+
+/** Keys per run and UTF-16 units per run: a run's units and bytes stay in cache. */
+const RUN_KEYS = 2048;
+const RUN_UNITS = 1 << 16;
+const utf8 = new TextEncoder();
+/** The current run's keys, reused so that a run costs no array allocation. */
+const runKeys: StringKey[] = [];
+type StringKey = string | null | undefined;
+
+/**
+ * Hashes the keys run by run, each run in one or two kernel calls:
+ *  - strings (and nulls, which join as empty): charCodeAt costs more per
+ *    character than the hash, so a run is joined (Array.prototype.join) and its
+ *    characters copied out of V8 natively: straight as bytes when the run is
+ *    ASCII (TextEncoder.encodeInto writes ASCII as is), otherwise as UTF-16 code
+ *    units (Buffer#write 'utf16le', a copy), which the kernel encodes key by key
+ *    as Java does; so unpaired surrogates, and pairs that the join formed across
+ *    two keys, come out as '?'. The direct try is made while runs are ASCII;
+ *    after a run that was not, it waits for the kernel to see an ASCII run.
+ *  - byte keys: copied into the run's bytes.
+ *  - a key longer than a run: hashed alone in JS (single-key.ts).
+ * Null keys give -1 (or 0 for raw hashes).
+ */
+function hashInRuns(keys: readonly Key[], n: number, runs: StringRuns): void {
+  const { offsets, out, bytes } = runs;
+  // Node's Buffer copies a string's UTF-16 units natively; elsewhere a charCodeAt loop does.
+  const units = typeof Buffer === 'function' ? Buffer.from(runs.units.buffer, runs.units.byteOffset, runs.units.byteLength) : null;
+  const none = n > 0 ? NO_PARTITION : 0;
   const count = keys.length;
-  let bound = 0;
-  let nulls = 0;
-  for (let i = 0; i < count; i++) {
-    const k = keys[i];
-    if (typeof k === 'string') bound += javaUtf8Bound(k);
-    else if (k instanceof Uint8Array) bound += k.length;
-    else if (k === null || k === undefined) nulls++;
-    else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${i}]`);
-  }
-  const out = getKernels(options).hashEncoded(
-    (data, offsets) => {
-      let pos = 0;
-      offsets[0] = 0;
-      for (let i = 0; i < count; i++) {
-        const k = keys[i];
-        if (typeof k === 'string') pos = encodeJavaUtf8Into(k, data, pos);
-        else if (k instanceof Uint8Array) {
-          data.set(k, pos);
-          pos += k.length;
-        }
-        offsets[i + 1] = pos;
+  let ascii = true;
+  let s = 0;
+  while (s < count) {
+    const limit = Math.min(count, s + RUN_KEYS);
+    offsets[s] = 0;
+    let e = s;
+    let u = 0;
+    let nulls = 0;
+    let k = keys[s];
+    if (typeof k === 'string' || k === null || k === undefined) {
+      for (; e < limit; k = keys[e]) {
+        if (typeof k === 'string') {
+          if (u + k.length > RUN_UNITS) break;
+          u += k.length;
+        } else if (k === null || k === undefined) nulls++;
+        else break;
+        runKeys[e - s] = k;
+        offsets[++e] = u;
       }
-    },
-    count,
-    bound,
-    n,
-  );
-  if (nulls > 0 && n > 0) {
-    for (let i = 0; i < count; i++) if (keys[i] === null || keys[i] === undefined) out[i] = NO_PARTITION;
+      if (e > s) {
+        runKeys.length = e - s;
+        const run = runKeys.join('');
+        if (ascii && utf8.encodeInto(run, bytes).written === run.length) {
+          runs.hashBytes(s, e);
+        } else {
+          writeUnits(run, units, runs.units);
+          ascii = runs.hashUnits(s, e) === run.length;
+        }
+      }
+    } else if (k instanceof Uint8Array) {
+      for (; e < limit && k instanceof Uint8Array && u + k.length <= bytes.length - 4; k = keys[e]) {
+        bytes.set(k, u);
+        u += k.length;
+        offsets[++e] = u;
+      }
+      if (e > s) runs.hashBytes(s, e);
+    }
+    if (e === s) {
+      // keys[s] does not fit a run (or is no key): alone, in JS.
+      if (typeof k === 'string') out[s] = finalize(murmur2OfString(k), n);
+      else if (k instanceof Uint8Array) out[s] = finalize(murmur2OfBytes(k), n);
+      else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${s}]`);
+      e = s + 1;
+    }
+    if (nulls > 0) for (let i = s; i < e; i++) if (keys[i] === null || keys[i] === undefined) out[i] = none;
+    s = e;
   }
-  return out;
+  runKeys.length = 0; // keep no keys alive
+}
+
+/** The run's UTF-16 code units, little-endian, into the kernel's units area. */
+function writeUnits(run: string, units: Buffer | null, area: Uint8Array): void {
+  if (units !== null) {
+    units.write(run, 0, 'utf16le');
+    return;
+  }
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    area[2 * i] = c & 0xff;
+    area[2 * i + 1] = c >> 8;
+  }
+}
+
+function finalize(h: number, n: number): number {
+  return n > 0 ? (h & 0x7fffffff) % n : h;
 }
 
 /**
