@@ -3,21 +3,21 @@
 //   expansion: the key-movement analysis of going from B to C partitions with the task set fixed at B.
 import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
 import { analyzeExpansion, reassignWithKeyMovement, MAX_COUNT } from '../expansion/index.js';
-import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { getKernels } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
 import { runCycle } from '../samza/cycle.js';
 import { jobModelJsonChunks } from '../samza/job-model.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';
-import { choiceOption, intOption, parse, readJsonFile } from './args.js';
+import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor samza plan --job job.json [--store DIR] [options]
        assignor samza expansion --from B --to C [--json]
 
 plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partitions, modes)
-  --job FILE              Samza config plus each input stream's partition count (format: docs/samza.md)
+  --job FILE              Samza config plus each input stream's partition count (format: ${docPath('samza.md')})
   --store DIR             coordinator store directory: read the previous model, write the new one
                           (one batch; nothing is written when the model is unchanged)
   --mapper base|samza     partition-expansion mapper; overrides the job file (default base)
@@ -50,6 +50,7 @@ const EXPANSION_OPTIONS = {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === undefined) missingSubcommand('samza', ['plan', 'expansion']);
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
     return sub === undefined ? 2 : EXIT_OK;
@@ -69,7 +70,7 @@ async function plan(argv: string[]): Promise<number> {
   if (values.job === '') throw new AssignorError('E_USAGE', '--job needs a file name, got an empty string', '--job');
   // An empty --store would silently make the current directory the store.
   if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory, got an empty string', '--store');
-  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  const engine = engineOption(values.engine);
   getKernels({ engine });
   const job = parseJobFile(readJsonFile(values.job));
   const mapper: MapperMode = values.mapper !== undefined ? choiceOption<MapperMode>(values.mapper, '--mapper', ['base', 'samza'], 'base') : (job.mapper ?? 'base');
