@@ -7,3 +7,4 @@ export * from './samza/index.js';
 export * from './store/index.js';
 export * from './channels/index.js';
 export * from './standby/index.js';
+export * from './coordinator/index.js';

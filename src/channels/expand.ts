@@ -3,8 +3,7 @@
 // fold kernel are the shared src/expansion module, also used by Samza expansion.
 // Slots there are the plan's base partitions; a slot's channel is the channel the
 // base layout gave that partition.
-import { AssignorError } from '../errors.js';
-import { requireCount as requireInt } from './preview.js';
+import { AssignorError, requireInt } from '../errors.js';
 import type { EngineOptions } from '../engine/kernels.js';
 import { analyzeExpansion, foldPartitions, reassignWithKeyMovement, requireKeyPreserving, type ExpansionAnalysis } from '../expansion/index.js';
 import { fromChannelOf, MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';

@@ -1,12 +1,10 @@
 // The plan JSON format (docs/channels.md): emitting a ChannelPlan, and reading
 // plans back, including hand-written ones. Reading keeps the channel lists as
 // written (flat typed arrays, duplicates kept) and names the place of any error.
-import { AssignorError } from '../errors.js';
+import { AssignorError, describe } from '../errors.js';
 import { channelPartitions, MAX_PLAN_PARTITIONS, MAX_WIDTH, STRATEGIES, type ChannelPlan, type PlanStrategy } from './plan.js';
 import { idsOf, joinedIds } from './ranges.js';
-import { preview } from './preview.js';
 
-export { preview } from './preview.js';
 
 export const PLAN_FORMAT = 'assignor-channel-plan';
 export const PLAN_VERSION = 1;
@@ -207,15 +205,15 @@ const INT32_MAX = 2147483647;
  */
 export function readPlan(value: unknown, where = ''): PlanInput {
   const at = (p: string): string => (where === '' ? p : `${where}.${p}`);
-  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${preview(value)}`);
-  if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${preview(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
-  if (obj.version !== undefined && obj.version !== PLAN_VERSION) bad(at('version'), `unsupported plan version ${preview(obj.version)}; this build reads version ${PLAN_VERSION}`);
+  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
+  if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${describe(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
+  if (obj.version !== undefined && obj.version !== PLAN_VERSION) bad(at('version'), `unsupported plan version ${describe(obj.version)}; this build reads version ${PLAN_VERSION}`);
   const channels = obj.channels;
-  if (!Array.isArray(channels)) bad(at('channels'), `"channels" must be an array of channel partition lists, got ${preview(channels)}`);
+  if (!Array.isArray(channels)) bad(at('channels'), `"channels" must be an array of channel partition lists, got ${describe(channels)}`);
   if (channels.length === 0) bad(at('channels'), 'a plan needs at least one channel');
   if (channels.length > MAX_WIDTH) bad(at('channels'), `a plan may have at most ${MAX_WIDTH} channels`);
   const width = channels.length;
-  if (obj.width !== undefined && obj.width !== width) bad(at('width'), `width is ${preview(obj.width)} but ${width} channels are listed`);
+  if (obj.width !== undefined && obj.width !== width) bad(at('width'), `width is ${describe(obj.width)} but ${width} channels are listed`);
 
   let total = 0;
   const lists: ArrayLike<number>[] = [];
@@ -260,11 +258,11 @@ export function readPlan(value: unknown, where = ''): PlanInput {
   if (obj.strategy !== undefined) {
     const s = obj.strategy;
     if (typeof s !== 'string' || !([...STRATEGIES, 'custom'] as string[]).includes(s)) {
-      bad(at('strategy'), `strategy must be one of ${[...STRATEGIES, 'custom'].join(', ')}, got ${preview(s)}`);
+      bad(at('strategy'), `strategy must be one of ${[...STRATEGIES, 'custom'].join(', ')}, got ${describe(s)}`);
     }
     input.strategy = s as PlanStrategy;
   }
-  if (obj.topic !== undefined && obj.topic !== null && typeof obj.topic !== 'string') bad(at('topic'), `topic must be a string or null, got ${preview(obj.topic)}`);
+  if (obj.topic !== undefined && obj.topic !== null && typeof obj.topic !== 'string') bad(at('topic'), `topic must be a string or null, got ${describe(obj.topic)}`);
   if (obj.topic !== undefined) input.topic = obj.topic as string | null;
   if (obj.startIndex !== undefined) {
     input.startIndex = count(obj.startIndex, at('startIndex'), 'startIndex', 0);
@@ -279,17 +277,17 @@ function readChannel(ch: unknown, c: number, path: string): ArrayLike<number> {
   let list: unknown = ch;
   let listPath = path;
   if (isObject(ch)) {
-    if (ch.channel !== undefined && ch.channel !== c) bad(`${path}.channel`, `channel ${preview(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
+    if (ch.channel !== undefined && ch.channel !== c) bad(`${path}.channel`, `channel ${describe(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
     list = ch.partitions;
     listPath = `${path}.partitions`;
     if (typeof list === 'string') return readSplList(list, listPath);
   }
-  if (!Array.isArray(list)) bad(listPath, `a channel is a list of partition ids (or {"partitions": [...]}), got ${preview(list)}`);
+  if (!Array.isArray(list)) bad(listPath, `a channel is a list of partition ids (or {"partitions": [...]}), got ${describe(list)}`);
   const out = new Int32Array(list.length);
   let wide = false;
   for (let i = 0; i < list.length; i++) {
     const v: unknown = list[i];
-    if (typeof v !== 'number' || !Number.isInteger(v)) bad(`${listPath}[${i}]`, `a partition id must be an integer, got ${preview(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v)) bad(`${listPath}[${i}]`, `a partition id must be an integer, got ${describe(v)}`);
     if (v < INT32_MIN || v > INT32_MAX) wide = true;
     else out[i] = v;
   }
@@ -305,9 +303,9 @@ function readSplList(text: string, path: string): ArrayLike<number> {
   let wide = false;
   items.forEach((item, i) => {
     const t = item.trim();
-    if (!/^[+-]?\d+$/.test(t)) bad(`${path}[${i}]`, `a partition id must be an integer, got ${preview(t)} (item ${i + 1} of ${preview(text)})`);
+    if (!/^[+-]?\d+$/.test(t)) bad(`${path}[${i}]`, `a partition id must be an integer, got ${describe(t)} (item ${i + 1} of ${describe(text)})`);
     const v = Number(t);
-    if (!Number.isFinite(v)) bad(`${path}[${i}]`, `partition id ${preview(t)} is too large to represent (item ${i + 1} of ${preview(text)})`);
+    if (!Number.isFinite(v)) bad(`${path}[${i}]`, `partition id ${describe(t)} is too large to represent (item ${i + 1} of ${describe(text)})`);
     if (v < INT32_MIN || v > INT32_MAX) wide = true;
     out.push(v === 0 ? 0 : v);
   });
@@ -316,7 +314,7 @@ function readSplList(text: string, path: string): ArrayLike<number> {
 
 function count(v: unknown, path: string, what: string, min = 1): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > MAX_PLAN_PARTITIONS) {
-    bad(path, `${what} must be an integer in [${min}, ${MAX_PLAN_PARTITIONS}], got ${preview(v)}`);
+    bad(path, `${what} must be an integer in [${min}, ${MAX_PLAN_PARTITIONS}], got ${describe(v)}`);
   }
   return v;
 }

@@ -1,8 +1,7 @@
 // Channel plans: which partitions each of W parallel consumer channels assigns.
 // A plan is held as typed arrays (channelOf per partition plus a grouping by
 // channel); per-partition objects only appear when a plan is emitted.
-import { AssignorError } from '../errors.js';
-import { preview, requireCount as requireInt } from './preview.js';
+import { AssignorError, describe, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/reference/channels.js';
 import { clipDots, type IdSource } from './ranges.js';
@@ -91,7 +90,7 @@ function requireTopic(topic: string | undefined): string {
 function checkStrategy(s: unknown): Strategy {
   if (s === undefined) return 'contiguous';
   if (typeof s === 'string' && (STRATEGIES as readonly string[]).includes(s)) return s as Strategy;
-  throw new AssignorError('E_USAGE', `strategy must be one of ${STRATEGIES.join(', ')}, got ${preview(s)}`, 'strategy');
+  throw new AssignorError('E_USAGE', `strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(s)}`, 'strategy');
 }
 
 /** Plans one topic. */

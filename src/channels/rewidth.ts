@@ -6,8 +6,7 @@
 // The partition count stays, so a key stays in its partition (murmur2(key) mod
 // N) and changes channel exactly when its partition does; the share of keys is
 // the expand arithmetic with base = target (src/channels/movement.ts).
-import { AssignorError } from '../errors.js';
-import { requireCount as requireInt } from './preview.js';
+import { AssignorError, requireInt } from '../errors.js';
 import type { EngineOptions } from '../engine/kernels.js';
 import { currentLayout } from './expand.js';
 import type { PlanInput, PlanLike } from './json.js';

@@ -12,12 +12,11 @@
 // Every getChannel() form is compiled and evaluated for every channel (spl-eval.ts)
 // before it is printed; a form that cannot be given is replaced by a comment
 // saying why. Output comes in pieces so a 67-million-partition list streams.
-import { AssignorError } from '../errors.js';
+import { AssignorError, describe } from '../errors.js';
 import { CHUNK } from './json.js';
 import { channelPartitions, flinkStartIndex, javaStringHashCode, planChannels, type ChannelPlan, type Strategy } from './plan.js';
 import { idsOf, joinedIds } from './ranges.js';
 import { compileSpl, type SplEnv } from './spl-eval.js';
-import { preview } from './preview.js';
 
 /** Most partition expressions one channel's list (or one composite) may take in a generated form. */
 export const MAX_FORM_ARITY = 1024;
@@ -99,7 +98,7 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
     // Padding beyond the longest list only serves composites, which take at most MAX_FORM_ARITY parameters.
     const most = Math.max(longest, MAX_FORM_ARITY);
     if (!Number.isInteger(options.arity) || options.arity < longest || options.arity < 1 || options.arity > most) {
-      throw new AssignorError('E_USAGE', `arity must be an integer from ${Math.max(1, longest)} (the longest channel list) to ${most}, got ${preview(options.arity)}`, 'arity');
+      throw new AssignorError('E_USAGE', `arity must be an integer from ${Math.max(1, longest)} (the longest channel list) to ${most}, got ${describe(options.arity)}`, 'arity');
     }
     arity = options.arity;
   }
@@ -112,18 +111,18 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
     );
   }
   const triggerCount = options.triggerCount ?? 1000;
-  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > 2147483647) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${preview(triggerCount)}`, 'triggerCount');
+  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > 2147483647) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${describe(triggerCount)}`, 'triggerCount');
   const period = options.period ?? 60;
-  if (!Number.isFinite(period) || period <= 0) throw new AssignorError('E_USAGE', `period must be a positive number of seconds, got ${preview(period)}`, 'period');
+  if (!Number.isFinite(period) || period <= 0) throw new AssignorError('E_USAGE', `period must be a positive number of seconds, got ${describe(period)}`, 'period');
   const minWidth = options.minWidth ?? plan.width;
   if (!Number.isInteger(minWidth) || minWidth < 1 || minWidth > plan.width) {
-    throw new AssignorError('E_USAGE', `minWidth must be an integer in [1, ${plan.width}] (the plan's width), got ${preview(minWidth)}`, 'minWidth');
+    throw new AssignorError('E_USAGE', `minWidth must be an integer in [1, ${plan.width}] (the plan's width), got ${describe(minWidth)}`, 'minWidth');
   }
   for (const k of ['propertiesFile', 'groupId'] as const) {
-    if (options[k] !== undefined && typeof options[k] !== 'string') throw new AssignorError('E_USAGE', `${k} must be a string, got ${preview(options[k])}`, k);
+    if (options[k] !== undefined && typeof options[k] !== 'string') throw new AssignorError('E_USAGE', `${k} must be a string, got ${describe(options[k])}`, k);
   }
   if (options.consistentRegion !== undefined && options.consistentRegion !== 'operatorDriven' && options.consistentRegion !== 'periodic') {
-    throw new AssignorError('E_USAGE', `consistentRegion must be operatorDriven or periodic, got ${preview(options.consistentRegion)}`, 'consistentRegion');
+    throw new AssignorError('E_USAGE', `consistentRegion must be operatorDriven or periodic, got ${describe(options.consistentRegion)}`, 'consistentRegion');
   }
   const r: Resolved = {
     props: options.propertiesFile ?? 'etc/consumer.properties',

@@ -6,7 +6,7 @@
 // 8-partition plan checked against --partitions 67108864), not by the input, so
 // they are never gathered into a list on the CLI's path: findings keep the
 // kernel's per-partition state and the outputs read it in one pass.
-import { requireCount as requireInt } from './preview.js';
+import { requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
 import type { ChannelCheck } from '../engine/reference/channels.js';
 import { CHUNK, readPlan, type PlanInput, type PlanLike } from './json.js';

@@ -3,9 +3,9 @@
 // Every output is written in pieces with backpressure, so a plan of 67 million
 // partitions or channels streams in bounded memory instead of being one string.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
+import { AssignorError, EXIT_FINDING, EXIT_OK, describe } from '../errors.js';
 import { planChannels, STRATEGIES, MAX_PLAN_PARTITIONS, MAX_WIDTH, type ChannelPlan, type Strategy } from '../channels/plan.js';
-import { planChunks, readPlan, preview, type PlanInput } from '../channels/json.js';
+import { planChunks, readPlan, type PlanInput } from '../channels/json.js';
 import { findings, reportJsonChunks } from '../channels/validate.js';
 import { expandInput, type Expansion } from '../channels/expand.js';
 import { rewidthInput, type Rewidth } from '../channels/rewidth.js';
@@ -146,7 +146,7 @@ export async function run(argv: string[]): Promise<number> {
       break;
     }
     default:
-      throw new AssignorError('E_USAGE', `unknown channels command ${preview(sub)}; expected plan, validate, expand or rewidth`);
+      throw new AssignorError('E_USAGE', `unknown channels command ${describe(sub)}; expected plan, validate, expand or rewidth`);
   }
   await out.close();
   return code;
@@ -211,7 +211,7 @@ function splOptions(values: Values): SplOptions {
   if (values.period !== undefined) {
     if (o.consistentRegion !== 'periodic') throw new AssignorError('E_USAGE', '--period applies to --consistent-region periodic', '--period');
     const p = values.period.trim();
-    if (!/^\d+(\.\d+)?$/.test(p) || Number(p) <= 0 || Number(p) > 1e9) throw new AssignorError('E_USAGE', `--period must be a positive number of seconds, got ${preview(values.period)}`, '--period');
+    if (!/^\d+(\.\d+)?$/.test(p) || Number(p) <= 0 || Number(p) > 1e9) throw new AssignorError('E_USAGE', `--period must be a positive number of seconds, got ${describe(values.period)}`, '--period');
     o.period = Number(p);
   }
   if (values['group-id'] !== undefined) o.groupId = values['group-id'];
@@ -219,7 +219,7 @@ function splOptions(values: Values): SplOptions {
 }
 
 function noPositionals(p: string[], cmd: string): void {
-  if (p.length > 0) throw new AssignorError('E_USAGE', `channels ${cmd} takes no file argument, got ${preview(p[0])}`);
+  if (p.length > 0) throw new AssignorError('E_USAGE', `channels ${cmd} takes no file argument, got ${describe(p[0])}`);
 }
 
 function onePlanFile(p: string[], cmd: string): string {
