@@ -61,6 +61,29 @@ export interface HashKernels {
    * (see StringRuns); runs hold at most `runUnits` UTF-16 units. Results as for hashVar.
    */
   hashRuns(count: number, runUnits: number, n: number, produce: (runs: StringRuns) => void): Int32Array;
+  /**
+   * Kernel memory that stays put across calls (see PinnedKeys): room for
+   * `maxBytes` key bytes and `maxKeys` keys. The WASM engines give it an
+   * instance of its own, so no other call ever touches it.
+   */
+  pinKeys(maxBytes: number, maxKeys: number): PinnedKeys;
+}
+
+/**
+ * Key bytes that a caller writes straight into kernel memory once and hashes
+ * in place: no copy in, no copy out (results are a view of `out`). The caller
+ * checks bounds; the kernels trust them.
+ */
+export interface PinnedKeys {
+  readonly bytes: Uint8Array;
+  /** maxKeys + 1 entries: key i is bytes[offsets[i] .. offsets[i+1]). */
+  readonly offsets: Int32Array;
+  /** maxKeys entries: results of the last call. */
+  readonly out: Int32Array;
+  /** out[i] for key i = bytes[i*keyLen .. (i+1)*keyLen), i < count; results as for hashVar. */
+  hashFixed(keyLen: number, count: number, n: number): void;
+  /** out[i] for key i = bytes[offsets[i] .. offsets[i+1]), i < count. */
+  hashVar(count: number, n: number): void;
 }
 
 export interface FoldKernels {

@@ -114,5 +114,21 @@ export function referenceHash(): HashKernels {
       });
       return out;
     },
+    pinKeys(maxBytes, maxKeys) {
+      const bytes = new Uint8Array(maxBytes);
+      const offsets = new Int32Array(maxKeys + 1);
+      const out = new Int32Array(maxKeys);
+      return {
+        bytes,
+        offsets,
+        out,
+        hashFixed(keyLen, count, n) {
+          for (let i = 0; i < count; i++) out[i] = finalize(murmur2Ref(bytes, i * keyLen, (i + 1) * keyLen), n);
+        },
+        hashVar(count, n) {
+          for (let i = 0; i < count; i++) out[i] = finalize(murmur2Ref(bytes, offsets[i]!, offsets[i + 1]!), n);
+        },
+      };
+    },
   };
 }

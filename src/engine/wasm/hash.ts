@@ -42,5 +42,21 @@ export function wasmHash(core: WasmCore): HashKernels {
       });
       return core.takeI32(out, count);
     },
+    pinKeys(maxBytes, maxKeys) {
+      // An instance of its own: the shared one resets its arena on every call.
+      const own = core.fork();
+      const ownRaw = own.raw as unknown as HashExports;
+      const dp = own.alloc(maxBytes);
+      const op = own.alloc((maxKeys + 1) * 4);
+      const out = own.alloc(maxKeys * 4);
+      // Nothing is allocated in this instance again, so these views never detach.
+      return {
+        bytes: own.u8(dp, maxBytes),
+        offsets: own.i32(op, maxKeys + 1),
+        out: own.i32(out, maxKeys),
+        hashFixed: (keyLen, count, n) => ownRaw.hashFixed(dp, keyLen, count, n, out),
+        hashVar: (count, n) => ownRaw.hashVar(dp, op, count, n, out),
+      };
+    },
   };
 }
