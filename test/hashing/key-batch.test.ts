@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { getKernels } from '../../src/engine/kernels.js';
-import { createKeyBatch, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../../src/hashing/index.js';
+import { createKeyBatch, encodeJavaUtf8Into, javaUtf8Bound, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../../src/hashing/index.js';
 
 const ENGINES = ['reference', 'wasm-scalar', 'wasm-simd'] as const;
 const ref = getKernels({ engine: 'reference' });
@@ -52,6 +52,24 @@ describe.each(ENGINES)('KeyBatch on engine %s', (engine) => {
         expect(Array.from(batch.partitionsForPacked(keys.length, n))).toEqual(Array.from(want));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('strings written in place as Java UTF-8 (non-ASCII, astral, lone surrogates, empty) = partitionsForKeys on the strings', () => {
+    const unit = fc.oneof(fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff, 0, 0x7f, 0x80, 0x7ff, 0x800, 0xffff), fc.integer({ min: 0, max: 0xffff }));
+    const str = fc.oneof(fc.array(unit, { maxLength: 12 }).map((u) => String.fromCharCode(...u)), fc.string({ unit: 'binary', maxLength: 12 }), fc.constant(''));
+    fc.assert(
+      fc.property(fc.array(str, { maxLength: 1000 }), partitionCount, (keys, n) => {
+        let p = 0;
+        batch.offsets[0] = 0;
+        keys.forEach((k, i) => {
+          expect(p + javaUtf8Bound(k)).toBeLessThanOrEqual(batch.bytes.length);
+          batch.offsets[i + 1] = p = encodeJavaUtf8Into(k, batch.bytes, p);
+        });
+        const want = partitionsForKeys(keys, n, { engine: 'reference' });
+        expect(Array.from(batch.partitionsForPacked(keys.length, n))).toEqual(Array.from(want));
+      }),
+      { numRuns: 100 },
     );
   });
 
