@@ -6,16 +6,20 @@
 //  2. byte keys (fixed 16-byte, variable 8..64-byte): the API, the kernel alone, native C;
 //  3. string keys (`user-<7 digits>`, mixed non-ASCII, UUIDs) end to end from JS strings,
 //     against the best plain-JS loops.
+// Byte and string datasets also run through Kafka's own Utils.murmur2 (kafka-clients from
+// test/kafka/pom.xml, bench/java/Murmur2Bench.java): a fresh JVM's first run and its JIT-warm median.
+// BENCH_JAVA=0 leaves the Java rows out (they then say "not run"; they are never dropped).
 // Every contender is checked to give the reference's partition for every key before it is timed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import kafkajs from 'kafkajs';
 import murmurhash from 'murmurhash';
-import { partitionForKey, partitionForString, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
+import { createKeyBatch, partitionForKey, partitionForString, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
+import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { getKernels } from '../src/engine/kernels.js';
 import { loadWasmCore } from '../src/engine/core.js';
 
@@ -301,6 +305,80 @@ async function measure(dataset: string, tasks: Record<string, () => Int32Array>,
 
 const KERNEL_ALONE = (engine: string) => `${engine}, kernel alone (keys already in kernel memory)`;
 const NATIVE_C = 'native C -O3 -march=native (bench/native/)';
+const KEY_BATCH = (engine: string) => `${engine}, KeyBatch (keys written in kernel memory once, hashed in place)`;
+const KEY_BATCH_COPY = (engine: string) => `${engine}, KeyBatch + bytes.set(keys) per call`;
+const JAVA_WARM = 'Java kafka-clients Utils.murmur2 (strings: + getBytes(UTF_8)), JIT-warm median';
+const JAVA_COLD = 'Java kafka-clients Utils.murmur2, cold first run (fresh JVM)';
+const JAVA_RUNS = 11;
+
+let javaClasspath: string | Error | undefined;
+/** Compiles bench/java/Murmur2Bench.java against kafka-clients once (Maven resolves the jars). */
+function javaCp(): string {
+  if (javaClasspath === undefined) {
+    try {
+      if (process.env.BENCH_JAVA === '0') throw new Error('BENCH_JAVA=0');
+      const src = new URL('./java/Murmur2Bench.java', import.meta.url).pathname;
+      javaClasspath = compileJava('kafka', [src], mkdtempSync(join(tmpdir(), 'assignor-java-')));
+    } catch (e) {
+      javaClasspath = e as Error;
+    }
+  }
+  if (javaClasspath instanceof Error) throw javaClasspath;
+  return javaClasspath;
+}
+
+/**
+ * Kafka's own murmur2 on the same keys, in a fresh JVM per dataset: its first run (cold, as a
+ * new producer meets its first keys) and the median of the next ten. Its partitions must equal
+ * the reference's (checksum). A failed Java step becomes a row that says so.
+ */
+function javaMurmur2(dataset: string, keys: { kind: 'strings'; strings: string[] } | { kind: 'bytes'; p: Packed }, want: Int32Array): void {
+  let dir: string | undefined;
+  try {
+    const cp = javaCp();
+    dir = mkdtempSync(join(tmpdir(), 'assignor-java-keys-'));
+    const file = join(dir, `${dataset}.keys`);
+    writeFileSync(file, javaInput(keys));
+    const out = runJava(cp, 'Murmur2Bench', [file], undefined, '2g').stdout.trim().split(' ');
+    const [cold, warm, sum] = [Number(out[1]), Number(out[2]), Number(out[3])];
+    let expectSum = 0;
+    for (let i = 0; i < N; i++) expectSum = (Math.imul(expectSum, 31) + want[i]!) >>> 0;
+    if (sum !== expectSum) throw new Error(`Java's partitions differ from the reference's on ${dataset} (checksum ${sum} vs ${expectSum})`);
+    rows.push({ dataset, contender: JAVA_WARM, medianMs: warm, keysPerSec: N / (warm / 1000), samples: JAVA_RUNS - 1 });
+    rows.push({ dataset, contender: JAVA_COLD, medianMs: cold, keysPerSec: N / (cold / 1000), samples: 1 });
+    process.stderr.write(`  ${dataset.padEnd(10)} ${JAVA_WARM.padEnd(60)} ${warm.toFixed(2)} ms (cold ${cold.toFixed(2)} ms)\n`);
+  } catch (e) {
+    const why = (e as Error).message.split('\n')[0]!;
+    if (why.startsWith('Java\'s partitions differ')) throw e;
+    process.stderr.write(`  ${dataset.padEnd(10)} Java: not run: ${why}\n`);
+    rows.push({ dataset, contender: `${JAVA_WARM}: not run (${why})`, medianMs: NaN, keysPerSec: NaN, samples: 0 });
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Murmur2Bench's input: kind, count, partitions, runs, then each key as a length and its bytes (strings as UTF-16BE). */
+function javaInput(keys: { kind: 'strings'; strings: string[] } | { kind: 'bytes'; p: Packed }): Buffer {
+  const parts: Buffer[] = [];
+  const head = Buffer.alloc(16);
+  head.writeInt32BE(keys.kind === 'strings' ? 0 : 1, 0);
+  head.writeInt32BE(N, 4);
+  head.writeInt32BE(PARTITIONS, 8);
+  head.writeInt32BE(JAVA_RUNS, 12);
+  parts.push(head);
+  for (let i = 0; i < N; i++) {
+    let key: Buffer;
+    if (keys.kind === 'strings') {
+      key = Buffer.from(keys.strings[i]!, 'utf16le').swap16();
+    } else {
+      key = Buffer.from(keys.p.data.buffer, keys.p.data.byteOffset + keys.p.offsets[i]!, keys.p.offsets[i + 1]! - keys.p.offsets[i]!);
+    }
+    const len = Buffer.alloc(4);
+    len.writeInt32BE(key.length, 0);
+    parts.push(len, key);
+  }
+  return Buffer.concat(parts);
+}
 
 // ---- 2. Byte keys ---------------------------------------------------------
 async function byteKeys(name: 'fixed16' | 'variable'): Promise<void> {
@@ -325,11 +403,25 @@ async function byteKeys(name: 'fixed16' | 'variable'): Promise<void> {
       return core.i32(out, N);
     };
   }
+  // KeyBatch: the keys written into kernel memory once (as a caller that builds them there
+  // would), then hashed in place; and the same with a copy of the caller's buffer per call.
+  for (const engine of ['wasm-scalar', 'wasm-simd'] as const) {
+    const batch = createKeyBatch({ engine, maxBytes: p.data.length, maxKeys: N });
+    batch.bytes.set(p.data);
+    batch.offsets.set(p.offsets);
+    const hash = name === 'fixed16' ? () => batch.partitionsForFixed(16, N, PARTITIONS) : () => batch.partitionsForPacked(N, PARTITIONS);
+    tasks[KEY_BATCH(engine)] = hash;
+    tasks[KEY_BATCH_COPY(engine)] = () => {
+      batch.bytes.set(p.data);
+      return hash();
+    };
+  }
   const buffers = bufferKeys(p);
   tasks[MURMURHASH] = () => viaMurmurhash(buffers);
   tasks[KAFKAJS] = () => viaKafkajs(buffers);
   await measure(name, tasks, want);
   nativeC(name, p, want);
+  javaMurmur2(name, { kind: 'bytes', p }, want);
 }
 
 function nativeC(dataset: string, p: Packed, want: Int32Array): void {
@@ -364,6 +456,7 @@ async function stringKeys(name: keyof typeof stringData): Promise<void> {
   tasks[MURMURHASH] = () => viaMurmurhash(keys);
   tasks[KAFKAJS] = () => viaKafkajs(keys);
   await measure(name, tasks, want);
+  javaMurmur2(name, { kind: 'strings', strings: keys }, want);
 }
 
 // ---- Report ---------------------------------------------------------------
@@ -417,7 +510,9 @@ async function main(): Promise<void> {
   if (ONLY.has('bytes')) {
     for (const name of ['fixed16', 'variable'] as const) await byteKeys(name);
     md += `${batchTable(['fixed16', 'variable'], 'reference')}\n`;
-    target('fixed16: wasm-simd API / kernel alone (within 1.5x)', ms('fixed16', 'wasm-simd') / ms('fixed16', KERNEL_ALONE('wasm-simd')), 1.5, false);
+    target('fixed16: wasm-simd KeyBatch / kernel alone (within 1.5x)', ms('fixed16', KEY_BATCH('wasm-simd')) / ms('fixed16', KERNEL_ALONE('wasm-simd')), 1.5, false);
+    targets['fixed16: wasm-simd one-shot partitionsForFixed / kernel alone'] = ms('fixed16', 'wasm-simd') / ms('fixed16', KERNEL_ALONE('wasm-simd'));
+    targets['fixed16: Java warm / wasm-simd KeyBatch'] = ms('fixed16', JAVA_WARM) / ms('fixed16', KEY_BATCH('wasm-simd'));
   }
   if (ONLY.has('strings')) {
     for (const name of ['userIds', 'nonAscii', 'uuids'] as const) await stringKeys(name);
@@ -426,6 +521,10 @@ async function main(): Promise<void> {
     target('userIds: best plain JS / wasm-simd', bestPlain('userIds') / ms('userIds', 'wasm-simd'), 2);
     target('nonAscii: best plain JS / wasm-simd', bestPlain('nonAscii') / ms('nonAscii', 'wasm-simd'), 1.5);
     target('uuids: best plain JS / wasm-simd', bestPlain('uuids') / ms('uuids', 'wasm-simd'), 2);
+    for (const d of ['userIds', 'nonAscii', 'uuids']) {
+      targets[`${d}: Java warm / wasm-simd`] = ms(d, JAVA_WARM) / ms(d, 'wasm-simd');
+      targets[`${d}: Java cold / wasm-simd`] = ms(d, JAVA_COLD) / ms(d, 'wasm-simd');
+    }
   }
   if (verdicts.length > 0) md += `| target (same run) | measured | goal | |\n|---|---:|---:|---|\n${verdicts.join('\n')}\n\n`;
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
