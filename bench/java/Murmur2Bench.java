@@ -1,9 +1,9 @@
 // Kafka's own key hashing, timed for bench/hash.bench.ts: what a Java producer does per key
 // (StringSerializer = String.getBytes(UTF_8), then Utils.murmur2, Utils.toPositive, % n), from
-// kafka-clients' jar. Input: one dataset file per argument (see writeJavaInput in the bench).
-// Output, one line per dataset: "<name> <cold first run ms> <warm median ms> <checksum>",
+// kafka-clients' jar. Input: one dataset file per argument (see javaInput in the bench).
+// Output, one line per dataset: "<name> <cold first run ms> <warm median ms> <checksum>".
 // The first run is cold (interpreted, JIT-cold; Utils already loaded), the rest JIT-warm;
-// where the checksum folds the partitions as sum = sum * 31 + p (mod 2^32), as the bench does.
+// the checksum folds the partitions as sum = sum * 31 + p (mod 2^32), as the bench does.
 import java.io.DataInputStream;
 import java.io.BufferedInputStream;
 import java.io.FileInputStream;
