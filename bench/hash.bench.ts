@@ -1,7 +1,7 @@
 // Key hashing benchmark: every contender on the same data in one run; medians
 // (tinybench p50) and ratios. Writes bench/results/hash.json and prints markdown
 // tables. Run: npm run bench:hash (BENCH_ONLY=single,bytes,strings picks sections;
-// BENCH_KEYS sets the batch size, default 1,000,000).
+// BENCH_KEYS sets the batch size, default 1,000,000; BENCH_KAFKAJS_KEYS how many keys KafkaJS's partitioner gets).
 //  1. single keys: µs per call, assignor vs KafkaJS's partitioner as its producer calls it;
 //  2. byte keys (fixed 16-byte, variable 8..64-byte): the API, the kernel alone, native C;
 //  3. string keys (`user-<7 digits>`, mixed non-ASCII, UUIDs) end to end from JS strings,
@@ -28,8 +28,8 @@ const PARTITIONS = 1000;
 const ENGINES = ['reference', 'wasm-scalar', 'wasm-simd'] as const;
 /** Sections to run (default: all). */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'single,bytes,strings').split(','));
-/** KafkaJS's partitioner costs ~10-30 µs a key: it runs once, on the first keys of each dataset. */
-const KAFKAJS_KEYS = Math.min(N, 100_000);
+/** KafkaJS's partitioner costs ~10-30 µs a key: it runs once, on the first keys of each dataset (BENCH_KAFKAJS_KEYS, default 100,000). */
+const KAFKAJS_KEYS = Math.min(N, Number(process.env.BENCH_KAFKAJS_KEYS ?? 100_000));
 
 // xorshift32: same data every run.
 let seed = 0x2545f491;
