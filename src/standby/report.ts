@@ -251,6 +251,9 @@ interface BalancedRange {
   loC: number;
   maxCount: number;
   minCount: number;
+  /** Per tag group its members, cheapest receiver first ((load + 1) / capacity, then index): CSR offsets + list. */
+  memberStart: Int32Array;
+  members: Int32Array;
 }
 
 function loadsOf(pl: StandbyPlacement): { load: Int32Array; count: Int32Array } {
@@ -278,7 +281,15 @@ function balancedRange(pl: StandbyPlacement, kafka: StandbyPlacement): BalancedR
     maxCount = Math.max(maxCount, k.count[c]!);
     minCount = Math.min(minCount, k.count[c]!);
   }
-  return { ...loadsOf(pl), hiN: k.load[hi] ?? 0, hiC: cap[hi] ?? 1, loN: k.load[lo] ?? 0, loC: cap[lo] ?? 1, maxCount, minCount };
+  const b = loadsOf(pl);
+  const p = pl.flat.problem;
+  const memberStart = new Int32Array(p.groups + 1);
+  for (let c = 0; c < p.clients; c++) memberStart[p.groupOf[c]! + 1]!++;
+  for (let g = 0; g < p.groups; g++) memberStart[g + 1]! += memberStart[g]!;
+  const order = Array.from({ length: p.clients }, (_, c) => c);
+  // Sorted once, so each reason costs O(groups + copies), not a scan of every client.
+  order.sort((x, y) => p.groupOf[x]! - p.groupOf[y]! || (b.load[x]! + 1) * cap[y]! - (b.load[y]! + 1) * cap[x]! || x - y);
+  return { ...b, hiN: k.load[hi] ?? 0, hiC: cap[hi] ?? 1, loN: k.load[lo] ?? 0, loC: cap[lo] ?? 1, maxCount, minCount, memberStart, members: Int32Array.from(order) };
 }
 
 /**
@@ -307,15 +318,18 @@ function balancedNote(pl: StandbyPlacement, r: BalancedRange & { t: number; slot
   const now = spread(copies);
   // The free clients offering bestMask against the copies before this one; the least loaded first.
   let y = -1;
-  for (let x = 0; x < p.clients; x++) {
-    if (copies.includes(x)) continue;
+  for (let g = 0; g < p.groups; g++) {
     let m = 0;
     for (let k = 0; k < K; k++) {
-      const v = p.clientValues[x * K + k]!;
+      const v = p.groupValues[g * K + k]!;
       if (v >= 0 && !used.has(v)) m |= 1 << k;
     }
     if (m !== bestMask) continue;
-    if (y < 0 || (r.load[x]! + 1) * cap[y]! < (r.load[y]! + 1) * cap[x]!) y = x;
+    // The group's cheapest member without a copy (members are sorted, copies are few).
+    let x = -1;
+    for (let i = r.memberStart[g]!; i < r.memberStart[g + 1]! && x < 0; i++) if (!copies.includes(r.members[i]!)) x = r.members[i]!;
+    if (x < 0) continue;
+    if (y < 0 || (r.load[x]! + 1) * cap[y]! < (r.load[y]! + 1) * cap[x]! || ((r.load[x]! + 1) * cap[y]! === (r.load[y]! + 1) * cap[x]! && x < y)) y = x;
   }
   if (y < 0) return `a placement differing on ${wanted} was free when this copy was placed, but every such client holds a copy of the task now`;
   const swapped = spread(copies.map((x) => (x === c ? y : x)));
