@@ -334,7 +334,7 @@ export function groupAssign(
   M: i32, T: i32, N: i32, rackCount: i32,
   memberRack: usize, topicClass: usize, topicWeight: usize,
   subStart: usize, subs: usize, itemStart: usize,
-  prevOwner: usize, softOwner: usize, rackStart: usize, racks: usize,
+  prevOwner: usize, softOwner: usize, nSoft: i32, rackStart: usize, racks: usize,
   owner: usize,
 ): i32 {
   const P = ld(subStart, T);
@@ -449,7 +449,7 @@ export function groupAssign(
   // 3. Keep.
   const kept = scratch(P, 0);
   for (let t = 0; t < T; t++) {
-    for (let pass = 0; pass < 2; pass++) {
+    for (let pass = rackCount > 0 ? 0 : 1; pass < 2; pass++) {
       for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
         const slot = ld(itemSlot, i);
         if (slot < 0 || ld(owner, i) >= 0) continue;
@@ -495,7 +495,7 @@ export function groupAssign(
     if (nf == 0) continue;
 
     // 4a. Soft owners.
-    for (let k = 0; k < nf; k++) {
+    for (let k = 0; k < nf && nSoft > 0; k++) {
       const i = ld(free, k);
       const m = ld(softOwner, i);
       if (m >= 0 && m < M && ld(posTopic, m) == t && ld(room, s0 + ld(posOf, m)) > 0) {

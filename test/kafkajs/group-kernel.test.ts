@@ -68,6 +68,22 @@ describe.each(wasms.map((k) => [k.name, k] as const))('group kernel: %s = refere
     );
   });
 
+  it('an empty softOwner means no soft owners; without racks, rack arrays may be empty', () => {
+    fc.assert(
+      fc.property(problemSpec(12, 6, 30), (spec) => {
+        const p = buildProblem(spec);
+        const none = { ...p, softOwner: new Int32Array(0) };
+        const minusOne = { ...p, softOwner: new Int32Array(p.prevOwner.length).fill(-1) };
+        expect(same(k.groupAssign(none), ref!.groupAssign(minusOne))).toBe(true);
+        expect(same(ref!.groupAssign(none), ref!.groupAssign(minusOne))).toBe(true);
+        const noRacks = { ...p, rackCount: 0, memberRack: new Int32Array(p.members).fill(-1), rackStart: new Int32Array(0), racks: new Int32Array(0) };
+        const zeroRacks = { ...noRacks, rackStart: new Int32Array(p.prevOwner.length + 1) };
+        expect(same(k.groupAssign(noRacks), ref!.groupAssign(zeroRacks))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('edge cases: nothing at all, no subscribers, one member, one item', () => {
     for (const p of [empty(0), empty(3), oneTopic(1, [0, -1, 0]), oneTopic(3, [2]), oneTopic(3, []), { ...oneTopic(2, [0, 1]), subStart: new Int32Array([0, 0]), subs: new Int32Array(0) }]) {
       expect(same(k.groupAssign(p), ref!.groupAssign(p))).toBe(true);

@@ -37,9 +37,9 @@ export interface GroupProblem {
   itemStart: Int32Array;
   /** Per item: its previous owner, or -1. An owner that does not subscribe the topic counts as -1. */
   prevOwner: Int32Array;
-  /** Per item: preferred owner when the item is placed afresh, or -1. */
+  /** Per item: preferred owner when the item is placed afresh, or -1. Empty: no item has one. */
   softOwner: Int32Array;
-  /** Replica racks of item i: racks[rackStart[i] .. rackStart[i+1]), distinct. */
+  /** Replica racks of item i: racks[rackStart[i] .. rackStart[i+1]), distinct. Read only when rackCount > 0 (may be empty otherwise). */
   rackStart: Int32Array;
   racks: Int32Array;
 }
@@ -461,7 +461,7 @@ export function referenceGroupAssign(p: GroupProblem): Int32Array {
   // 3. Keep: each member keeps up to its quota of its items, rack-matching ones first.
   const kept = new Int32Array(P);
   for (let t = 0; t < T; t++) {
-    for (let pass = 0; pass < 2; pass++) {
+    for (let pass = p.rackCount > 0 ? 0 : 1; pass < 2; pass++) {
       for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
         const slot = itemSlot[i]!;
         if (slot < 0 || owner[i]! >= 0) continue;
@@ -504,7 +504,7 @@ export function referenceGroupAssign(p: GroupProblem): Int32Array {
     if (nf === 0) continue;
 
     // 4a. Soft owners (the owner of the partition a new one grew from).
-    for (let k = 0; k < nf; k++) {
+    for (let k = 0; k < nf && p.softOwner.length > 0; k++) {
       const i = free[k]!;
       const m = p.softOwner[i]!;
       if (m >= 0 && m < M && posTopic[m] === t && room[s0 + posOf[m]!]! > 0) {

@@ -8,7 +8,7 @@ interface GroupExports {
     M: number, T: number, N: number, rackCount: number,
     memberRack: number, topicClass: number, topicWeight: number,
     subStart: number, subs: number, itemStart: number,
-    prevOwner: number, softOwner: number, rackStart: number, racks: number,
+    prevOwner: number, softOwner: number, nSoft: number, rackStart: number, racks: number,
     owner: number,
   ): number;
 }
@@ -27,11 +27,12 @@ export function wasmGroup(core: WasmCore): GroupKernels {
       const su = core.put(p.subs);
       const is = core.put(p.itemStart);
       const po = core.put(p.prevOwner);
-      const so = core.put(p.softOwner);
-      const rs = core.put(p.rackStart);
-      const rk = core.put(p.racks);
+      const so = p.softOwner.length > 0 ? core.put(p.softOwner) : 0;
+      // The kernel reads racks only when there are racks: skip copying them otherwise.
+      const rs = p.rackCount > 0 ? core.put(p.rackStart) : 0;
+      const rk = p.rackCount > 0 ? core.put(p.racks) : 0;
       const out = core.alloc(N * 4);
-      const status = raw.groupAssign(p.members, T, N, p.rackCount, mr, tc, tw, ss, su, is, po, so, rs, rk, out);
+      const status = raw.groupAssign(p.members, T, N, p.rackCount, mr, tc, tw, ss, su, is, po, so, p.softOwner.length > 0 ? 1 : 0, rs, rk, out);
       if (status !== 0) throw new Error('group kernel: extras flow is infeasible');
       return core.takeI32(out, N);
     },

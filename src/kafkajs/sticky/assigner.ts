@@ -5,7 +5,7 @@ import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, Par
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
 import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignment, encodeAssignmentNote, encodeClaims, encodeSubscription, type Claims } from './protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignmentEntries, encodeAssignmentNote, encodeClaims, encodeSubscription, stringBytes, TopicListCache, type Claims } from './protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -173,19 +173,26 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
 
       async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
         const started = performance.now();
+        const cache = new TopicListCache();
         const planMembers: PlanMember[] = members.map(({ memberId, memberMetadata }) => {
-          const sub = decodeSubscription(memberMetadata);
+          const sub = decodeSubscription(memberMetadata, cache);
           if (sub === null) return { memberId, topics: [], claims: null, readable: false };
           const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length);
           return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
         });
-        const union = [...new Set(planMembers.flatMap((m) => m.topics))];
-        const topics = await topicMetadata(cluster, union, logger);
+        const union = new Set<string>();
+        for (const list of new Set(planMembers.map((m) => m.topics))) for (const t of list) union.add(t);
+        const topics = await topicMetadata(cluster, [...union], logger);
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
-        const out = plan.members.map((m) => ({
-          memberId: m.memberId,
-          memberAssignment: encodeAssignment(STICKY_ASSIGNER_VERSION, m.topics, m.partitions, encodeAssignmentNote({ fingerprint: plan.fingerprint, counts: m.counts })),
-        }));
+        const topicBytes = plan.topics.map(stringBytes);
+        const out = plan.memberIds.map((memberId, m) => {
+          const from = plan.entryStart[m]!;
+          const to = plan.entryStart[m + 1]!;
+          const counts = new Int32Array(to - from);
+          for (let e = from; e < to; e++) counts[e - from] = plan.counts[plan.entryTopic[e]!]!;
+          const note = encodeAssignmentNote({ fingerprint: plan.fingerprint, counts });
+          return { memberId, memberAssignment: encodeAssignmentEntries(STICKY_ASSIGNER_VERSION, topicBytes, plan.partitionsByOwner, plan.entryTopic, plan.entryFrom, plan.entryTo, from, to, note) };
+        });
         const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
         logReport(logger, groupId, report);
         config.onAssignment?.(report);

@@ -84,19 +84,32 @@ export interface PlanReport {
   engine: EngineName;
 }
 
-export interface MemberPlan {
-  memberId: string;
-  /** Assigned topics (sorted), their partitions (ascending) and partition counts. */
-  topics: string[];
-  partitions: Int32Array[];
-  counts: Int32Array;
-}
-
+/**
+ * The assignment, flat: member m (in member-id order) is assigned entries
+ * [entryStart[m], entryStart[m + 1]); entry e is topic entryTopic[e] (ascending) with partitions
+ * partitionsByOwner[entryTopic[e]][entryFrom[e] .. entryTo[e]) (ascending). No object per
+ * partition or per (member, topic): the KafkaJS bytes are written straight from these arrays.
+ */
 export interface Plan {
-  /** One entry per member, sorted by member id. */
-  members: MemberPlan[];
+  memberIds: string[];
+  topics: string[];
+  counts: Int32Array;
+  partitionsByOwner: Int32Array[];
+  entryStart: Int32Array;
+  entryTopic: Int32Array;
+  entryFrom: Int32Array;
+  entryTo: Int32Array;
   fingerprint: string;
   report: PlanReport;
+}
+
+/** Member m's assignment as a Map (tests and small tools; the assigner encodes the flat arrays). */
+export function assignmentOf(plan: Plan, m: number): Map<string, Int32Array> {
+  const out = new Map<string, Int32Array>();
+  for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
+    out.set(plan.topics[plan.entryTopic[e]!]!, plan.partitionsByOwner[plan.entryTopic[e]!]!.subarray(plan.entryFrom[e]!, plan.entryTo[e]!));
+  }
+  return out;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -152,13 +165,17 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const sorted = [...members].sort((x, y) => byCodeUnits(x.memberId, y.memberId));
   const M = sorted.length;
 
+  // Members usually share one subscription array (decodeSubscription's cache): every step below
+  // that reads a subscription does it once per distinct array.
+  const lists = [...new Set(sorted.map((m) => m.topics))];
+
   // Topics: subscribed and with partitions, sorted by name.
   const info = new Map<string, PlanTopic>();
   for (const t of topicInfo) info.set(t.name, t);
   const subscribed = new Set<string>();
   const missing = new Set<string>();
-  for (const m of sorted) {
-    for (const t of m.topics) {
+  for (const list of lists) {
+    for (const t of list) {
       if ((info.get(t)?.partitions ?? 0) > 0) subscribed.add(t);
       else missing.add(t);
     }
@@ -169,28 +186,43 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const T = names.length;
   const counts = Int32Array.from(names, (n) => info.get(n)!.partitions);
 
-  // Subscriptions: each member's topic indices (sorted, distinct); subscribers per topic.
-  const memberTopics: Int32Array[] = sorted.map((m) => {
-    const ids = new Set<number>();
-    for (const t of m.topics) {
-      const i = topicIndex.get(t);
-      if (i !== undefined) ids.add(i);
-    }
-    return Int32Array.from(ids).sort();
-  });
+  // Per distinct list: its topics' indices (sorted, distinct), and the index of each list entry (-1: none).
+  const listTopics = new Map<readonly string[], Int32Array>();
+  const listIndex = new Map<readonly string[], Int32Array>();
+  for (const list of lists) {
+    const at = new Int32Array(list.length);
+    const set = new Set<number>();
+    list.forEach((t, i) => {
+      at[i] = topicIndex.get(t) ?? -1;
+      if (at[i]! >= 0) set.add(at[i]!);
+    });
+    listIndex.set(list, at);
+    listTopics.set(list, Int32Array.from(set).sort());
+  }
+  const memberTopics: Int32Array[] = sorted.map((m) => listTopics.get(m.topics)!);
   const subCount = new Int32Array(T + 1);
-  for (const ts of memberTopics) for (const t of ts) subCount[t + 1]!++;
+  for (let m = 0; m < M; m++) {
+    const ts = memberTopics[m]!;
+    for (let i = 0; i < ts.length; i++) subCount[ts[i]! + 1]!++;
+  }
   for (let t = 0; t < T; t++) subCount[t + 1]! += subCount[t]!;
   const rsubStart = subCount.slice();
   const rsubs = new Int32Array(rsubStart[T]!);
   {
     const at = rsubStart.slice(0, T);
-    for (let m = 0; m < M; m++) for (const t of memberTopics[m]!) rsubs[at[t]!++] = m;
+    for (let m = 0; m < M; m++) {
+      const ts = memberTopics[m]!;
+      for (let i = 0; i < ts.length; i++) rsubs[at[ts[i]!]!++] = m;
+    }
   }
 
   // Claims -> owner per partition; the newest generation wins, then the lower member index.
-  const owner = Array.from(names, (_, t) => new Int32Array(counts[t]!).fill(-1));
-  const ownerGen = Array.from(names, (_, t) => new Int32Array(counts[t]!).fill(-2));
+  const owner: Int32Array[] = [];
+  const ownerGen: Int32Array[] = [];
+  for (let t = 0; t < T; t++) {
+    owner.push(new Int32Array(counts[t]!).fill(-1));
+    ownerGen.push(new Int32Array(counts[t]!).fill(-2));
+  }
   const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
   const fromGen = new Int32Array(T).fill(-2);
   let conflicts = 0;
@@ -201,9 +233,10 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
+    const index = listIndex.get(member.topics)!;
     for (let k = 0; k < c.topic.length; k++) {
-      const t = topicIndex.get(member.topics[c.topic[k]!]!);
-      if (t === undefined) continue;
+      const t = index[c.topic[k]!]!;
+      if (t < 0) continue;
       if (c.generation > fromGen[t]!) {
         fromGen[t] = c.generation;
         from[t] = c.count[k]!;
@@ -252,11 +285,18 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     fp.int(counts[t]!);
   }
   fp.int(M);
+  const listHash = new Map<Int32Array, number>();
   for (let m = 0; m < M; m++) {
     fp.text(sorted[m]!.memberId);
     fp.text(memberRackNames[m] ?? '');
+    let h = listHash.get(memberTopics[m]!);
+    if (h === undefined) {
+      h = memberTopics[m]!.length;
+      for (const t of memberTopics[m]!) h = Math.imul(h ^ t, 0x01000193) ^ (h >>> 11);
+      listHash.set(memberTopics[m]!, h);
+    }
     fp.int(memberTopics[m]!.length);
-    for (const t of memberTopics[m]!) fp.int(t);
+    fp.int(h);
   }
   const fingerprint = fp.hex();
 
@@ -345,42 +385,47 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     }
     const K = kts.length;
 
-    // Flat kernel problem.
-    const subStart = new Int32Array(K + 1);
+    // Flat kernel problem. Without co-partitioned groups kernel topic k is real topic k, so the
+    // subscriber arrays are shared, not copied.
+    const direct = K === T;
+    const subStart = direct ? rsubStart : new Int32Array(K + 1);
     const itemStart = new Int32Array(K + 1);
     const topicWeight = new Int32Array(K);
     for (let k = 0; k < K; k++) {
       const t0 = kts[k]!.real[0]!;
-      subStart[k + 1] = subStart[k]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
+      if (!direct) subStart[k + 1] = subStart[k]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
       itemStart[k + 1] = itemStart[k]! + kts[k]!.base;
       topicWeight[k] = kts[k]!.real.length;
     }
-    const subs = new Int32Array(subStart[K]!);
-    for (let k = 0; k < K; k++) {
-      const t0 = kts[k]!.real[0]!;
-      subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[k]!);
+    let subs = rsubs;
+    if (!direct) {
+      subs = new Int32Array(subStart[K]!);
+      for (let k = 0; k < K; k++) {
+        const t0 = kts[k]!.real[0]!;
+        subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[k]!);
+      }
     }
     const N = itemStart[K]!;
     const prevOwner = new Int32Array(N);
-    const softOwner = new Int32Array(N).fill(-1);
-    const rackStart = new Int32Array(N + 1);
-    const rackList: number[] = [];
+    const softOwner = kts.some((kt) => kt.from > 0 && !kt.fold) ? new Int32Array(N).fill(-1) : new Int32Array(0);
     const useRacks = rackId.size > 0;
+    const rackStart = new Int32Array(useRacks ? N + 1 : 0);
+    const rackList: number[] = [];
     for (let k = 0; k < K; k++) {
       const kt = kts[k]!;
       const owners = kt.real.map((r) => owner[r]!);
       const i0 = itemStart[k]!;
+      if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
+      else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
+      if (kt.from > 0 && !kt.fold) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
+      if (!useRacks) continue;
       for (let j = 0; j < kt.base; j++) {
-        prevOwner[i0 + j] = majority(owners, j);
-        if (kt.from > 0 && !kt.fold && j >= kt.from) softOwner[i0 + j] = majority(owners, j % kt.from);
-        if (useRacks) {
-          let common = racksOf(kt.real[0]!, j);
-          for (let q = 1; q < kt.real.length && common.length > 0; q++) {
-            const other = racksOf(kt.real[q]!, j);
-            common = common.filter((r) => other.includes(r));
-          }
-          for (const r of common) rackList.push(r);
+        let common = racksOf(kt.real[0]!, j);
+        for (let q = 1; q < kt.real.length && common.length > 0; q++) {
+          const other = racksOf(kt.real[q]!, j);
+          common = common.filter((r) => other.includes(r));
         }
+        for (const r of common) rackList.push(r);
         rackStart[i0 + j + 1] = rackList.length;
       }
     }
@@ -402,14 +447,19 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     };
     const itemOwner = kernels.groupAssign(problem);
 
-    // Back to partitions.
-    const out = Array.from(names, (_, t) => new Int32Array(counts[t]!));
+    // Back to partitions: a kernel topic of one unfolded topic is read in place.
+    const out: Int32Array[] = new Array<Int32Array>(T);
     for (let k = 0; k < K; k++) {
       const kt = kts[k]!;
       const i0 = itemStart[k]!;
+      if (kt.real.length === 1 && kt.k === 1) {
+        out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
+        continue;
+      }
       for (const r of kt.real) {
-        const o = out[r]!;
+        const o = new Int32Array(counts[r]!);
         for (let j = 0; j < kt.base; j++) for (let q = 0; q < kt.k; q++) o[j + q * kt.base] = itemOwner[i0 + j]!;
+        out[r] = o;
       }
     }
     // Exact share of keys that changed member on a growth that was not folded, for multiples.
@@ -423,9 +473,11 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     return out;
   }
 
-  // Per member, per topic partition lists (counting sort by owner, partitions stay ascending).
-  const result: MemberPlan[] = sorted.map((m) => ({ memberId: m.memberId, topics: [], partitions: [], counts: new Int32Array(0) }));
-  const memberCounts: number[][] = sorted.map(() => []);
+  // Per topic: partitions grouped by owner (counting sort, ascending within an owner); per member:
+  // entries (topic, slice), topics ascending.
+  const partitionsByOwner: Int32Array[] = [];
+  const sliceStart: Int32Array[] = []; // per topic: S + 1 offsets by subscriber position
+  const entryCount = new Int32Array(M + 1);
   let kept = 0;
   let moved = 0;
   let placed = 0;
@@ -434,7 +486,6 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   for (let t = 0; t < T; t++) {
     const s0 = rsubStart[t]!;
     const S = rsubStart[t + 1]! - s0;
-    if (S === 0) continue;
     for (let j = 0; j < S; j++) posOf[rsubs[s0 + j]!] = j;
     const o = newOwner[t]!;
     const prev = owner[t]!;
@@ -450,19 +501,39 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
       else moved++;
     }
     if (rackId.size > 0) for (let p = 0; p < o.length; p++) if (memberRack[o[p]!]! >= 0 && racksOf(t, p).includes(memberRack[o[p]!]!)) rackMatched++;
-    for (let j = 0; j < S; j++) {
+    for (let j = 0; j < S; j++) if (off[j + 1] !== off[j]) entryCount[rsubs[s0 + j]! + 1]!++;
+    partitionsByOwner.push(byOwner);
+    sliceStart.push(off);
+  }
+  for (let m = 0; m < M; m++) entryCount[m + 1]! += entryCount[m]!;
+  const entryStart = entryCount;
+  const E = entryStart[M]!;
+  const entryTopic = new Int32Array(E);
+  const entryFrom = new Int32Array(E);
+  const entryTo = new Int32Array(E);
+  const fill = entryStart.slice(0, M);
+  for (let t = 0; t < T; t++) {
+    const s0 = rsubStart[t]!;
+    const off = sliceStart[t]!;
+    for (let j = 0; j < off.length - 1; j++) {
       if (off[j + 1] === off[j]) continue;
-      const m = rsubs[s0 + j]!;
-      result[m]!.topics.push(names[t]!);
-      result[m]!.partitions.push(byOwner.subarray(off[j]!, off[j + 1]!));
-      memberCounts[m]!.push(counts[t]!);
+      const e = fill[rsubs[s0 + j]!]!++;
+      entryTopic[e] = t;
+      entryFrom[e] = off[j]!;
+      entryTo[e] = off[j + 1]!;
     }
   }
-  for (let m = 0; m < M; m++) result[m]!.counts = Int32Array.from(memberCounts[m]!);
 
   const rackAware = rackId.size > 0 && topicInfo.some((t) => t.racksOf !== undefined);
   return {
-    members: result,
+    memberIds: sorted.map((m) => m.memberId),
+    topics: names,
+    counts,
+    partitionsByOwner,
+    entryStart,
+    entryTopic,
+    entryFrom,
+    entryTo,
     fingerprint,
     report: {
       members: M,
@@ -492,20 +563,33 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
 function balancedClasses(M: number, kts: KernelTopic[], ktOf: Int32Array, memberTopics: Int32Array[], subStart: Int32Array, subs: Int32Array): Int32Array {
   const K = kts.length;
   // Each member's kernel topics, sorted and distinct.
-  const sig: Int32Array[] = memberTopics.map((ts) => Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!))).sort());
+  const bySubscription = new Map<Int32Array, Int32Array>();
+  const sig: Int32Array[] = memberTopics.map((ts) => {
+    let k = bySubscription.get(ts);
+    if (k === undefined) {
+      k = Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!))).sort();
+      bySubscription.set(ts, k);
+    }
+    return k;
+  });
   const classOf = new Int32Array(M).fill(-1);
   const byHash = new Map<number, number[]>();
   let classes = 0;
   const firstOf: number[] = [];
+  const sigHash = new Map<Int32Array, number>();
   for (let m = 0; m < M; m++) {
     const s = sig[m]!;
-    let h = s.length;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s[i]!, 0x5bd1e995) ^ (h >>> 13);
+    let h = sigHash.get(s);
+    if (h === undefined) {
+      h = s.length;
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s[i]!, 0x5bd1e995) ^ (h >>> 13);
+      sigHash.set(s, h);
+    }
     const bucket = byHash.get(h) ?? [];
     let found = -1;
     for (const c of bucket) {
       const o = sig[firstOf[c]!]!;
-      if (o.length === s.length && o.every((v, i) => v === s[i])) {
+      if (o === s || (o.length === s.length && o.every((v, i) => v === s[i]))) {
         found = c;
         break;
       }

@@ -169,17 +169,50 @@ export function encodeSubscription(version: number, topics: readonly string[], u
   return w.bytes(userData).done();
 }
 
+/**
+ * Remembers the last topic list decoded, by its bytes: members of a group usually subscribe the
+ * same topics, so the leader decodes those strings once and every member shares one array.
+ */
+export class TopicListCache {
+  private count = -1;
+  private bytes: Uint8Array | null = null;
+  private topics: string[] = [];
+  /** The cached list when `buf` holds the same `count` strings at `at`, byte for byte. */
+  get(buf: Uint8Array, at: number, count: number): { topics: string[]; end: number } | null {
+    const b = this.bytes;
+    if (b === null || count !== this.count || at + b.length > buf.length) return null;
+    const same = Buffer.from(b.buffer, b.byteOffset, b.length).equals(Buffer.from(buf.buffer, buf.byteOffset + at, b.length));
+    return same ? { topics: this.topics, end: at + b.length } : null;
+  }
+  set(bytes: Uint8Array, count: number, topics: string[]): void {
+    this.bytes = bytes;
+    this.count = count;
+    this.topics = topics;
+  }
+}
+
 /** MemberMetadata, or null when the bytes are not one (a null topic or userData reads as absent). */
-export function decodeSubscription(buf: Uint8Array): Subscription | null {
+export function decodeSubscription(buf: Uint8Array, cache?: TopicListCache): Subscription | null {
   try {
     const r = new Reader(buf);
     const version = r.int16();
     const n = r.int32();
     if (n < -1 || n > r.left / 2) return null;
-    const topics: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = r.string();
-      if (t !== null) topics.push(t);
+    // The same bytes as the previous member's list (the same count of strings, so the same parse)
+    // give the same topics: reuse them without decoding.
+    const from = r.at;
+    const hit = cache?.get(buf, from, n) ?? null;
+    let topics: string[];
+    if (hit !== null) {
+      topics = hit.topics;
+      r.at = hit.end;
+    } else {
+      topics = [];
+      for (let i = 0; i < n; i++) {
+        const name = r.string();
+        if (name !== null) topics.push(name);
+      }
+      cache?.set(buf.subarray(from, r.at), n, topics);
     }
     const userData = r.left >= 4 ? (r.bytes() ?? new Uint8Array(0)) : new Uint8Array(0);
     return { version, topics, userData };
@@ -205,6 +238,50 @@ export function encodeAssignment(version: number, topics: readonly string[], par
     for (let k = 0; k < ps.length; k++) w.int32(ps[k]!);
   }
   return w.bytes(userData).done();
+}
+
+/** A topic name as Kafka's STRING (int16 length, UTF-8), encoded once and copied per member. */
+export function stringBytes(s: string): Uint8Array {
+  return new Writer(2 + 3 * s.length).string(s).done();
+}
+
+/**
+ * The same bytes as encodeAssignment, from flat arrays: entry e (from..to) is topic
+ * topicBytes[topic[e]] with partitions source[topic[e]][start[e] .. end[e]). One allocation.
+ */
+export function encodeAssignmentEntries(
+  version: number,
+  topicBytes: readonly Uint8Array[],
+  source: readonly Int32Array[],
+  topic: Int32Array,
+  start: Int32Array,
+  end: Int32Array,
+  from: number,
+  to: number,
+  userData: Uint8Array,
+): Buffer {
+  let size = 2 + 4 + 4 + userData.length;
+  for (let e = from; e < to; e++) size += topicBytes[topic[e]!]!.length + 4 + 4 * (end[e]! - start[e]!);
+  const buf = Buffer.allocUnsafe(size);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  let at = 0;
+  view.setInt16(at, version);
+  view.setInt32(at + 2, to - from);
+  at += 6;
+  for (let e = from; e < to; e++) {
+    const name = topicBytes[topic[e]!]!;
+    // Names are short: a byte loop beats TypedArray.set's call overhead.
+    if (name.length <= 64) for (let i = 0; i < name.length; i++) buf[at + i] = name[i]!;
+    else buf.set(name, at);
+    at += name.length;
+    const ps = source[topic[e]!]!;
+    view.setInt32(at, end[e]! - start[e]!);
+    at += 4;
+    for (let i = start[e]!; i < end[e]!; i++, at += 4) view.setInt32(at, ps[i]!);
+  }
+  view.setInt32(at, userData.length);
+  buf.set(userData, at + 4);
+  return buf;
 }
 
 export interface DecodedAssignment {
