@@ -2,7 +2,7 @@
 // it, and the fewest moves any balanced assignment could make from the previous one.
 //
 // The minimum: a balanced assignment gives member m of topic t a quota n = f or f + 1
-// (f = floor(items / subscribers)); m keeps at most min(held, n) of what it held, so at least
+// (f = floor(partitions / subscribers)); m keeps at most min(held, n) of what it held, so at least
 // sum(max(0, held - f)) minus (extras given to members holding more than f) items move. Per topic
 // that is a plain count; where totals must balance too (a class of identical subscriptions that
 // nobody else shares a topic with), the extras are a transportation problem, solved here by
@@ -15,6 +15,7 @@ export interface MemberView {
   topics: readonly string[];
 }
 
+/** A topic that grew from `from` to k * from and must be folded: partition p stays with the owner of p mod from. */
 export interface Fold {
   from: number;
   k: number;
@@ -85,8 +86,9 @@ class MinCostFlow {
 
 /**
  * Judges `next` given the previous generation's assignment (`prev`, by member name), the members
- * now in the group, the partition counts, and the topics expected to fold (grown to a multiple
- * within the skew bound: balanced in families of k, parents at p < from).
+ * now in the group, the partition counts, and the topics expected to fold (grown to a multiple with
+ * every old partition's owner still here, within the skew bound): each of their partitions must
+ * stay with the previous owner of its parent (p mod from); they sit out of balance and totals.
  */
 export function judge(prev: Assignment | null, members: readonly MemberView[], counts: ReadonlyMap<string, number>, next: Assignment, folds: ReadonlyMap<string, Fold> = new Map()): Verdict {
   const violations: string[] = [];
@@ -126,27 +128,32 @@ export function judge(prev: Assignment | null, members: readonly MemberView[], c
   let moved = 0;
   for (const [t, row] of ownerPrev) row.forEach((o, p) => o !== null && ownerNext.get(t)![p] !== null && ownerNext.get(t)![p] !== o && moved++);
 
-  // Items: partitions, or families for a folded topic (a family's previous owner is its parent's).
-  const itemsOf = (t: string): number => folds.get(t)?.from ?? counts.get(t)!;
-  const unit = (t: string): number => folds.get(t)?.k ?? 1;
   const heldItems = (t: string, name: string): number => {
     const row = ownerPrev.get(t)!;
     let h = 0;
-    for (let j = 0; j < itemsOf(t); j++) if (row[j] === name) h++;
+    for (let j = 0; j < row.length; j++) if (row[j] === name) h++;
     return h;
   };
   const countNext = (t: string, name: string): number => (next.get(name)?.get(t) ?? []).length;
 
-  // Per-topic balance, in items.
+  // A folded topic: every partition with the previous owner of its parent. Other topics: balanced.
+  for (const [t, f] of folds) {
+    const row = ownerNext.get(t)!;
+    const parents = ownerPrev.get(t)!;
+    for (let p = 0; p < row.length; p++) if (row[p] !== parents[p % f.from]) violations.push(`${t}-${p} is with ${row[p]}, not with ${parents[p % f.from]}, the owner of ${t}-${p % f.from}`);
+  }
   for (const [t, subs] of subscribers) {
-    const f = Math.floor(itemsOf(t) / subs.length);
+    if (folds.has(t)) continue;
+    const n = counts.get(t)!;
+    const f = Math.floor(n / subs.length);
     for (const m of subs) {
       const c = countNext(t, m);
-      if (c % unit(t) !== 0 || (c / unit(t) !== f && c / unit(t) !== f + 1)) violations.push(`${t}: ${m} holds ${c} partitions; balance allows ${f * unit(t)} or ${(f + 1) * unit(t)}`);
+      if (c !== f && c !== f + 1) violations.push(`${t}: ${m} holds ${c} partitions; balance allows ${f} or ${f + 1}`);
     }
   }
   // Balanced classes: identical subscriptions that nobody else shares a topic with.
-  const signature = new Map(members.map((m) => [m.name, [...new Set(m.topics.filter((t) => subscribers.has(t)))].sort().join('\u0000')]));
+  // Folded topics sit out of the totals of the rebalance that folds them.
+  const signature = new Map(members.map((m) => [m.name, [...new Set(m.topics.filter((t) => subscribers.has(t) && !folds.has(t)))].sort().join('\u0000')]));
   const classes = new Map<string, string[]>();
   for (const m of members) classes.set(signature.get(m.name)!, [...(classes.get(signature.get(m.name)!) ?? []), m.name]);
   const balancedClasses: { topics: string[]; members: string[] }[] = [];
@@ -157,24 +164,25 @@ export function judge(prev: Assignment | null, members: readonly MemberView[], c
   }
   const inClass = new Set(balancedClasses.flatMap((c) => c.topics));
   for (const c of balancedClasses) {
-    const totals = c.members.map((m) => c.topics.reduce((a, t) => a + countNext(t, m) / unit(t), 0));
+    const totals = c.members.map((m) => c.topics.reduce((a, t) => a + countNext(t, m), 0));
     if (Math.max(...totals) - Math.min(...totals) > 1) violations.push(`totals of ${c.members.join(',')} over ${c.topics.join(',')}: ${totals.join(' ')}`);
   }
 
   // The minimum.
   let minimum = 0;
   for (const [t, subs] of subscribers) {
-    const f = Math.floor(itemsOf(t) / subs.length);
+    if (folds.has(t)) continue; // nothing of it has to move
+    const f = Math.floor(counts.get(t)! / subs.length);
     for (const m of subs) minimum += Math.max(0, heldItems(t, m) - f);
     if (inClass.has(t)) continue;
-    const r = itemsOf(t) % subs.length;
+    const r = counts.get(t)! % subs.length;
     const useful = subs.filter((m) => heldItems(t, m) > f).length;
     minimum -= Math.min(r, useful);
   }
   for (const c of balancedClasses) {
     const S = c.members.length;
     const T = c.topics.length;
-    const rem = c.topics.map((t) => itemsOf(t) % S);
+    const rem = c.topics.map((t) => counts.get(t)! % S);
     const X = rem.reduce((a, b) => a + b, 0);
     if (X === 0) continue;
     // Nodes: 0 source, 1..T topics, T+1..T+S members, T+S+1 bonus, T+S+2 sink.
@@ -183,7 +191,7 @@ export function judge(prev: Assignment | null, members: readonly MemberView[], c
     const sink = T + S + 2;
     c.topics.forEach((t, i) => {
       g.edge(0, 1 + i, rem[i]!, 0);
-      const f = Math.floor(itemsOf(t) / S);
+      const f = Math.floor(counts.get(t)! / S);
       c.members.forEach((m, j) => g.edge(1 + i, 1 + T + j, 1, heldItems(t, m) > f ? -1 : 0));
     });
     for (let j = 0; j < S; j++) {

@@ -155,7 +155,18 @@ async function runScenario(s: { topics: number; members: number; mixed: boolean;
         before.set(t, b);
         const S = group.filter((m) => m.topics.includes(t)).length;
         changed = S > 0; // a topic nobody reads grows unseen
-        if (S > 0 && c % b === 0 && Math.ceil(b / S) * S <= 2 * b) folds.set(t, { from: b, k: c / b });
+        // Folded when every old partition's owner is still here and nobody then holds more than
+        // growthSkew (2) times its fair share.
+        if (S > 0 && c % b === 0) {
+          const families = new Map<string, number>();
+          let orphans = 0;
+          for (let p = 0; p < b; p++) {
+            const o = [...prev!].find(([, ts]) => ts.get(t)?.includes(p))?.[0];
+            if (o === undefined || !group.some((m) => m.name === o)) orphans++;
+            else families.set(o, (families.get(o) ?? 0) + 1);
+          }
+          if (orphans === 0 && Math.max(...families.values()) * (c / b) * S <= 2 * c) folds.set(t, { from: b, k: c / b });
+        }
         break;
       }
       case 'noop':

@@ -1,8 +1,8 @@
 // Consumer-group balancing kernel (issue 9): the interface and its pure-TS twin. assembly/group.ts
 // must agree with this file exactly, so both are written in the same flat, index-based style.
 //
-// The problem: items (a partition, or a unit the caller built: partition p of co-partitioned
-// topics, a family of partitions after a growth) belong to topics; each topic has subscribers.
+// The problem: items (a partition, or a unit the caller built: partition p of every topic of a
+// co-partitioned set) belong to topics; each topic has subscribers.
 // Find an owner for every item such that
 //   1. per topic, every subscriber holds floor(N/S) or ceil(N/S) items (N items, S subscribers);
 //   2. per balanced class (topics whose subscribers all subscribe exactly the class's topics and

@@ -150,14 +150,13 @@ function majority(owners: Int32Array[], at: number): number {
   return best;
 }
 
-/** A topic as the kernel sees it: one or more real topics, `base` items of `k` partitions each. */
+/** A topic as the kernel sees it: one topic, or a co-partitioned set (item p = partition p of each). */
 interface KernelTopic {
   real: number[];
+  /** Items: the partition count. */
   base: number;
-  k: number;
-  /** Recorded partition count before a growth (0: none known or no growth). */
+  /** Recorded partition count before a growth (0: none known or no growth): new partitions prefer their parent's owner. */
   from: number;
-  fold: boolean;
 }
 
 export function planGroup(members: readonly PlanMember[], topicInfo: readonly PlanTopic[], options: PlanOptions): Plan {
@@ -349,20 +348,47 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
       groups.push(list);
     }
 
-    // Kernel topics, in the order of their first real topic.
+    // Kernel topics, in the order of their first real topic. A topic (or co-partitioned set) that
+    // grew from B to k*B is folded instead, when every old partition's owner is still here and no
+    // member would then hold more than growthSkew times its fair share: partition p joins the
+    // owner of p mod B, nothing of it moves, and it sits out of the kernel (and of the totals) for
+    // this rebalance.
     const kts: KernelTopic[] = [];
     const ktOf = new Int32Array(T).fill(-1);
+    const folded = new Int32Array(T).fill(-1); // real topic -> index into foldedOwners
+    const foldedOwners: Int32Array[] = []; // per fold: owner of each family j < B
+    const done = new Uint8Array(T);
     for (let t = 0; t < T; t++) {
-      if (ktOf[t]! >= 0) continue;
+      if (done[t] === 1) continue;
       const real = groupOf[t]! >= 0 ? groups[groupOf[t]!]! : [t];
+      for (const r of real) done[r] = 1;
       const C = counts[t]!;
       const S = rsubStart[t + 1]! - rsubStart[t]!;
+      const owners = real.map((r) => owner[r]!);
       // A growth is known when every real topic recorded the same smaller count.
       const B = real.every((r) => from[r] === from[t]) && from[t]! > 0 && from[t]! < C ? from[t]! : 0;
       let fold = false;
+      let why = '';
       if (B > 0) {
         const multiple = C % B === 0;
-        fold = multiple && S > 0 && Math.ceil(B / S) * S <= options.growthSkew * B;
+        if (multiple && S > 0) {
+          const parent = new Int32Array(B);
+          const families = new Map<number, number>();
+          let orphans = 0;
+          for (let j = 0; j < B; j++) {
+            parent[j] = majority(owners, j);
+            if (parent[j]! < 0) orphans++;
+            else families.set(parent[j]!, (families.get(parent[j]!) ?? 0) + 1);
+          }
+          const most = Math.max(0, ...families.values()) * (C / B);
+          if (orphans > 0) why = `${orphans} of its ${B} old partitions have no owner in the group any more`;
+          else if (most * S > options.growthSkew * C) why = `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share`;
+          else {
+            fold = true;
+            for (const r of real) folded[r] = foldedOwners.length;
+            foldedOwners.push(parent);
+          }
+        }
         const analysis = analyzeExpansion(B, C);
         for (const r of real) {
           growth.push({
@@ -374,12 +400,13 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
             summary: fold
               ? `${names[r]}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
               : multiple
-                ? `${names[r]}: ${B} -> ${C}: keeping every key would give a member ${Math.ceil(B / S) * (C / B)} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share; balanced instead, keys of new partitions placed elsewhere change member`
+                ? `${names[r]}: ${B} -> ${C}: ${why}; balanced instead, preferring the owner of p mod ${B} for new partition p`
                 : `${names[r]}: ${analysis.summary}`,
           });
         }
       }
-      const kt: KernelTopic = { real, base: fold ? B : C, k: fold ? C / B : 1, from: B, fold };
+      if (fold) continue;
+      const kt: KernelTopic = { real, base: C, from: B };
       for (const r of real) ktOf[r] = kts.length;
       kts.push(kt);
     }
@@ -387,7 +414,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
 
     // Flat kernel problem. Without co-partitioned groups kernel topic k is real topic k, so the
     // subscriber arrays are shared, not copied.
-    const direct = K === T;
+    const direct = K === T; // no co-partitioned set and nothing folded
     const subStart = direct ? rsubStart : new Int32Array(K + 1);
     const itemStart = new Int32Array(K + 1);
     const topicWeight = new Int32Array(K);
@@ -407,7 +434,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     }
     const N = itemStart[K]!;
     const prevOwner = new Int32Array(N);
-    const softOwner = kts.some((kt) => kt.from > 0 && !kt.fold) ? new Int32Array(N).fill(-1) : new Int32Array(0);
+    const softOwner = kts.some((kt) => kt.from > 0) ? new Int32Array(N).fill(-1) : new Int32Array(0);
     const useRacks = rackId.size > 0;
     const rackStart = new Int32Array(useRacks ? N + 1 : 0);
     const rackList: number[] = [];
@@ -417,7 +444,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
       const i0 = itemStart[k]!;
       if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
       else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
-      if (kt.from > 0 && !kt.fold) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
+      if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
       if (!useRacks) continue;
       for (let j = 0; j < kt.base; j++) {
         let common = racksOf(kt.real[0]!, j);
@@ -447,20 +474,20 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     };
     const itemOwner = kernels.groupAssign(problem);
 
-    // Back to partitions: a kernel topic of one unfolded topic is read in place.
+    // Back to partitions: a kernel topic of one topic is read in place; folded topics follow their parents.
     const out: Int32Array[] = new Array<Int32Array>(T);
+    for (let t = 0; t < T; t++) {
+      if (folded[t]! < 0) continue;
+      const parent = foldedOwners[folded[t]!]!;
+      const o = new Int32Array(counts[t]!);
+      for (let p = 0; p < o.length; p++) o[p] = parent[p % parent.length]!;
+      out[t] = o;
+    }
     for (let k = 0; k < K; k++) {
       const kt = kts[k]!;
       const i0 = itemStart[k]!;
-      if (kt.real.length === 1 && kt.k === 1) {
-        out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
-        continue;
-      }
-      for (const r of kt.real) {
-        const o = new Int32Array(counts[r]!);
-        for (let j = 0; j < kt.base; j++) for (let q = 0; q < kt.k; q++) o[j + q * kt.base] = itemOwner[i0 + j]!;
-        out[r] = o;
-      }
+      if (kt.real.length === 1) out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
+      else for (const r of kt.real) out[r] = itemOwner.slice(i0, i0 + kt.base);
     }
     // Exact share of keys that changed member on a growth that was not folded, for multiples.
     for (const g of growth) {
@@ -567,7 +594,8 @@ function balancedClasses(M: number, kts: KernelTopic[], ktOf: Int32Array, member
   const sig: Int32Array[] = memberTopics.map((ts) => {
     let k = bySubscription.get(ts);
     if (k === undefined) {
-      k = Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!))).sort();
+      // Folded topics (no kernel topic) sit out of the totals.
+      k = Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!).filter((x) => x >= 0))).sort();
       bySubscription.set(ts, k);
     }
     return k;
