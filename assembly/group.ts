@@ -413,7 +413,19 @@ export function groupAssign(
       st(inFlow, t, 1);
     }
     if (X == 0) continue;
-    if (!runFlow(Tc, S, base, r, X / S, X % S, gain, extra, X)) return 1;
+    let anyGain = false;
+    for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (ld(gain, ld(base, k) + j) > 0) anyGain = true;
+    if (anyGain) {
+      if (!runFlow(Tc, S, base, r, X / S, X % S, gain, extra, X)) return 1;
+      continue;
+    }
+    let cursor = 0;
+    for (let k = 0; k < Tc; k++) {
+      for (let q = 0; q < ld(r, k); q++) {
+        st(extra, ld(base, k) + cursor, 1);
+        cursor = cursor + 1 == S ? 0 : cursor + 1;
+      }
+    }
   }
 
   // 2b. Other topics.

@@ -427,7 +427,21 @@ export function referenceGroupAssign(p: GroupProblem): Int32Array {
       inFlow[t] = 1;
     }
     if (X === 0) continue;
-    new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, gain, extra).run(X);
+    let anyGain = false;
+    for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (gain[base[k]! + j]! > 0) anyGain = true;
+    if (anyGain) {
+      new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, gain, extra).run(X);
+      continue;
+    }
+    // No extra lets anyone keep a partition: every balanced choice moves the same, so deal the
+    // extras round-robin (each topic's to distinct members, totals within one).
+    let cursor = 0;
+    for (let k = 0; k < Tc; k++) {
+      for (let q = 0; q < r[k]!; q++) {
+        extra[base[k]! + cursor] = 1;
+        cursor = cursor + 1 === S ? 0 : cursor + 1;
+      }
+    }
   }
 
   // 2b. Other topics: extras to members that would otherwise shed an item, then to the rest;
