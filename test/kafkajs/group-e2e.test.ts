@@ -153,6 +153,17 @@ describe('StickyAssigner end to end (real broker, consumer processes)', () => {
         [C, 5],
       ]);
       await withAdmin((admin) => admin.createTopics({ waitForLeaders: true, topics: topics.map((topic) => ({ topic, numPartitions: counts.get(topic)!, replicationFactor: 1 })) }));
+      // On a fresh broker the group's coordinator partition (of __consumer_offsets) is created and
+      // loaded on first use; a consumer that joins meanwhile crashes with COORDINATOR_LOAD_IN_PROGRESS.
+      // Wait until the coordinator answers an offset fetch for this group.
+      await until('the group coordinator to be loaded', 90_000, async () => {
+        try {
+          await withAdmin((admin) => admin.fetchOffsets({ groupId, topics }));
+          return true;
+        } catch {
+          return undefined;
+        }
+      });
       const log = new GroupLog();
       const start = (name: string): Consumer => {
         const c = new Consumer(name, brokers(), groupId, topics, log);
