@@ -7,9 +7,14 @@
 // StickyAssigner is timed three ways, WASM and the reference twin: the whole leader call
 // (`assign()`: decode 1,000 subscriptions with their claims, plan, encode 1,000 assignments), the
 // planner alone (decoded input -> per-member partition lists), and the kernel alone. Moved
-// partitions are reported beside the times. Writes bench/results/group.json and a markdown table.
+// partitions are reported beside the times. Kafka's own CooperativeStickyAssignor (kafka-clients
+// 4.1.1 from Maven Central, bench/java/CooperativeStickyTiming.java, in a JVM of its own) runs on
+// the same three inputs: its cold first run and its JIT-warm median. If the Java step fails, its
+// rows say so. Writes bench/results/group.json and a markdown table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { Bench } from 'tinybench';
 import { PartitionAssigners, type Cluster, type GroupMember, type Logger } from 'kafkajs';
 import { getKernels, type EngineName } from '../src/engine/kernels.js';
@@ -112,6 +117,9 @@ function planInput(members: GroupMember[], counts: Map<string, number>): { planM
 
 interface Row {
   scenario: string;
+  /** Set on the Java rows: the first run in a fresh JVM (the p50 column is the median of the rest). */
+  coldMs?: number;
+  note?: string;
   contender: string;
   engine: string;
   p50ms: number;
@@ -140,6 +148,28 @@ async function p50(fn: () => Promise<unknown> | unknown, iterations = 5): Promis
   const r = bench.tasks[0]!.result as { latency?: { p50?: number } } | undefined;
   const measured = cpu.slice(cpu.length - iterations).sort((a, b) => a - b);
   return { wall: r?.latency?.p50 ?? NaN, cpu: measured[Math.floor(measured.length / 2)] ?? NaN };
+}
+
+const JAVA_SOURCE = fileURLToPath(new URL('./java/CooperativeStickyTiming.java', import.meta.url));
+const JAVA_CLASSES = fileURLToPath(new URL('../test/kafka/target/group-bench', import.meta.url));
+const JAVA_RUNS = Number(process.env.BENCH_JAVA_RUNS ?? 4);
+
+/** Kafka's CooperativeStickyAssignor on the same three inputs (one JVM; runs per scenario, the first cold). */
+function javaRows(): Row[] {
+  const contender = "Kafka's CooperativeStickyAssignor.assignPartitions (JVM)";
+  const names = ['first assignment', 'one member leaves', '10% of topics double'];
+  try {
+    const cp = compileJava('kafka', [JAVA_SOURCE], JAVA_CLASSES);
+    const r = runJava(cp, 'CooperativeStickyTiming', [String(TOPICS), String(PARTITIONS), String(MEMBERS), String(JAVA_RUNS)], undefined, '6g');
+    const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { scenario: string; ms: number[]; moved: number; placed: number });
+    return lines.map((l) => {
+      const warm = l.ms.slice(1).sort((a, b) => a - b);
+      return { scenario: l.scenario, contender, engine: 'kafka-clients 4.1.1', coldMs: l.ms[0]!, p50ms: warm.length > 0 ? warm[Math.floor(warm.length / 2)]! : l.ms[0]!, cpuP50ms: NaN, moved: l.moved, placed: l.placed };
+    });
+  } catch (e) {
+    const note = `Java step failed: ${(e as Error).message.split('\n')[0]}`;
+    return names.map((scenario) => ({ scenario, contender, engine: 'kafka-clients 4.1.1', p50ms: NaN, cpuP50ms: NaN, note }));
+  }
 }
 
 /** ms for 1e8 integer adds: how busy the machine was (about 70-100 ms on an idle core here). */
@@ -220,25 +250,43 @@ async function main(): Promise<void> {
     console.log(`  round-robin: ${rrMs.wall.toFixed(0)} ms (cpu ${rrMs.cpu.toFixed(0)}; moved ${rrMoves.moved}, placed ${rrMoves.placed})`);
   }
 
+  console.log('\nKafka CooperativeStickyAssignor (JVM)');
+  for (const r of javaRows()) {
+    rows.push(r);
+    console.log(`  ${r.scenario}: ${r.note ?? `cold ${r.coldMs!.toFixed(0)} ms, warm median ${r.p50ms.toFixed(0)} ms (moved ${r.moved}, placed ${r.placed})`}`);
+  }
+
   const calibrationAfter = calibrate();
   const met = (engine: string) => rows.filter((r) => r.engine === engine && r.contender.startsWith('StickyAssigner assign')).every((r) => r.p50ms < TARGET_MS);
   const summary = {
     machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg(), calibration1e8AddsMs: [calibrationBefore, calibrationAfter] },
-    note: 'p50 of tinybench runs (5 iterations, round-robin 3, after one warm-up) and the median CPU time (user + system, all threads) of the same iterations; moved = partitions taken from an owner still in the group; placed = partitions without an owner in the group. Compare calibration1e8AddsMs with about 70-100 ms on an idle core to judge how busy the machine was.',
+    note: 'p50 of tinybench runs (5 iterations, round-robin 3, after one warm-up) and the median CPU time (user + system, all threads) of the same iterations; Kafka CooperativeStickyAssignor: coldMs is its first run in a fresh JVM, p50ms the median of the later (JIT-warm) runs, no CPU time; moved = partitions taken from an owner still in the group; placed = partitions without an owner in the group. Compare calibration1e8AddsMs with about 70-100 ms on an idle core to judge how busy the machine was.',
     input: { topics: TOPICS, partitionsPerTopic: PARTITIONS, members: MEMBERS },
     targetMs: TARGET_MS,
     targetMet: { [wasm]: met(wasm), reference: met('reference') },
+    ratios: scenarios.map((s) => {
+      const of = (pred: (r: Row) => boolean): number => rows.find((r) => r.scenario === s.name && pred(r))!.p50ms;
+      const w = of((r) => r.engine === wasm && r.contender.startsWith('StickyAssigner assign'));
+      return {
+        scenario: s.name,
+        referenceOverWasm: of((r) => r.engine === 'reference' && r.contender.startsWith('StickyAssigner assign')) / w,
+        roundRobinOverWasm: of((r) => r.contender.startsWith('KafkaJS')) / w,
+        kafkaJavaWarmOverWasm: of((r) => r.contender.startsWith("Kafka's")) / w,
+      };
+    }),
     rows,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/group.json', `${JSON.stringify(summary, null, 2)}\n`);
+  const f = (x: number): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(1));
   console.log('\n| scenario | contender | engine | p50 ms | CPU p50 ms | moved | placed |\n|---|---|---|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.scenario} | ${r.contender} | ${r.engine} | ${r.p50ms.toFixed(1)} | ${r.cpuP50ms.toFixed(1)} | ${r.moved ?? ''} | ${r.placed ?? ''} |`);
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.contender} | ${r.engine} | ${r.coldMs === undefined ? f(r.p50ms) : `${f(r.p50ms)} (cold ${f(r.coldMs)})`} | ${f(r.cpuP50ms)} | ${r.moved ?? ''} | ${r.placed ?? r.note ?? ''} |`);
   for (const s of scenarios) {
     const w = rows.find((r) => r.scenario === s.name && r.engine === wasm && r.contender.startsWith('StickyAssigner assign'))!;
     const ref = rows.find((r) => r.scenario === s.name && r.engine === 'reference' && r.contender.startsWith('StickyAssigner assign'))!;
     const rr = rows.find((r) => r.scenario === s.name && r.contender.startsWith('KafkaJS'))!;
-    console.log(`${s.name}: reference/WASM ${(ref.p50ms / w.p50ms).toFixed(2)}x, round-robin/WASM ${(rr.p50ms / w.p50ms).toFixed(2)}x`);
+    const java = rows.find((r) => r.scenario === s.name && r.contender.startsWith("Kafka's"))!;
+    console.log(`${s.name}: reference/WASM ${(ref.p50ms / w.p50ms).toFixed(2)}x, round-robin/WASM ${(rr.p50ms / w.p50ms).toFixed(2)}x, Kafka Java (warm)/WASM ${(java.p50ms / w.p50ms).toFixed(2)}x`);
   }
   console.log(`target: every assign() under ${TARGET_MS} ms: ${wasm} ${met(wasm) ? 'met' : 'missed'}, reference ${met('reference') ? 'met' : 'missed'}`);
 }

@@ -1,7 +1,7 @@
 // Wire formats of the sticky assigner. The outer layout is the classic consumer protocol v0 that
 // KafkaJS's AssignerProtocol writes (MemberMetadata: int16 version, array<string> topics, bytes
 // userData; MemberAssignment: int16 version, array<{string topic, array<int32>}>, bytes userData),
-// byte for byte: test/kafkajs/group-protocol.test.ts encodes with both and compares. It is
+// byte for byte: test/kafkajs/group-assigner.test.ts encodes with both and compares. It is
 // written out here, not imported, so that `assignor/kafkajs` loads without kafkajs at run time and
 // so that a leader can encode a million partitions without a JS object per partition.
 //
