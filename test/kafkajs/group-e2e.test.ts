@@ -122,6 +122,11 @@ class GroupLog {
   }
 }
 
+function snapshot(a: Assignment): string {
+  const topicsOf = (ts: Map<string, number[]>) => [...ts].filter(([, ps]) => ps.length > 0).sort(([x], [y]) => (x < y ? -1 : 1)).map(([t, ps]) => [t, [...ps].sort((x, y) => x - y)]);
+  return JSON.stringify([...a].sort(([x], [y]) => (x < y ? -1 : 1)).map(([m, ts]) => [m, topicsOf(ts)]));
+}
+
 async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -176,6 +181,9 @@ describe('StickyAssigner end to end (real broker, consumer processes)', () => {
       // Waits for a generation of exactly the running members that covers every partition.
       let checkedUpTo = 0;
       const growthGenerations: number[] = [];
+      // A fold's relaxed balance lasts through rebalances that change nothing (KafkaJS rejoins
+      // when a member sees new metadata late): those are judged with the fold of the growth.
+      let relaxed = new Map<string, Fold>();
       const stable = async (what: string) => {
         const members = running();
         const g = await until(`a stable group of ${members.join(', ')} (${what})`, 120_000, () => {
@@ -191,15 +199,19 @@ describe('StickyAssigner end to end (real broker, consumer processes)', () => {
           const prev = log.before(gen.generation, gen.members);
           // The generation that first assigns A's new partitions must fold A (5 members, 8 -> 16).
           const hasNew = (a: Assignment): boolean => [...a.values()].some((ts) => (ts.get(A) ?? []).some((p) => p >= 8));
-          const folds = new Map<string, Fold>();
+          const r = log.reports.get(gen.generation)!;
+          let folds = new Map<string, Fold>();
           if (hasNew(gen.assignment) && !hasNew(prev)) {
             folds.set(A, { from: 8, k: 2 });
             growthGenerations.push(gen.generation);
+          } else if (r.unchanged) {
+            folds = relaxed;
+            expect(snapshot(gen.assignment), `generation ${gen.generation} (${what}): unchanged`).toBe(snapshot(prev));
           }
+          relaxed = folds;
           const v = judge(prev, gen.members.map((name) => ({ name, topics })), counts, gen.assignment, folds);
           expect(v.violations, `generation ${gen.generation} (${what})`).toEqual([]);
           expect(v.moved, `generation ${gen.generation} (${what}): moved vs the minimum`).toBeLessThanOrEqual(v.minimum);
-          const r = log.reports.get(gen.generation)!;
           expect(r.moved, `generation ${gen.generation}: the report`).toBe(v.moved);
           if (process.env.ASSIGNOR_GROUP_LOG) console.log(`generation ${gen.generation} (${what}): ${gen.members.join(',')}: moved ${v.moved} (minimum ${v.minimum}), kept ${r.kept}, placed ${r.placed}, unchanged ${r.unchanged}, conflicts ${r.conflicts}${folds.size > 0 ? ', folded A' : ''}`);
           checkedUpTo = gen.generation;
@@ -208,8 +220,10 @@ describe('StickyAssigner end to end (real broker, consumer processes)', () => {
       };
 
       const kafka = await sharedKafka('group-e2e-producer');
-      // Fresh metadata before every send: batch 3 must see A's 16 partitions.
-      const producer = kafka.producer({ createPartitioner: JavaCompatiblePartitioner, metadataMaxAge: 100 });
+      // Fresh metadata before every send: batch 3 must see A's 16 partitions. Idempotent: on a
+      // loaded machine a send that timed out after the broker wrote it is retried, and without
+      // idempotence the retry writes the messages twice (seen: 50,880 offsets for 50,000 sends).
+      const producer = kafka.producer({ createPartitioner: JavaCompatiblePartitioner, metadataMaxAge: 100, idempotent: true, maxInFlightRequests: 1 });
       await producer.connect();
       const produced = new Map<string, number>(); // key of A -> partition count when produced
       let sent = 0;
