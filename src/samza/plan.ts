@@ -42,6 +42,8 @@ export interface PreviousState {
   baseCounts: ReadonlyMap<string, number>;
   /** Active tasks' SSPs (Samza's previousTaskToSSPAssignment). */
   taskToSsps: ReadonlyMap<string, readonly SSP[]>;
+  /** Distinct partitions per stream name in taskToSsps, when the caller has them cheaper (the store cycle); else derived from taskToSsps. */
+  partitionCounts?: ReadonlyMap<string, number>;
   changelog: ReadonlyMap<string, number>;
   /** Task -> container id, all tasks (standby included). */
   taskContainer: ReadonlyMap<string, string>;
@@ -114,7 +116,7 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     return c;
   });
   checkPlanSize(settings, counts, processors.size, options.processors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevPartitions = previousPartitionCounts(previous.taskToSsps);
+  const prevPartitions = previous.partitionCounts ?? previousPartitionCounts(previous.taskToSsps);
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
   let grouping: Grouping;
