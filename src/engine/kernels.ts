@@ -134,7 +134,8 @@ let envDefault: EngineChoice | AssignorError | undefined;
 
 function defaultChoice(): EngineChoice {
   if (envDefault === undefined) {
-    const env = process.env.ASSIGNOR_ENGINE;
+    // Browsers and workers have no `process`: there the default is simply 'wasm'.
+    const env = typeof process === 'undefined' ? undefined : process.env?.ASSIGNOR_ENGINE;
     try {
       envDefault = env === undefined || env === '' ? 'wasm' : parseChoice(env, 'ASSIGNOR_ENGINE');
     } catch (e) {

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import vm from 'node:vm';
 import { ROOT } from '../helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
@@ -137,5 +138,33 @@ describe('the packed package, installed into an empty project', () => {
     expect(readdirSync(elsewhere).sort()).toEqual(['bundle.cjs', 'bundle.mjs']);
     expectProbe(run('node', ['bundle.mjs'], elsewhere));
     expectProbe(run('node', ['bundle.cjs'], elsewhere));
+  });
+
+  it('the root runs in a browser bundle (no process, no require, no fs)', () => {
+    writeFileSync(join(app, 'browser-entry.mjs'), [
+      "import { partitionForKey, partitionsForKeys, planChannels, planToJson, placeStandbys } from 'assignor';",
+      "globalThis.out = { one: partitionForKey('100:48069', 12), batch: Array.from(partitionsForKeys(['a', null], 12)),",
+      "  channels: planToJson(planChannels({ partitions: 6, width: 3 })).channels.length,",
+      "  standbys: placeStandbys({ numStandbys: 1, clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }] }).report().totals };",
+    ].join('\n'));
+    const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
+    const outfile = join(app, 'browser.js');
+    execFileSync(esbuild, ['browser-entry.mjs', '--bundle', '--platform=browser', '--format=iife', '--log-level=error', `--outfile=${outfile}`], { cwd: app });
+    // A bare context: WebAssembly, TextEncoder and the language itself, nothing of Node.
+    const context = vm.createContext({ WebAssembly, TextEncoder, TextDecoder, atob });
+    vm.runInContext(readFileSync(outfile, 'utf8'), context);
+    const out = JSON.parse(JSON.stringify(vm.runInContext('globalThis.out', context)));
+    expect(out.one).toBe(9);
+    expect(out.batch[1]).toBe(-1);
+    expect(out.channels).toBe(3);
+    expect(out.standbys).toBeDefined();
+  });
+
+  it("the README's API example runs as written", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("from 'assignor'"));
+    expect(block).toBeDefined();
+    writeFileSync(join(app, 'readme.mjs'), `${block!}\nconsole.log('readme ok');\n`);
+    expect(run('node', ['readme.mjs'])).toContain('readme ok');
   });
 });
