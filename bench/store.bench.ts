@@ -1,7 +1,8 @@
 // Coordinator store benchmark (issue 10 item 4, issue 14 defect 8).
 //
 // 1. A 10M-SSP job model written to and re-read from the file store: the samza benchmark's job
-//    (1,000 streams x 10,000 partitions = 10,000,000 SSPs, base mapper, 5,000 tasks, 50 containers).
+//    (1,000 streams x 10,000 partitions = 10,000,000 SSPs, base mapper, GroupByPartition: 10,000
+//    tasks, 50 containers).
 //    Each measurement runs in a fresh child process, so its maxRSS is that step's peak memory.
 //      write:  the first store cycle on an empty store (plan + compare + one batch), and the
 //              batch write alone (encode, write, fsync, commit marker, fsync, apply).
@@ -159,6 +160,22 @@ const result = {
   targets: { writeUnderMs: 3000, reopenAndReadUnderMs: 2000, peakUnderMB: 2048, unchangedReplan1MUnderMs: 2000 },
 };
 console.log(JSON.stringify({ ...result, tenMillion: { ...result.tenMillion, runs: undefined } }, null, 2));
+// Each target beside its median, met or missed (the issue's targets: 10M write < 3 s, reopen and read
+// < 2 s, peak < 2 GB; unchanged 1M-SSP re-plan <= 2 s).
+const t = result.targets;
+const tm = result.tenMillion;
+const rows: Array<[string, number, number, string]> = [
+  ['10M write: first cycle (plan + compare + one batch)', tm.writeCycleMs, t.writeUnderMs, 'ms'],
+  ['10M write: the batch alone', tm.writeBatchMs, t.writeUnderMs, 'ms'],
+  ['10M reopen and read', tm.reopenAndReadMs, t.reopenAndReadUnderMs, 'ms'],
+  ['10M peak memory, write', tm.writePeakRssMB, t.peakUnderMB, 'MB'],
+  ['10M peak memory, read', tm.readPeakRssMB, t.peakUnderMB, 'MB'],
+  ['10M peak memory, unchanged re-plan', tm.replanPeakRssMB, t.peakUnderMB, 'MB'],
+  ...cliRows.map((c): [string, number, number, string] => [`CLI unchanged re-plan, ${c.name}`, c.medianMs, t.unchangedReplan1MUnderMs, 'ms']),
+];
+for (const [what, v, target, unit] of rows) {
+  console.log(`${what}: median ${v} ${unit}, target < ${target} ${unit}: ${v < target ? 'met' : 'MISSED'} (${(v / target).toFixed(2)}x the target)`);
+}
 const out = fileURLToPath(new URL('./results/', import.meta.url));
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'store.json'), `${JSON.stringify(result, null, 2)}\n`);
