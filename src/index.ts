@@ -12,6 +12,8 @@ export { getKernels, type EngineOptions, type EngineChoice, type EngineName } fr
 // 1. Which partition does a key go to? (docs/formats.md, "Hashing API")
 export {
   partitionForKey,
+  partitionForString,
+  partitionForBytes,
   partitionForInt32,
   partitionForInt64,
   partitionsForKeys,
@@ -24,9 +26,14 @@ export {
   toPositive,
   int32Bytes,
   int64Bytes,
+  encodeJavaUtf8Into,
+  createKeyBatch,
+  KeyBatch,
   NO_PARTITION,
   type Key,
   type KeyEncoding,
+  type KeyBatchOptions,
+  type StringEncoding,
 } from './hashing/index.js';
 
 // 2. Which task or channel owns each partition, and what happens when a topic grows?

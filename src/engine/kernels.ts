@@ -10,15 +10,19 @@ import { referenceHash } from './reference/hash.js';
 import { referenceFold } from './reference/fold.js';
 import { referenceChannels } from './reference/channels.js';
 import { referenceStandby } from './reference/standby.js';
+import { referenceGroup } from './reference/group.js';
 import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
 import { wasmHash } from './wasm/hash.js';
 import { wasmFold } from './wasm/fold.js';
 import { wasmChannels } from './wasm/channels.js';
 import { wasmStandby } from './wasm/standby.js';
+import { wasmGroup } from './wasm/group.js';
 export type { ChannelKernels } from './reference/channels.js';
 export type { StandbyKernels } from './reference/standby.js';
 import type { ChannelKernels } from './reference/channels.js';
 import type { StandbyKernels } from './reference/standby.js';
+export type { GroupKernels, GroupProblem } from './reference/group.js';
+import type { GroupKernels } from './reference/group.js';
 
 /**
  * Kernel memory for hashing string keys run by run (a run: consecutive keys of
@@ -97,7 +101,7 @@ export interface FoldKernels {
   foldPartitions(streams: Int32Array, partitions: Int32Array, bases: Int32Array): Int32Array | { bad: number };
 }
 
-export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels {
+export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, GroupKernels {
   /** 'reference', 'wasm-scalar' or 'wasm-simd'. */
   readonly name: EngineName;
 }
@@ -163,7 +167,7 @@ export function getKernels(options: EngineOptions = {}): Kernels {
 
 function build(name: EngineName, core: WasmCore | null): Kernels {
   if (core === null) {
-    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby() };
+    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceGroup() };
   }
-  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core) };
+  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmGroup(core) };
 }

@@ -33,6 +33,7 @@ const PROBE = `
     channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels.map((c) => c.partitions),
     engine: root.getKernels().name,
     nodeOnly: [typeof store.CoordinatorStore, typeof coordinator.Coordinator, 'CoordinatorStore' in root],
+    sticky: [typeof kafkajs.StickyAssigner, typeof kafkajs.createStickyAssigner],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -48,6 +49,7 @@ function expectProbe(stdout: string): void {
   expect(out.engine).toBe('wasm-simd');
   expect(out.error).toEqual([true, 'E_RANGE']);
   expect(out.nodeOnly).toEqual(['function', 'function', false]); // Node-only parts: own entry points
+  expect(out.sticky).toEqual(['function', 'function']);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -106,9 +108,10 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(join(app, 'tsconfig.plain.json'), JSON.stringify(tsconfig([], ['plain.mts'])));
     run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.plain.json']);
     // With @types/node (every KafkaJS user has it): the KafkaJS adapters, from ESM and from CJS.
-    const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\n";
-    writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
-    writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    // StickyAssigner and createStickyAssigner(...) must type as KafkaJS's own PartitionAssigner.
+    const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\nkafka.consumer({ groupId: 'g', partitionAssigners: [StickyAssigner, createStickyAssigner({ rackId: 'az-1', growthSkew: 2 })] });\n";
+    writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages, StickyAssigner, createStickyAssigner } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages, StickyAssigner, createStickyAssigner } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
     // The Node-only entry points (their types reference @types/node, an optional peer dependency).
     const node = "const open: typeof CoordinatorStore.open = CoordinatorStore.open;\nconsole.log(open, Coordinator, KafkaPartitionCounts);\n";
     writeFileSync(join(app, 'node.mts'), `import { CoordinatorStore } from 'assignor/store';\nimport { Coordinator, KafkaPartitionCounts } from 'assignor/coordinator';\n${node}`);
