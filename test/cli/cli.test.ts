@@ -32,7 +32,8 @@ function expectUsageError(r: ReturnType<typeof cli>, message: RegExp): void {
 describe('a command line without its command is a usage error', () => {
   for (const [args, msg] of [
     [[], /^assignor: missing command: hash, samza, channels, standby/],
-    [['samza'], /^assignor: samza needs a subcommand: plan or expansion/],
+    [['samza'], /^assignor: samza needs a subcommand: plan, expansion, watch, import or export/],
+    [['store'], /^assignor: store needs a subcommand: inspect, compact or export/],
     [['channels'], /^assignor: channels needs a (sub)?command: plan, validate, /],
   ] as Array<[string[], RegExp]>) {
     it(`assignor ${args.join(' ')}: exit 2, one line on stderr, nothing on stdout`, () => {
@@ -42,7 +43,7 @@ describe('a command line without its command is a usage error', () => {
     });
   }
 
-  for (const args of [['--help'], ['-h'], ['samza', '--help'], ['channels', '--help'], ['hash', '--help'], ['standby', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['samza', '--help'], ['channels', '--help'], ['hash', '--help'], ['standby', '--help'], ['store', '--help']]) {
     it(`assignor ${args.join(' ')}: usage on stdout, exit 0`, () => {
       const r = cli(args);
       expect(r.status).toBe(0);
@@ -213,7 +214,7 @@ describe('help names only files the package ships', () => {
   it('every docs/ or examples/ path in every help text exists and is in package.json "files"', () => {
     const shipped = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
     let seen = 0;
-    for (const args of [['--help'], ['hash', '--help'], ['samza', '--help'], ['channels', '--help'], ['standby', '--help']]) {
+    for (const args of [['--help'], ['hash', '--help'], ['samza', '--help'], ['channels', '--help'], ['standby', '--help'], ['store', '--help']]) {
       const text = cli(args).stdout;
       for (const m of text.matchAll(/\S*\b(?:docs|examples)\/[\w.-]*\w/g)) {
         // Absolute (resolved from the installed package, see docPath) or relative to the package root.
