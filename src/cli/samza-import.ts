@@ -22,7 +22,7 @@ import: copy a job's coordinator-stream state into an empty store, in one write
   --store S               the store to fill: a directory or kafka://HOST:PORT/TOPIC
   --job FILE              only to name a Kafka topic left out of a location (__samza_coordinator_<job.name>_<job.id>)
 export: write every live message of a store as JSON Lines ({"key": "<key JSON>", "value": "<envelope JSON>"})
-  --out FILE              write there instead of stdout`;
+  --out FILE              write there instead of stdout (- is stdout)`;
 
 const IMPORT_OPTIONS = {
   from: { type: 'string' },
@@ -88,7 +88,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const store = await openStore(values.store, { readOnly: true, config: jobConfig(values.job) });
   try {
     let n: number;
-    if (values.out === undefined) {
+    if (values.out === undefined || values.out === '-') { // '-' is stdout, as for every other output
       const out = new Output(process.stdout);
       n = await writeDump(store, (t) => out.write(t));
       await out.close();

@@ -4,7 +4,7 @@
 //   export:  every live message in Samza's coordinator-stream layout, one JSON object per line.
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { CoordinatorStore, type CoordinatorStoreStats } from '../store/index.js';
-import { missingSubcommand, parse } from './args.js';
+import { docPath, missingSubcommand, parse } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor store inspect --store DIR [--json]
@@ -21,7 +21,7 @@ compact   rewrite the log with only the live records, atomically (temp file, fsy
 export    every live message as Samza writes it to its coordinator stream, one JSON object per
           line: {"key":"[1,\\"<type>\\",\\"<key>\\"]","value":"<envelope JSON>"}. Reads only.
 
-Format and guarantees: docs/store.md.`;
+Format and guarantees: ${docPath('store.md')}.`;
 
 const OPTIONS = {
   store: { type: 'string' },

@@ -945,7 +945,7 @@ function corruptError(file: string, tail: { kind: 'corrupt' | 'malformed'; offse
   return new AssignorError(
     'E_STORE_CORRUPT',
     `${file} is damaged at byte ${tail.offset} (${detail}). This is not an interrupted write, so nothing was changed; ` +
-      `to keep a copy of the file and cut the log at that byte, repair it: --repair on the command line, { repair: true } in the API.`,
+      `to keep a copy of the file and cut the log at that byte, repair it: samza plan --repair or store compact --repair, { repair: true } in the API.`,
     `${file}@${tail.offset}`,
   );
 }

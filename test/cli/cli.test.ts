@@ -245,3 +245,27 @@ describe('error lines stay one bounded line', () => {
     expectUsageError(cli(['samza', 'plan', '--job', deepMapper]), /mapper must be "base" or "samza", got \[{80}… \(array of 1 item\)$/m);
   });
 });
+
+describe("'-' in an output or re-read argument (issue 8: '-' means stdin/stdout, or a clear refusal)", () => {
+  it('samza export --out - writes the dump to stdout (no file named -)', () => {
+    const store = join(tmp, 'export-store');
+    const job = join(ROOT, 'examples/job.json');
+    expect(cli(['samza', 'plan', '--job', job, '--store', store]).status).toBe(0);
+    const r = cli(['samza', 'export', '--store', store, '--out', '-'], undefined, {});
+    expect(r.status).toBe(0);
+    expect(existsSync(join(ROOT, '-'))).toBe(false);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.parse(lines[0]!)).toHaveProperty('key');
+  });
+
+  it('standby --html - is refused: stdout carries the JSON', () => {
+    expectUsageError(cli(['standby', '--input', join(ROOT, 'examples/cluster.json'), '--html', '-']), /--html needs a file name/);
+    expect(existsSync(join(ROOT, '-'))).toBe(false);
+  });
+
+  it('samza watch --job - without --brokers is refused (the job file is re-read on every poll)', () => {
+    const r = cli(['samza', 'watch', '--job', '-', '--store', join(tmp, 'watch-store')], readFileSync(join(ROOT, 'examples/job.json'), 'utf8'));
+    expectUsageError(r, /--job - \(stdin\) needs --brokers/);
+  });
+});
