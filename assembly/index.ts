@@ -5,3 +5,4 @@ export { foldPartitions } from './fold';
 export * from './channels';
 export * from './standby';
 export * from './simd-exports';
+export * from './samza-proxy';

@@ -1,91 +1,139 @@
-// Samza planning benchmark: a job with 1,000 input streams whose partition
-// counts doubled (5,000 -> 10,000 each), i.e. 10 million SSPs folded onto
-// 5,000 tasks by the base mapper, grouped into 50 containers. The whole plan
-// (config, SSP enumeration, fold, task index, per-task layout, changelog,
-// containers, summary) on the WASM and reference engines; p50 of 3 runs.
-// Peak memory: each engine's plan once more in a child process, maxRSS.
-// Writes bench/results/samza.json. Run: npm run bench:samza
+// Samza planning benchmark. Three jobs, each with 1,000 input streams that doubled:
+//  A. base mapper (default), 5,000 -> 10,000 partitions: 10M SSPs folded onto 5,000 tasks.
+//  B. samza mapper (Samza's SSPGrouperProxy + HashSystemStreamPartitionMapper), 500 -> 1,000: 1M SSPs.
+//  C. samza mapper, 5,000 -> 10,000: 10M SSPs, with the previous assignment as the store hands it
+//     over today (task -> SSP objects) and in flat form (previousRowsOfGrouping).
+// Whole plans (config, SSPs, grouping, changelog, containers, summary), GroupByPartition, 50
+// containers, on the WASM and reference engines: p50 of 3 runs. Peak memory: each plan once more
+// in a fresh child process (maxRSS). Writes bench/results/samza.json. Run: npm run bench:samza
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { calculateJobModel, emptyPrevious, type PreviousState } from '../src/samza/plan.js';
+import { calculateJobModel, emptyPrevious, type MapperMode, type PreviousInput } from '../src/samza/plan.js';
 import { SamzaConfig } from '../src/samza/config.js';
 import { summarize } from '../src/samza/summary.js';
 import { jobModelJsonChunks } from '../src/samza/job-model.js';
+import { previousRowsOfGrouping } from '../src/samza/previous.js';
+import { ssp, type SSP } from '../src/samza/model.js';
 import { foldPartitions } from '../src/expansion/index.js';
 import type { EngineChoice } from '../src/engine/kernels.js';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const BASE = Number(process.env.BENCH_BASE ?? 5000);
+const SAMZA_BASE_1M = Number(process.env.BENCH_SAMZA_BASE ?? 500);
 const CONTAINERS = 50;
 
-function setup() {
-  const names = Array.from({ length: STREAMS }, (_, i) => `kafka.events-${String(i).padStart(4, '0')}`);
-  const config = new SamzaConfig(
-    Object.entries({
-      'job.name': 'bench',
-      'task.inputs': names.join(','),
-      'job.container.count': String(CONTAINERS),
-      'stores.state.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory',
-      'stores.state.changelog': 'kafka.state-changelog',
-    }),
-  );
-  // The state the previous plan (at BASE partitions) left in the coordinator store.
-  const tasks = Array.from({ length: BASE }, (_, p) => `Partition ${p}`);
-  const previous: PreviousState = {
+type Case = 'base-10M' | 'samza-1M' | 'samza-10M-objects' | 'samza-10M-flat';
+
+const names = Array.from({ length: STREAMS }, (_, i) => `kafka.events-${String(i).padStart(4, '0')}`);
+const config = new SamzaConfig(
+  Object.entries({
+    'job.name': 'bench',
+    'task.inputs': names.join(','),
+    'job.container.count': String(CONTAINERS),
+    'stores.state.factory': 'org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory',
+    'stores.state.changelog': 'kafka.state-changelog',
+  }),
+);
+
+const jobAt = (partitions: number) => ({ config, partitionCounts: new Map(names.map((n) => [n, partitions] as [string, number])) });
+
+/** The state the base mapper's previous plan (at `base` partitions) left in the store. */
+function basePrevious(base: number): PreviousInput {
+  const tasks = Array.from({ length: base }, (_, p) => `Partition ${p}`);
+  return {
     ...emptyPrevious(),
-    baseCounts: new Map(names.map((n) => [n, BASE] as [string, number])),
+    baseCounts: new Map(names.map((n) => [n, base] as [string, number])),
     changelog: new Map(tasks.map((t, i) => [t, i] as [string, number])),
     taskContainer: new Map(tasks.map((t, i) => [t, String(i % CONTAINERS)] as [string, string])),
   };
-  const job = { config, partitionCounts: new Map(names.map((n) => [n, 2 * BASE] as [string, number])) };
-  return { job, previous };
 }
 
-function plan(engine: EngineChoice, s: ReturnType<typeof setup>) {
-  const p = calculateJobModel(s.job, s.previous, { engine });
+/** Samza's previousTaskToSSPAssignment after a plan at `base` partitions: `Partition p` -> partition p of every stream. */
+function samzaPrevious(base: number, flat: boolean): PreviousInput {
+  const prev = basePrevious(base);
+  if (flat) return { ...prev, taskToSsps: previousRowsOfGrouping(calculateJobModel(jobAt(base), emptyPrevious(), { mapper: 'samza' }).grouping) };
+  const taskToSsps = new Map<string, SSP[]>();
+  for (let p = 0; p < base; p++) taskToSsps.set(`Partition ${p}`, names.map((n) => ssp('kafka', n.slice('kafka.'.length), p)));
+  return { ...prev, taskToSsps };
+}
+
+function setup(c: Case): { job: ReturnType<typeof jobAt>; previous: PreviousInput; mapper: MapperMode } {
+  switch (c) {
+    case 'base-10M':
+      return { job: jobAt(2 * BASE), previous: basePrevious(BASE), mapper: 'base' };
+    case 'samza-1M':
+      return { job: jobAt(2 * SAMZA_BASE_1M), previous: samzaPrevious(SAMZA_BASE_1M, false), mapper: 'samza' };
+    case 'samza-10M-objects':
+      return { job: jobAt(2 * BASE), previous: samzaPrevious(BASE, false), mapper: 'samza' };
+    case 'samza-10M-flat':
+      return { job: jobAt(2 * BASE), previous: samzaPrevious(BASE, true), mapper: 'samza' };
+  }
+}
+
+function plan(s: ReturnType<typeof setup>, engine: EngineChoice) {
+  const p = calculateJobModel(s.job, s.previous, { engine, mapper: s.mapper });
   summarize(p);
   return p;
 }
 
 const child = process.argv.indexOf('--child');
 if (child >= 0) {
-  // One whole plan in a fresh process: its maxRSS is the plan's peak memory (plus the runtime's baseline).
-  const engine = process.argv[child + 1] as EngineChoice;
-  const s = setup();
+  // One whole plan in a fresh process: its maxRSS is the plan's peak memory (plus the runtime's baseline and the input).
+  const c = process.argv[child + 1] as Case;
+  const engine = process.argv[child + 2] as EngineChoice;
+  const s = setup(c);
   const t = performance.now();
-  const p = plan(engine, s);
+  const p = plan(s, engine);
   const ms = performance.now() - t;
   process.stdout.write(JSON.stringify({ ms, maxRssMB: process.resourceUsage().maxRSS / 1024, ssps: p.grouping.stream.length, tasks: p.grouping.tasks.length }));
   process.exit(0);
 }
 
-const s = setup();
-const ssps = STREAMS * 2 * BASE;
-console.log(`samza plan: ${STREAMS} streams, ${BASE} -> ${2 * BASE} partitions each = ${ssps.toLocaleString('en-US')} SSPs, ${CONTAINERS} containers; ${cpus().length} CPUs, Node ${process.version}`);
-
-const bench = new Bench({ time: 0, iterations: 3, warmupIterations: 0 });
-for (const engine of ['wasm', 'reference'] as const) bench.add(`plan (${engine})`, () => void plan(engine, s), { async: false });
-
-// The fold kernel alone on the same 10M (stream, partition) pairs, for "what dominates".
-const streamIdx = new Int32Array(ssps);
-const partitions = new Int32Array(ssps);
-for (let st = 0, i = 0; st < STREAMS; st++) for (let p = 0; p < 2 * BASE; p++, i++) { streamIdx[i] = st; partitions[i] = p; }
-const bases = new Int32Array(STREAMS).fill(BASE);
-for (const engine of ['wasm', 'reference'] as const) bench.add(`fold kernel only (${engine})`, () => void foldPartitions(streamIdx, partitions, bases, { engine }), { async: false });
-
-await bench.run();
+console.log(`samza plans: ${STREAMS} streams, 50 containers, GroupByPartition; ${cpus().length} CPUs, Node ${process.version}`);
 const p50: Record<string, number> = {};
-for (const task of bench.tasks) {
-  const r = task.result;
-  if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state}`);
-  p50[task.name] = r.latency.p50;
+async function measure(label: string, fns: Record<string, () => void>): Promise<void> {
+  const bench = new Bench({ time: 0, iterations: 3, warmupIterations: 0 });
+  for (const [name, fn] of Object.entries(fns)) bench.add(`${label} ${name}`, fn, { async: false });
+  await bench.run();
+  for (const task of bench.tasks) {
+    const r = task.result;
+    if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state}${r.state === 'errored' ? `: ${r.error}` : ''}`);
+    p50[task.name] = r.latency.p50;
+    console.log(`  ${task.name}: p50 ${r.latency.p50.toFixed(0)} ms`);
+  }
 }
 
-// JobModel JSON for all 10M SSPs (what `samza plan` prints): timed once, bytes counted, never held whole.
-const jsonPlan = plan('wasm', s);
+// A. Base mapper, 10M SSPs, plus the fold kernel alone on the same pairs for "what dominates".
+{
+  const s = setup('base-10M');
+  const ssps = STREAMS * 2 * BASE;
+  const streamIdx = new Int32Array(ssps);
+  const partitions = new Int32Array(ssps);
+  for (let st = 0, i = 0; st < STREAMS; st++) for (let p = 0; p < 2 * BASE; p++, i++) { streamIdx[i] = st; partitions[i] = p; }
+  const bases = new Int32Array(STREAMS).fill(BASE);
+  await measure('base 10M', {
+    'plan (wasm)': () => void plan(s, 'wasm'),
+    'plan (reference)': () => void plan(s, 'reference'),
+    'fold kernel only (wasm)': () => void foldPartitions(streamIdx, partitions, bases, { engine: 'wasm' }),
+    'fold kernel only (reference)': () => void foldPartitions(streamIdx, partitions, bases, { engine: 'reference' }),
+  });
+}
+// B. Samza mapper, 1M SSPs.
+{
+  const s = setup('samza-1M');
+  await measure('samza 1M', { 'plan (wasm)': () => void plan(s, 'wasm'), 'plan (reference)': () => void plan(s, 'reference') });
+}
+// C. Samza mapper, 10M SSPs, previous assignment as objects and flat.
+for (const c of ['samza-10M-objects', 'samza-10M-flat'] as const) {
+  const s = setup(c);
+  await measure(c.replace('samza-', 'samza '), { 'plan (wasm)': () => void plan(s, 'wasm'), 'plan (reference)': () => void plan(s, 'reference') });
+}
+
+// JobModel JSON for all 10M SSPs of A (what `samza plan` prints): timed once, bytes counted, never held whole.
+const jsonPlan = plan(setup('base-10M'), 'wasm');
 let bytes = 0;
 const tj = performance.now();
 for (const chunk of jobModelJsonChunks(jsonPlan)) bytes += chunk.length;
@@ -93,45 +141,53 @@ const jsonMs = performance.now() - tj;
 
 const script = fileURLToPath(import.meta.url);
 const peak: Record<string, { ms: number; maxRssMB: number }> = {};
-for (const engine of ['wasm', 'reference'] as const) {
-  const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', engine], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (r.status !== 0) throw new Error(`child ${engine} failed: ${r.stderr}`);
-  peak[engine] = JSON.parse(r.stdout);
+for (const c of ['base-10M', 'samza-10M-objects', 'samza-10M-flat'] as const) {
+  for (const engine of ['wasm', 'reference'] as const) {
+    const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', c, engine], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`child ${c} ${engine} failed: ${r.stderr}`);
+    peak[`${c} ${engine}`] = JSON.parse(r.stdout);
+  }
 }
 
+const ms = (k: string) => p50[k]!;
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  note: 'Measured on a shared 2-core machine while other engineers ran tests and benchmarks: timings are noisy (contention).',
-  job: { streams: STREAMS, partitionsBefore: BASE, partitionsAfter: 2 * BASE, ssps, tasks: BASE, containers: CONTAINERS, grouper: 'GroupByPartition', mapper: 'base' },
-  planP50Ms: { wasm: p50['plan (wasm)'], reference: p50['plan (reference)'] },
-  planRatioReferenceOverWasm: p50['plan (reference)']! / p50['plan (wasm)']!,
-  foldKernelP50Ms: { wasm: p50['fold kernel only (wasm)'], reference: p50['fold kernel only (reference)'] },
-  foldRatioReferenceOverWasm: p50['fold kernel only (reference)']! / p50['fold kernel only (wasm)']!,
-  peakRssMB: { wasm: Math.round(peak.wasm!.maxRssMB), reference: Math.round(peak.reference!.maxRssMB) },
-  singlePlanInFreshProcessMs: { wasm: Math.round(peak.wasm!.ms), reference: Math.round(peak.reference!.ms) },
+  note: 'p50 of 3 runs per row, all rows from this one run.',
+  jobs: {
+    base10M: { streams: STREAMS, partitionsBefore: BASE, partitionsAfter: 2 * BASE, ssps: STREAMS * 2 * BASE, mapper: 'base' },
+    samza1M: { streams: STREAMS, partitionsBefore: SAMZA_BASE_1M, partitionsAfter: 2 * SAMZA_BASE_1M, ssps: STREAMS * 2 * SAMZA_BASE_1M, mapper: 'samza' },
+    samza10M: { streams: STREAMS, partitionsBefore: BASE, partitionsAfter: 2 * BASE, ssps: STREAMS * 2 * BASE, mapper: 'samza' },
+  },
+  p50Ms: p50,
+  peak: Object.fromEntries(Object.entries(peak).map(([k, v]) => [k, { maxRssMB: Math.round(v.maxRssMB), singlePlanMs: Math.round(v.ms) }])),
   jobModelJson: { megabytes: Math.round(bytes / 1e6), ms: Math.round(jsonMs) },
-  targets: { planUnderMs: 3000, peakUnderMB: 2048 },
-  whatDominates: '',
+  targets: {
+    base10M: { planUnderMs: 3000, peakUnderMB: 2048, planMs: ms('base 10M plan (wasm)'), peakMB: Math.round(peak['base-10M wasm']!.maxRssMB) },
+    samza10M: {
+      planUnderMs: 3000,
+      peakUnderMB: 2048,
+      planMsObjects: ms('samza 10M-objects plan (wasm)'),
+      planMsFlat: ms('samza 10M-flat plan (wasm)'),
+      peakMBObjects: Math.round(peak['samza-10M-objects wasm']!.maxRssMB),
+      peakMBFlat: Math.round(peak['samza-10M-flat wasm']!.maxRssMB),
+    },
+  },
 };
-{
-  const rest = result.planP50Ms.wasm! - result.foldKernelP50Ms.wasm!;
-  result.whatDominates =
-    `Of the ${result.planP50Ms.wasm!.toFixed(0)} ms WASM plan, the fold call is ${result.foldKernelP50Ms.wasm!.toFixed(0)} ms ` +
-    '(the copies into and out of linear memory and the modulo loop, which also validates each item). ' +
-    `The other ~${rest.toFixed(0)} ms are the JS passes over 10M rows: enumerating (stream, partition), row -> task index, and the counting-sort permutation by task. ` +
-    'Task names, changelog and container assignment are per task (5,000) and negligible. So WASM only speeds up the fold, and the whole plan only slightly.';
-}
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/samza.json', `${JSON.stringify(result, null, 2)}\n`);
 
 const f = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(0));
-console.log(`| step | wasm p50 (ms) | reference p50 (ms) | reference/wasm |
+const row = (label: string, key: string) => `| ${label} | ${f(p50[`${key} (wasm)`])} | ${f(p50[`${key} (reference)`])} | ${(p50[`${key} (reference)`]! / p50[`${key} (wasm)`]!).toFixed(2)} |`;
+console.log(`
+| step | wasm p50 (ms) | reference p50 (ms) | reference/wasm |
 |---|---|---|---|
-| whole plan | ${f(result.planP50Ms.wasm)} | ${f(result.planP50Ms.reference)} | ${result.planRatioReferenceOverWasm.toFixed(2)} |
-| fold kernel only | ${f(result.foldKernelP50Ms.wasm)} | ${f(result.foldKernelP50Ms.reference)} | ${result.foldRatioReferenceOverWasm.toFixed(2)} |
+${row('A. base mapper, 10M SSPs, whole plan', 'base 10M plan')}
+${row('A. fold kernel only', 'base 10M fold kernel only')}
+${row('B. samza mapper, 1M SSPs, whole plan', 'samza 1M plan')}
+${row('C. samza mapper, 10M SSPs, previous as SSP objects', 'samza 10M-objects plan')}
+${row('C. samza mapper, 10M SSPs, previous flat', 'samza 10M-flat plan')}
 
-peak RSS of one whole plan in a fresh process: wasm ${result.peakRssMB.wasm} MB, reference ${result.peakRssMB.reference} MB
-JobModel JSON of all ${ssps.toLocaleString('en-US')} SSPs: ${result.jobModelJson.megabytes} MB in ${result.jobModelJson.ms} ms (streamed in chunks, not part of the plan)
-${result.whatDominates}
+peak RSS of one whole plan in a fresh process (MB): ${Object.entries(result.peak).map(([k, v]) => `${k} ${v.maxRssMB}`).join(', ')}
+JobModel JSON of all 10M SSPs (A): ${result.jobModelJson.megabytes} MB in ${result.jobModelJson.ms} ms (streamed in chunks, not part of the plan)
 written: bench/results/samza.json`);

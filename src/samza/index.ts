@@ -34,8 +34,10 @@ export {
   type MapperMode,
   type PlanOptions as SamzaPlanOptions,
   type PreviousState,
+  type PreviousInput,
   type StreamReport,
 } from './plan.js';
+export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
 export { toJobModel, jobModelJson, jobModelJsonChunks, type JobModel } from './job-model.js';
 export { runCycle, readPrevious, type CycleResult, type Changes } from './cycle.js';
 export { MemoryCoordinatorStore, type CoordinatorStoreLike } from './store-types.js';

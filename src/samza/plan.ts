@@ -7,10 +7,10 @@ import { SamzaError } from './errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config.js';
-import { createSspGrouper, partitionTaskName } from './groupers.js';
-import { sspGrouperProxy } from './samza-proxy.js';
 import { groupFlat, type SlotRule } from './flat-grouping.js';
-import { fromTaskGrouping, type Grouping } from './grouping.js';
+import type { Grouping } from './grouping.js';
+import { samzaGrouping } from './samza-mapper.js';
+import { inferBases, isPreviousRows, previousPartitionCounts, previousRows, type PreviousRows } from './previous.js';
 import { assignChangelogPartitions } from './changelog.js';
 import {
   ANY_HOST,
@@ -21,7 +21,7 @@ import {
   singleContainer,
   type ContainerAssignment,
 } from './container-groupers.js';
-import { ssp, sspToString, systemStreamName, type SSP, type TaskMode } from './model.js';
+import { systemStreamName, type SSP, type TaskMode } from './model.js';
 
 export type MapperMode = 'base' | 'samza';
 
@@ -48,6 +48,13 @@ export interface PreviousState {
   taskModes: ReadonlyMap<string, TaskMode>;
   containerHosts: ReadonlyMap<string, string>;
 }
+
+/**
+ * What calculateJobModel takes: a PreviousState, or the same with the previous
+ * assignment in flat form (from previousRowsOfGrouping, or a store that reads it
+ * without building an object per SSP).
+ */
+export type PreviousInput = PreviousState | (Omit<PreviousState, 'taskToSsps'> & { taskToSsps: PreviousRows });
 
 export function emptyPrevious(): PreviousState {
   return { baseCounts: new Map(), taskToSsps: new Map(), changelog: new Map(), taskContainer: new Map(), taskModes: new Map(), containerHosts: new Map() };
@@ -97,7 +104,7 @@ export interface JobInput {
   partitionCounts: ReadonlyMap<string, number>;
 }
 
-export function calculateJobModel(job: JobInput, previous: PreviousState = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
+export function calculateJobModel(job: JobInput, previous: PreviousInput = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
   const warn = options.warn ?? (() => {});
   const mapper = options.mapper ?? 'base';
   const settings = readSettings(job.config, warn);
@@ -114,29 +121,27 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     return c;
   });
   checkPlanSize(settings, counts, processors.size, options.processors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevPartitions = previousPartitionCounts(previous.taskToSsps);
+  const prevRows = isPreviousRows(previous.taskToSsps) ? previous.taskToSsps : previousRows(previous.taskToSsps);
+  const prevPartitions = previousPartitionCounts(prevRows);
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
   let grouping: Grouping;
 
   if (mapper === 'samza') {
     if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
-    const withProcs = job.config.with(KEYS.processorList, [...processors.keys()].join(','));
-    const grouper = createSspGrouper(withProcs, settings.grouper);
-    const ssps: SSP[] = [];
-    settings.inputs.forEach((s, i) => {
-      for (let p = 0; p < counts[i]!; p++) ssps.push(ssp(s.system, s.stream, p));
-    });
-    let bypass: string | undefined;
-    if (settings.expansionEnabled) {
-      const r = sspGrouperProxy(grouper, withProcs, ssps, previous.taskToSsps);
-      grouping = fromTaskGrouping(r.grouping);
-      bypass = r.bypass === 'stateless' ? 'stateless job (no persistent store): the proxy returns the raw grouping' : r.bypass === 'first-run' ? 'no previous assignment: raw grouping' : undefined;
-    } else {
-      grouping = fromTaskGrouping(grouper.group(ssps));
-      bypass = `${KEYS.expansionEnabled} = false: raw grouping`;
-      warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
-    }
+    // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
+    const processorList = [...processors.keys()].join(',').split(',');
+    const r = samzaGrouping({ settings, counts, processors: processorList, previous: prevRows, ...(options.engine !== undefined ? { engine: options.engine } : {}) });
+    grouping = r.grouping;
+    if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
+    const bypass =
+      r.bypass === 'stateless'
+        ? 'stateless job (no persistent store): the proxy returns the raw grouping'
+        : r.bypass === 'first-run'
+          ? 'no previous assignment: raw grouping'
+          : r.bypass === 'disabled'
+            ? `${KEYS.expansionEnabled} = false: raw grouping`
+            : undefined;
     settings.inputs.forEach((s, i) => {
       const name = systemStreamName(s);
       const base = previous.baseCounts.get(name) ?? counts[i]!;
@@ -153,11 +158,13 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     });
   } else {
     const rules: SlotRule[] = [];
+    const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
+    const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(prevRows, settings.grouper, unknown);
     settings.inputs.forEach((s, i) => {
       const name = systemStreamName(s);
       const c = counts[i]!;
       const prev = prevPartitions.get(name);
-      const known = previous.baseCounts.get(name) ?? inferBase(name, previous.taskToSsps, settings.grouper);
+      const known = previous.baseCounts.get(name) ?? inferred.get(name);
       const report = (handling: StreamHandling, base: number, why: string, extra: Partial<StreamReport> = {}): void => {
         baseCounts.set(name, base);
         streams.push({ name, partitions: c, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
@@ -240,11 +247,10 @@ function located<T>(f: () => T, containerPath: string): T {
 /**
  * The largest plans computed. Past these the process would run out of memory
  * (a crash after minutes) instead of failing: (task, SSP) memberships, standby
- * copies included, per mapper (the samza mapper works on SSP objects), and
- * tasks, standby copies included. Measured: 10 million single-SSP tasks plan in
- * about 2 GB; the samza mapper needs about 2.5 GB for 4 million SSPs.
+ * copies included, per mapper (both work on flat rows), and tasks, standby
+ * copies included. Measured: 10 million single-SSP tasks plan in about 2 GB.
  */
-export const PLAN_LIMITS = { memberships: { base: 2 ** 25, samza: 2 ** 22 }, tasks: 2 ** 24 } as const;
+export const PLAN_LIMITS = { memberships: { base: 2 ** 25, samza: 2 ** 25 }, tasks: 2 ** 24 } as const;
 
 /** Refuses, before any allocation, a job whose plan would exceed PLAN_LIMITS; the path names the setting that multiplies. */
 function checkPlanSize(settings: JobSettings, counts: readonly number[], processorCount: number, processorsPath: string, mapper: MapperMode): void {
@@ -284,7 +290,7 @@ function checkPlanSize(settings: JobSettings, counts: readonly number[], process
 function groupTasks(
   tasks: string[],
   settings: JobSettings,
-  previous: PreviousState,
+  previous: Pick<PreviousState, 'taskContainer' | 'taskModes'>,
   processors: Map<string, string>,
   config: SamzaConfig,
 ): { assignment: ContainerAssignment; note?: string } {
@@ -305,41 +311,4 @@ function groupTasks(
     case 'SingleContainer':
       return { assignment: singleContainer(tasks, config.get(KEYS.processorId) ?? '0') };
   }
-}
-
-/** Distinct partitions per stream name in a previous assignment. */
-function previousPartitionCounts(taskToSsps: ReadonlyMap<string, readonly SSP[]>): Map<string, number> {
-  const sets = new Map<string, Set<number>>();
-  for (const list of taskToSsps.values()) {
-    for (const s of list) {
-      const name = systemStreamName(s);
-      let set = sets.get(name);
-      if (set === undefined) sets.set(name, (set = new Set()));
-      set.add(s.partition);
-    }
-  }
-  return new Map([...sets].map(([k, v]) => [k, v.size]));
-}
-
-/**
- * A store written without base counts (by Samza, or the samza mapper): the
- * base is k when partitions 0..k-1 each still own the task named after them
- * (the tasks first created), else the number of distinct partitions.
- */
-function inferBase(name: string, taskToSsps: ReadonlyMap<string, readonly SSP[]>, grouper: JobSettings['grouper']): number | undefined {
-  const own = new Set<number>();
-  const all = new Set<number>();
-  for (const [task, list] of taskToSsps) {
-    for (const s of list) {
-      if (systemStreamName(s) !== name) continue;
-      all.add(s.partition);
-      const b = s.keyBucket;
-      const ownName = grouper === 'GroupBySystemStreamPartition' ? sspToString(ssp(s.system, s.stream, s.partition, b)) : partitionTaskName(s.partition, b);
-      if (task === ownName) own.add(s.partition);
-    }
-  }
-  if (all.size === 0) return undefined;
-  let k = 0;
-  while (own.has(k)) k++;
-  return k > 0 && k === own.size ? k : all.size;
 }
