@@ -1,9 +1,6 @@
-// After tsc: ship the kernel modules inside dist/ and make the CLI executable.
-import { copyFileSync, mkdirSync, chmodSync, existsSync } from 'node:fs';
+// After tsc: mark dist/cjs as CommonJS (the package itself is "type": "module") and make the CLI
+// executable. The kernel modules need no copying: they are embedded (scripts/embed-wasm.mjs).
+import { chmodSync, writeFileSync } from 'node:fs';
 
-mkdirSync('dist/wasm', { recursive: true });
-for (const f of ['release.wasm', 'release.simd.wasm', 'debug.wasm']) {
-  if (!existsSync(`build/${f}`)) throw new Error(`build/${f} is missing: run npm run build:wasm`);
-  copyFileSync(`build/${f}`, `dist/wasm/${f}`);
-}
+writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
 chmodSync('dist/cli/main.js', 0o755);

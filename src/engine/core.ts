@@ -1,9 +1,7 @@
 // Loads a kernel module synchronously and owns its arena. This file and
 // src/engine/wasm/* are the only code that sees pointers or linear memory.
-import { readFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { instantiateSync } from '@assemblyscript/loader';
 import { AssignorError } from '../errors.js';
+import { RELEASE_WASM_BASE64, SIMD_WASM_BASE64 } from './wasm-binaries.js';
 
 /** Raw exports of assembly/index.ts (pointer ABI: numbers in, numbers out). */
 export interface RawExports {
@@ -72,36 +70,51 @@ export class WasmCore {
   }
 }
 
-// The modules sit in dist/wasm/ once built, or in build/ when running from src/.
-function locate(file: string): string {
-  for (const rel of [`../wasm/${file}`, `../../build/${file}`]) {
-    const path = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  throw new AssignorError('E_NO_WASM', `kernel module ${file} not found: run \`npm run build\` first`);
+// The modules are embedded in the package as base64 (scripts/embed-wasm.mjs), so loading needs
+// no file system and no URL: bundlers and CommonJS take them as they are.
+function moduleBytes(simd: boolean): Uint8Array<ArrayBuffer> {
+  const text = atob(simd ? SIMD_WASM_BASE64 : RELEASE_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 let simdFlag: boolean | undefined;
 
 /** True when this runtime validates the SIMD build (checked once). */
 export function simdSupported(): boolean {
-  if (simdFlag === undefined) simdFlag = WebAssembly.validate(readFileSync(locate('release.simd.wasm')));
+  if (simdFlag === undefined) simdFlag = WebAssembly.validate(moduleBytes(true));
   return simdFlag;
 }
 
-const cores = new Map<string, WasmCore>();
+/** Reads an AssemblyScript string (UTF-16, byte length in the word before it) for abort messages. */
+function readString(memory: WebAssembly.Memory, ptr: number): string {
+  if (ptr === 0) return '';
+  const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0]!;
+  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 512)));
+}
 
-/** Instantiates (once) the SIMD, scalar or debug build through the AssemblyScript loader. */
-export function loadWasmCore(simd: boolean, debug = false): WasmCore {
-  const file = debug ? 'debug.wasm' : simd ? 'release.simd.wasm' : 'release.wasm';
-  let core = cores.get(file);
+const cores = new Map<boolean, WasmCore>();
+
+/** Instantiates (once per build) the SIMD or scalar kernel module. */
+export function loadWasmCore(simd: boolean): WasmCore {
+  let core = cores.get(simd);
   if (core === undefined) {
     if (simd && !simdSupported()) {
       throw new AssignorError('E_ENGINE', 'this runtime does not support WebAssembly SIMD; use engine "wasm" or "wasm-scalar"');
     }
-    const { exports } = instantiateSync<Record<string, unknown>>(readFileSync(locate(file)), {});
-    core = new WasmCore(exports as unknown as RawExports);
-    cores.set(file, core);
+    let memory: WebAssembly.Memory | undefined;
+    // A kernel aborts only on a broken invariant (the release builds carry no assertions), so an
+    // abort is a bug in assignor (a plain Error, not an input error), with the kernel's own words.
+    const abort = (msg: number, file: number, line: number, column: number): never => {
+      const where = memory === undefined ? '' : ` at ${readString(memory, file)}:${line}:${column}`;
+      throw new Error(`assignor kernel aborted: ${memory === undefined ? 'unknown' : readString(memory, msg)}${where}`);
+    };
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(simd)), { env: { abort } });
+    const raw = instance.exports as unknown as RawExports;
+    memory = raw.memory;
+    core = new WasmCore(raw);
+    cores.set(simd, core);
   }
   return core;
 }

@@ -5,14 +5,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { placeStandbys, explainText, htmlReport } from '../../src/standby/index.js';
+import { command, itNeeds } from '../support/components.js';
 
-const chromium = spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim();
+const chromium = command('chromium', 'apt-get install chromium');
 
 /** The page's DOM after its script ran (headless Chromium). */
 function renderedDom(html: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'standby-html-')), 'r.html');
   writeFileSync(file, html);
-  const r = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--dump-dom', `file://${file}`], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(chromium.path, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--dump-dom', `file://${file}`], { encoding: 'utf8', timeout: 60_000 });
   return r.stdout;
 }
 
@@ -60,7 +61,7 @@ describe('reports', () => {
     expect(dash).toContain('  x [zone=-] capacity 1');
     expect(dash).toContain('  y [no zone] capacity 1');
   });
-  it.skipIf(!chromium)('html grid: a missing key gets its own row, apart from a value "(no tag)"', () => {
+  itNeeds(chromium)('html grid: a missing key gets its own row, apart from a value "(no tag)"', () => {
     const dom = renderedDom(htmlReport(placeStandbys(noTagSpec, { engine: 'reference' }).report()));
     const table = /<table class="grid">([\s\S]*?)<\/table>/.exec(dom)![1]!;
     // Header row + (no tag) + z1 + the row of clients without a zone.
@@ -69,7 +70,7 @@ describe('reports', () => {
     expect(table).toContain('<div class="sub">no rack tag</div>');
     expect(table).toContain('<div class="sub">rack=(no tag)</div>');
   }, 60_000);
-  it.skipIf(!chromium)('html: ids, tag values and keys full of markup stay text once the page has run', () => {
+  itNeeds(chromium)('html: ids, tag values and keys full of markup stay text once the page has run', () => {
     const evil = '</script><img src=x onerror=alert(1)>';
     const spec = {
       numStandbys: 1,

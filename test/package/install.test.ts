@@ -1,0 +1,132 @@
+// The package as a newcomer gets it: `npm pack`, install the tarball into an empty project, then
+// use it from ESM, from CommonJS, from strict TypeScript, through the CLI, and from an esbuild
+// bundle that runs where no node_modules exist. Uses the dist/ that `npm test` has just built
+// (the prepack script builds the same way; its presence is checked below).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let app = '';
+let tarball = '';
+let packed: string[] = [];
+
+function run(cmd: string, args: string[], cwd = app): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, NODE_OPTIONS: '' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+// What every entry point should answer, from any module system: Kafka's vector for "100:48069"
+// with 12 partitions is 9, and the KafkaJS partitioner agrees with it.
+const PROBE = `
+  const out = {
+    partition: root.partitionForKey('100:48069', 12),
+    hashing: hashing.partitionForKey('100:48069', 12),
+    viaKafkajs: kafkajs.JavaCompatiblePartitioner()({ topic: 't', partitionMetadata: Array.from({ length: 12 }, (_, i) => ({ partitionId: i, leader: 0 })), message: { key: '100:48069', value: null } }),
+    batch: Array.from(root.partitionsForKeys(['a', null, 'ключ'], 12)),
+    channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels.map((c) => c.partitions),
+    engine: root.getKernels().name,
+    error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
+  };
+  console.log(JSON.stringify(out));
+`;
+
+function expectProbe(stdout: string): void {
+  const out = JSON.parse(stdout.trim().split('\n').pop()!);
+  expect(out.partition).toBe(9);
+  expect(out.hashing).toBe(9);
+  expect(out.viaKafkajs).toBe(9);
+  expect(out.batch[1]).toBe(-1);
+  expect(out.channels).toEqual([[0, 1], [2, 3], [4, 5]]);
+  expect(out.engine).toBe('wasm-simd');
+  expect(out.error).toEqual([true, 'E_RANGE']);
+}
+
+describe('the packed package, installed into an empty project', () => {
+  beforeAll(() => {
+    const work = mkdtempSync(join(tmpdir(), 'assignor-pack-'));
+    // dist/ is fresh (npm test builds first); --ignore-scripts skips prepack's second build.
+    const info = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)) as [{ filename: string; files: { path: string }[] }];
+    tarball = join(work, info[0].filename);
+    packed = info[0].files.map((f) => f.path);
+    app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'newcomer', version: '1.0.0', private: true }));
+    const dev = pkg.devDependencies;
+    run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `kafkajs@${dev.kafkajs}`, `typescript@${dev.typescript}`, `@types/node@${dev['@types/node']}`, `esbuild@${dev.esbuild}`]);
+  }, 300_000);
+
+  it('ships each kernel once, the docs and examples it names, and builds before packing', () => {
+    expect(packed.filter((f) => f.endsWith('.wasm'))).toEqual([]); // embedded in dist/engine/wasm-binaries.js
+    expect(packed.filter((f) => f.endsWith('wasm-binaries.js'))).toEqual(['dist/cjs/engine/wasm-binaries.js', 'dist/engine/wasm-binaries.js']);
+    for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/cjs/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'docs/formats.md', 'examples/cluster.json', 'examples/job.json']) {
+      expect(packed, f).toContain(f);
+    }
+    expect(packed.some((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('build/') || f.startsWith('bench/'))).toBe(false);
+    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+  });
+
+  it('runs from ESM', () => {
+    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; ${PROBE}`);
+    expectProbe(run('node', ['esm.mjs']));
+  });
+
+  it('runs from CommonJS (require)', () => {
+    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const channels = require('assignor/channels'); ${PROBE}`);
+    expectProbe(run('node', ['cjs.cjs']));
+  });
+
+  it('type-checks in strict TypeScript, ESM and CommonJS, with skipLibCheck off', () => {
+    const tsconfig = (types: string[], files: string[]) => ({ compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types }, files });
+    // Without @types/node: the root and the plain subpaths must not need Node's types.
+    writeFileSync(join(app, 'plain.mts'), [
+      "import { partitionForKey, placeStandbys, planChannels, AssignorError, ERROR_CODES, type ErrorCode } from 'assignor';",
+      "import { partitionsForKeys } from 'assignor/hashing';",
+      "import { expandPlan } from 'assignor/channels';",
+      "const p: number = partitionForKey('k', 12);",
+      "const ps: Int32Array = partitionsForKeys(['a', null], 3);",
+      "const codes: readonly ErrorCode[] = ERROR_CODES;",
+      "const plan = planChannels({ partitions: 6, width: 3 });",
+      'expandPlan(plan, 12);',
+      "placeStandbys({ numStandbys: 1, clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }] });",
+      "try { partitionForKey('k', 0); } catch (e) { if (e instanceof AssignorError) { const c: ErrorCode = e.code; console.log(c); } }",
+      '// @ts-expect-error: a misspelt field is a compile error',
+      'placeStandbys({ clientz: 5 });',
+      'console.log(p, ps, codes, plan);',
+      '',
+    ].join('\n'));
+    writeFileSync(join(app, 'tsconfig.plain.json'), JSON.stringify(tsconfig([], ['plain.mts'])));
+    run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.plain.json']);
+    // With @types/node (every KafkaJS user has it): the KafkaJS adapters, from ESM and from CJS.
+    const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\n";
+    writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    writeFileSync(join(app, 'tsconfig.kafkajs.json'), JSON.stringify(tsconfig(['node'], ['producer.mts', 'producer.cts'])));
+    run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.kafkajs.json']);
+  });
+
+  it('runs the CLI: npx assignor --version and a hash', () => {
+    expect(run('npx', ['--no-install', 'assignor', '--version']).trim()).toBe(pkg.version);
+    expect(run('npx', ['--no-install', 'assignor', 'hash', '--partitions', '12', '--key', '100:48069']).trim()).toBe('9');
+  });
+
+  it('bundles with esbuild (ESM and CommonJS output) and the bundle runs without node_modules', async () => {
+    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; ${PROBE}`);
+    const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'assignor-bundle-run-'));
+    for (const format of ['esm', 'cjs'] as const) {
+      const outfile = join(app, `bundle.${format === 'esm' ? 'mjs' : 'cjs'}`);
+      execFileSync(esbuild, ['bundle-entry.mjs', '--bundle', '--platform=node', `--format=${format}`, '--log-level=error', `--outfile=${outfile}`], { cwd: app });
+      cpSync(outfile, join(elsewhere, outfile.split('/').pop()!));
+    }
+    expect(readdirSync(elsewhere).sort()).toEqual(['bundle.cjs', 'bundle.mjs']);
+    expectProbe(run('node', ['bundle.mjs'], elsewhere));
+    expectProbe(run('node', ['bundle.cjs'], elsewhere));
+  });
+});
