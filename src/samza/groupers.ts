@@ -4,6 +4,7 @@
 import { SamzaError, MSG } from './errors.js';
 import { KEYS, broadcastSsps, elasticityFactor, sspGrouper, type SamzaConfig, type SspGrouperKind } from './config.js';
 import { compareSsp, sspToString, SspSet, ssp, type SSP, type TaskGrouping } from './model.js';
+import { javaSplit } from './java-order.js';
 
 export interface SspGrouper {
   group(ssps: readonly SSP[] | null): TaskGrouping;
@@ -17,9 +18,9 @@ export function allSspTaskName(processorId: string): string {
   return `Task-${processorId}`;
 }
 
-/** Expands an SSP into its key-bucket copies (itself when F = 1). */
+/** Expands an SSP into its key-bucket copies; with F = 1 the one copy has key bucket -1, whatever the input had (as Samza). */
 function bucketCopies(s: SSP, factor: number): SSP[] {
-  if (factor === 1) return [s];
+  if (factor === 1) return [s.keyBucket === -1 ? s : ssp(s.system, s.stream, s.partition, -1)];
   const out: SSP[] = [];
   for (let i = 0; i < factor; i++) out.push(ssp(s.system, s.stream, s.partition, i));
   return out;
@@ -83,6 +84,13 @@ export class AllSspToSingleTaskGrouper implements SspGrouper {
   }
 }
 
+/** processor.list as AllSspToSingleTaskGrouperFactory reads it: Java's split, which drops trailing empty ids. */
+export function allSspProcessors(list: string): string[] {
+  const ids = javaSplit(list, ',');
+  if (ids.length === 0) throw new SamzaError('E_SAMZA_PROCESSORS', 'SamzaException', MSG.processorListEmpty, KEYS.processorList);
+  return ids;
+}
+
 /** The factory step: AllSspToSingleTask refuses broadcast streams and reads processor.list. */
 export function createSspGrouper(config: SamzaConfig, kind: SspGrouperKind = sspGrouper(config).kind): SspGrouper {
   switch (kind) {
@@ -92,7 +100,10 @@ export function createSspGrouper(config: SamzaConfig, kind: SspGrouperKind = ssp
       return new GroupBySystemStreamPartition(config);
     case 'AllSspToSingleTask': {
       if (broadcastSsps(config).length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, KEYS.broadcastInputs);
-      return new AllSspToSingleTaskGrouper((config.get(KEYS.processorList) ?? '').split(','));
+      const list = config.get(KEYS.processorList);
+      // Samza splits a null processor.list: a NullPointerException there.
+      if (list === undefined) throw new SamzaError('E_SAMZA_PROCESSORS', 'NullPointerException', `${KEYS.processorList} is not set: AllSspToSingleTaskGrouper needs the processor ids`, KEYS.processorList);
+      return new AllSspToSingleTaskGrouper(allSspProcessors(list));
     }
   }
 }

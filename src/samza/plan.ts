@@ -10,6 +10,7 @@ import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config
 import { groupFlat, type SlotRule } from './flat-grouping.js';
 import type { Grouping } from './grouping.js';
 import { samzaGrouping } from './samza-mapper.js';
+import { javaHashMapKeyOrder, javaSplit } from './java-order.js';
 import { inferBases, isPreviousRows, previousPartitionCounts, previousRows, type PreviousRows } from './previous.js';
 import { assignChangelogPartitions } from './changelog.js';
 import {
@@ -31,7 +32,7 @@ export interface PlanOptions {
   /** Base mapper only: accept a partition count that is not a multiple of the base, moving the least keys. */
   allowKeyMovement?: boolean;
   engine?: EngineChoice;
-  /** Processor id -> host. Default: container ids "0".."n-1" with their stored host, else ANY_HOST. */
+  /** Processor id -> host. Default: container ids "0".."n-1" in java.util.HashMap order (as Samza's JobModelHelper hands them over), with their stored host, else ANY_HOST. */
   processors?: ReadonlyMap<string, string>;
   warn?: (msg: string) => void;
 }
@@ -111,8 +112,11 @@ export function calculateJobModel(job: JobInput, previous: PreviousInput = empty
   if (options.processors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
     throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
   }
+  // Samza's JobModelHelper puts container ids 0..n-1 in a HashMap and hands the groupers its keys in
+  // the HashMap's order (GroupByContainerIds deals tasks out in that order: 0, 11, 1, 2, ... for 12).
   const processors = new Map<string, string>(
-    options.processors ?? Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => [String(i), previous.containerHosts.get(String(i)) ?? ANY_HOST] as [string, string]),
+    options.processors ??
+      javaHashMapKeyOrder(Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => String(i))).map((id) => [id, previous.containerHosts.get(id) ?? ANY_HOST] as [string, string]),
   );
   const counts = settings.inputs.map((s) => {
     const name = systemStreamName(s);
@@ -130,7 +134,7 @@ export function calculateJobModel(job: JobInput, previous: PreviousInput = empty
   if (mapper === 'samza') {
     if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
     // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
-    const processorList = [...processors.keys()].join(',').split(',');
+    const processorList = javaSplit([...processors.keys()].join(','), ',');
     const r = samzaGrouping({ settings, counts, processors: processorList, previous: prevRows, ...(options.engine !== undefined ? { engine: options.engine } : {}) });
     grouping = r.grouping;
     if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);

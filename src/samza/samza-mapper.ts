@@ -16,7 +16,7 @@ export interface SamzaMapperInput {
   settings: JobSettings;
   /** Partition count of each input stream (settings.inputs order). */
   counts: readonly number[];
-  /** The processor ids processor.list names (AllSspToSingleTask). */
+  /** The processor ids processor.list names (AllSspToSingleTask), split as Samza splits it (javaSplit). */
   processors: readonly string[];
   previous: PreviousRows;
   engine?: EngineChoice;
@@ -44,6 +44,7 @@ export function samzaGrouping(input: SamzaMapperInput): SamzaMapperResult {
   const allSsp = settings.grouper === 'AllSspToSingleTask';
   // The grouper's own errors come first: AllSspToSingleTask refuses broadcast streams and an empty input.
   if (allSsp && settings.broadcast.length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, KEYS.broadcastInputs);
+  if (allSsp && input.processors.length === 0) throw new SamzaError('E_SAMZA_PROCESSORS', 'SamzaException', MSG.processorListEmpty, KEYS.processorList);
   const rawGrouping = (): Grouping => groupFlat(flat);
   if (allSsp && inputRows(flat).stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, KEYS.inputs);
   if (!settings.expansionEnabled) return { grouping: rawGrouping(), bypass: 'disabled' };
