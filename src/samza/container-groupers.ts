@@ -6,6 +6,7 @@ import { AssignorError } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava } from './model.js';
 import { javaHashMapKeyOrder } from './java-order.js';
+import { toMap, VALUES, type MapInput } from './inputs.js';
 
 export const ANY_HOST = 'ANY_HOST';
 
@@ -64,8 +65,9 @@ export interface BalanceResult extends ContainerAssignment {
  * GroupByContainerCount.group(tasks, metadata): keep tasks where they were,
  * moving only the surplus (largest names first) when the container count changes.
  */
-export function balanceByContainerCount(tasks: readonly string[], n: number, previous: ReadonlyMap<string, string>): BalanceResult {
+export function balanceByContainerCount(tasks: readonly string[], n: number, previousInput: MapInput<string>): BalanceResult {
   groupByContainerCountValidate(n, tasks.length);
+  const previous = toMap(previousInput, 'previousTaskToContainer', VALUES.string);
   const plain = (reason: string): BalanceResult => ({ ...groupByContainerCount(tasks, n), path: 'plain', reason });
   if (previous.size === 0) return plain('no previous task-to-container mapping');
   if (previous.size !== tasks.length) return plain(`previous mapping has ${previous.size} tasks, now ${tasks.length}`);
@@ -124,9 +126,11 @@ export function groupByContainerIds(tasks: readonly string[], ids: readonly stri
  */
 export function groupByContainerIdsWithLocality(
   tasks: readonly string[],
-  processorLocality: ReadonlyMap<string, string>,
-  taskLocality: ReadonlyMap<string, string>,
+  processorLocalityInput: MapInput<string>,
+  taskLocalityInput: MapInput<string>,
 ): ContainerAssignment {
+  const processorLocality = toMap(processorLocalityInput, 'processorLocality', VALUES.string);
+  const taskLocality = toMap(taskLocalityInput, 'taskLocality', VALUES.string);
   if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
   if (processorLocality.size === 0) return groupByContainerIds(tasks, []);
   const procs = [...processorLocality.keys()].sort(compareJava).slice(0, tasks.length);

@@ -8,13 +8,15 @@ export {
   sspToString,
   SspSet,
   type SSP,
+  type SspInput,
   type SystemStream,
   type TaskMode,
   type TaskModel,
   type ContainerModel,
   type TaskGrouping,
 } from './model.js';
-export { SamzaConfig, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
+export { type MapInput } from './inputs.js';
+export { SamzaConfig, type ConfigInput, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
 export { GroupByPartition, GroupBySystemStreamPartition, AllSspToSingleTaskGrouper, createSspGrouper, type SspGrouper } from './groupers.js';
 export { hashMapperPreviousSsp, sspGrouperProxy } from './samza-proxy.js';
 export {
@@ -30,6 +32,7 @@ export {
   calculateJobModel,
   emptyPrevious,
   type JobInput,
+  type JobSpec,
   type JobModelPlan,
   type MapperMode,
   type PlanOptions as SamzaPlanOptions,

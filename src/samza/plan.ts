@@ -6,7 +6,8 @@ import { AssignorError } from '../errors.js';
 import { SamzaError } from './errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
 import type { EngineChoice } from '../engine/kernels.js';
-import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config.js';
+import { KEYS, SamzaConfig, readSettings, type ConfigInput, type JobSettings } from './config.js';
+import { toMap, VALUES, type MapInput } from './inputs.js';
 import { groupFlat, type SlotRule } from './flat-grouping.js';
 import type { Grouping } from './grouping.js';
 import { samzaGrouping } from './samza-mapper.js';
@@ -22,7 +23,7 @@ import {
   singleContainer,
   type ContainerAssignment,
 } from './container-groupers.js';
-import { systemStreamName, type SSP, type TaskMode } from './model.js';
+import { systemStreamName, type SSP, type SspInput, type TaskMode } from './model.js';
 
 export type MapperMode = 'base' | 'samza';
 
@@ -32,8 +33,13 @@ export interface PlanOptions {
   /** Base mapper only: accept a partition count that is not a multiple of the base, moving the least keys. */
   allowKeyMovement?: boolean;
   engine?: EngineChoice;
-  /** Processor id -> host. Default: container ids "0".."n-1" in java.util.HashMap order (as Samza's JobModelHelper hands them over), with their stored host, else ANY_HOST. */
-  processors?: ReadonlyMap<string, string>;
+  /**
+   * Processor id -> host (a Map, a plain object or [id, host] pairs; GroupByContainerIds deals
+   * tasks out in this order, so prefer a Map or pairs: a plain object lists integer-like ids first).
+   * Default: container ids "0".."n-1" in java.util.HashMap order (as Samza's JobModelHelper hands
+   * them over), with their stored host, else ANY_HOST.
+   */
+  processors?: MapInput<string>;
   warn?: (msg: string) => void;
 }
 
@@ -51,11 +57,41 @@ export interface PreviousState {
 }
 
 /**
- * What calculateJobModel takes: a PreviousState, or the same with the previous
- * assignment in flat form (from previousRowsOfGrouping, or a store that reads it
- * without building an object per SSP).
+ * What calculateJobModel takes as the previous state: a PreviousState, or any part of one with
+ * each map as a Map, a plain object or [key, value] pairs, and SSPs with or without keyBucket.
+ * The previous assignment may also come in flat form (from previousRowsOfGrouping, or a store
+ * that reads it without building an object per SSP).
  */
-export type PreviousInput = PreviousState | (Omit<PreviousState, 'taskToSsps'> & { taskToSsps: PreviousRows });
+export interface PreviousInput {
+  baseCounts?: MapInput<number>;
+  taskToSsps?: MapInput<readonly SspInput[]> | PreviousRows;
+  changelog?: MapInput<number>;
+  taskContainer?: MapInput<string>;
+  taskModes?: MapInput<TaskMode>;
+  containerHosts?: MapInput<string>;
+}
+
+/** The previous state with every map a Map, checked, and the assignment in flat form. */
+interface Previous {
+  baseCounts: ReadonlyMap<string, number>;
+  rows: PreviousRows;
+  changelog: ReadonlyMap<string, number>;
+  taskContainer: ReadonlyMap<string, string>;
+  taskModes: ReadonlyMap<string, TaskMode>;
+  containerHosts: ReadonlyMap<string, string>;
+}
+
+function readPreviousInput(p: PreviousInput): Previous {
+  const tts = p.taskToSsps ?? new Map<string, SSP[]>();
+  return {
+    baseCounts: toMap(p.baseCounts, 'previous.baseCounts', VALUES.int(0)),
+    rows: isPreviousRows(tts) ? tts : previousRows(tts),
+    changelog: toMap(p.changelog, 'previous.changelog', VALUES.int(0)),
+    taskContainer: toMap(p.taskContainer, 'previous.taskContainer', VALUES.string),
+    taskModes: toMap(p.taskModes, 'previous.taskModes', VALUES.taskMode),
+    containerHosts: toMap(p.containerHosts, 'previous.containerHosts', VALUES.string),
+  };
+}
 
 export function emptyPrevious(): PreviousState {
   return { baseCounts: new Map(), taskToSsps: new Map(), changelog: new Map(), taskContainer: new Map(), taskModes: new Map(), containerHosts: new Map() };
@@ -105,27 +141,46 @@ export interface JobInput {
   partitionCounts: ReadonlyMap<string, number>;
 }
 
-export function calculateJobModel(job: JobInput, previous: PreviousInput = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
+/** What calculateJobModel takes: a JobInput, or the same in plain shapes. */
+export interface JobSpec {
+  /** A SamzaConfig, or key -> value as a Map, a plain object or pairs (numbers and booleans become strings). */
+  config: ConfigInput;
+  /** Partition count of each input stream, by `system.stream` (a Map, a plain object or pairs). */
+  partitionCounts: MapInput<number>;
+}
+
+/**
+ * Samza's JobModelCalculator: groups the input SSPs into tasks (base or samza mapper), gives tasks
+ * changelog partitions and groups them into containers.
+ * Throws AssignorError: E_SAMZA_INPUT, E_SAMZA_CONFIG, E_SAMZA_PARTITIONS, E_SAMZA_PREVIOUS,
+ * E_SAMZA_TOO_LARGE, E_KEY_MOVEMENT, E_SAMZA_GROUPER, E_SAMZA_MAPPER, E_SAMZA_CHANGELOG, E_ENGINE,
+ * and SamzaError (Samza's own conditions and texts; samzaType names the Java exception).
+ */
+export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
   const warn = options.warn ?? (() => {});
   const mapper = options.mapper ?? 'base';
-  const settings = readSettings(job.config, warn);
-  if (options.processors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
+  const config = SamzaConfig.from(job.config);
+  const partitionCounts = toMap(job.partitionCounts, 'partitions', VALUES.int(0));
+  const previous = readPreviousInput(previousInput);
+  const givenProcessors = options.processors === undefined ? undefined : toMap(options.processors, 'processors', VALUES.string);
+  const settings = readSettings(config, warn);
+  if (givenProcessors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
     throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
   }
   // Samza's JobModelHelper puts container ids 0..n-1 in a HashMap and hands the groupers its keys in
   // the HashMap's order (GroupByContainerIds deals tasks out in that order: 0, 11, 1, 2, ... for 12).
   const processors = new Map<string, string>(
-    options.processors ??
+    givenProcessors ??
       javaHashMapKeyOrder(Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => String(i))).map((id) => [id, previous.containerHosts.get(id) ?? ANY_HOST] as [string, string]),
   );
   const counts = settings.inputs.map((s) => {
     const name = systemStreamName(s);
-    const c = job.partitionCounts.get(name);
+    const c = partitionCounts.get(name);
     if (c === undefined) throw new AssignorError('E_SAMZA_PARTITIONS', `no partition count for input stream ${name}`, `partitions.${name}`);
     return c;
   });
-  checkPlanSize(settings, counts, processors.size, options.processors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevRows = isPreviousRows(previous.taskToSsps) ? previous.taskToSsps : previousRows(previous.taskToSsps);
+  checkPlanSize(settings, counts, processors.size, givenProcessors === undefined ? KEYS.containerCount : 'processors', mapper);
+  const prevRows = previous.rows;
   const prevPartitions = previousPartitionCounts(prevRows);
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
@@ -216,10 +271,10 @@ export function calculateJobModel(job: JobInput, previous: PreviousInput = empty
   const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog);
   let maxCl = -1;
   for (let i = 0; i < changelog.length; i++) if (changelog[i]! > maxCl) maxCl = changelog[i]!;
-  const containerPath = options.processors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
-  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, job.config), containerPath);
+  const containerPath = givenProcessors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
+  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, config), containerPath);
   return {
-    config: job.config,
+    config,
     settings,
     mapper,
     grouping,
@@ -294,7 +349,7 @@ function checkPlanSize(settings: JobSettings, counts: readonly number[], process
 function groupTasks(
   tasks: string[],
   settings: JobSettings,
-  previous: Pick<PreviousState, 'taskContainer' | 'taskModes'>,
+  previous: Pick<Previous, 'taskContainer' | 'taskModes'>,
   processors: Map<string, string>,
   config: SamzaConfig,
 ): { assignment: ContainerAssignment; note?: string } {

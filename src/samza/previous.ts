@@ -3,7 +3,8 @@
 // the caller's Map, so the planners never walk millions of SSP objects twice.
 import { AssignorError, describe } from '../errors.js';
 import { partitionTaskName } from './groupers.js';
-import { sspToString, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream } from './model.js';
+import { sspToString, ssp, systemStreamId, systemStreamName, type SSP, type SspInput, type SystemStream } from './model.js';
+import { entriesOf, type MapInput } from './inputs.js';
 import type { Grouping } from './grouping.js';
 
 export interface PreviousRows {
@@ -21,10 +22,11 @@ export interface PreviousRows {
 const MAX_PARTITION = 2147483647;
 
 /** Flattens task -> SSP lists; a partition must be an int32 >= 0 and a key bucket an int32 >= -1 (missing: -1). */
-export function previousRows(taskToSsps: ReadonlyMap<string, readonly SSP[]>, path = 'previous.taskToSsps'): PreviousRows {
+export function previousRows(taskToSsps: MapInput<readonly SspInput[]>, path = 'previous.taskToSsps'): PreviousRows {
   const tasks: string[] = [];
   let n = 0;
-  for (const [t, list] of taskToSsps) {
+  for (const [t, list] of entriesOf(taskToSsps, path)) {
+    if (!Array.isArray(list)) throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} must list its SSPs in an array, got ${describe(list)}`, `${path}[${JSON.stringify(t)}]`);
     tasks.push(t);
     n += list.length;
   }
@@ -39,9 +41,10 @@ export function previousRows(taskToSsps: ReadonlyMap<string, readonly SSP[]>, pa
   let lastIndex = -1;
   let i = 0;
   let ti = 0;
-  for (const [t, list] of taskToSsps) {
+  for (const [t, list] of entriesOf(taskToSsps, path)) {
     for (let k = 0; k < list.length; k++) {
       const s = list[k]!;
+      if (typeof s !== 'object' || s === null) throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists ${describe(s)} where an SSP belongs`, where(t, k));
       const p = s.partition;
       if (!Number.isInteger(p) || p < 0 || p > MAX_PARTITION) {
         throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists an SSP with partition ${describe(p)}: expected an integer in [0, ${MAX_PARTITION}]`, `${where(t, k)}.partition`);
