@@ -222,19 +222,22 @@ function checkGroup(c: GroupCase, java: Answer<Canonical>, where: string): void 
   } else {
     expect('ok' in ours ? ours.ok : ours.error, where).toEqual(java.ok);
   }
-  // 2. The planner's path (flat rows, samza kernel) when the SSPs are whole partition ranges.
+  // 2. The planner's path (flat rows, samza kernel) when the SSPs are whole partition ranges, on every engine.
   if (c.counts === null || previous === null) return;
-  const flat = answer(() => {
-    const settings = readSettings(config);
-    const counts = settings.inputs.map((s) => c.counts!.get(`${s.system}.${s.stream}`)!);
-    const processors = javaSplit(c.config['processor.list']!, ',');
-    return canonical(toTaskGrouping(samzaGrouping({ settings, counts, processors, previous: previousRows(previous), engine: 'wasm' }).grouping));
-  });
-  if ('error' in java) {
-    expect('error' in flat ? 'error' : JSON.stringify(flat.ok), `${where} (planner)`).toBe('error');
-    expectSameError((flat as { error: JavaError }).error, java.error, candidates, `${where} (planner)`);
-  } else {
-    expect('ok' in flat ? flat.ok : flat.error, `${where} (planner)`).toEqual(java.ok);
+  for (const engine of ['reference', 'wasm-scalar', 'wasm-simd'] as const) {
+    const flat = answer(() => {
+      const settings = readSettings(config);
+      const counts = settings.inputs.map((s) => c.counts!.get(`${s.system}.${s.stream}`)!);
+      const processors = javaSplit(c.config['processor.list']!, ',');
+      return canonical(toTaskGrouping(samzaGrouping({ settings, counts, processors, previous: previousRows(previous), engine }).grouping));
+    });
+    const at = `${where} (planner, ${engine})`;
+    if ('error' in java) {
+      expect('error' in flat ? 'error' : JSON.stringify(flat.ok), at).toBe('error');
+      expectSameError((flat as { error: JavaError }).error, java.error, candidates, at);
+    } else {
+      expect('ok' in flat ? flat.ok : flat.error, at).toEqual(java.ok);
+    }
   }
 }
 
