@@ -90,7 +90,6 @@ export function previousRows(taskToSsps: MapInput<readonly SspInput[]>, path = '
 
 /** Distinct partitions per stream name (`system.stream`) in the previous assignment. */
 export function previousPartitionCounts(prev: PreviousRows): Map<string, number> {
-  // One mark per (stream name, partition) up to the largest partition seen, in one typed array.
   const names = prev.streams.map(systemStreamName);
   const nameIndex = new Map<string, number>();
   const nameOf = Int32Array.from(names, (n) => {
@@ -98,31 +97,42 @@ export function previousPartitionCounts(prev: PreviousRows): Map<string, number>
     if (k === undefined) nameIndex.set(n, (k = nameIndex.size));
     return k;
   });
-  const top = new Float64Array(nameIndex.size);
+  const K = nameIndex.size;
+  const top = new Float64Array(K);
   for (let i = 0; i < prev.task.length; i++) {
     const k = nameOf[prev.stream[i]!]!;
     if (prev.partition[i]! + 1 > top[k]!) top[k] = prev.partition[i]! + 1;
   }
-  const start = new Float64Array(nameIndex.size + 1);
-  for (let k = 0; k < top.length; k++) start[k + 1] = start[k]! + top[k]!;
-  const counts = new Int32Array(nameIndex.size);
-  if (start[top.length]! <= 2 ** 26) {
-    const seen = new Uint8Array(start[top.length]!);
+  // One bit per (stream name, partition) up to the largest partition seen, each name's bits starting
+  // on a word: rows come task by task, so the marks jump between streams, and bits keep them in cache.
+  const startWord = new Float64Array(K + 1);
+  for (let k = 0; k < K; k++) startWord[k + 1] = startWord[k]! + Math.ceil(top[k]! / 32);
+  const counts = new Int32Array(K);
+  if (startWord[K]! <= 2 ** 24) {
+    const bits = new Int32Array(startWord[K]!);
+    const from = Int32Array.from(nameOf, (k) => startWord[k]! * 32);
     for (let i = 0; i < prev.task.length; i++) {
-      const k = nameOf[prev.stream[i]!]!;
-      const at = start[k]! + prev.partition[i]!;
-      if (seen[at] === 0) {
-        seen[at] = 1;
-        counts[k]!++;
-      }
+      const at = from[prev.stream[i]!]! + prev.partition[i]!;
+      bits[at >>> 5]! |= 1 << (at & 31);
+    }
+    for (let k = 0; k < K; k++) {
+      let c = 0;
+      for (let w = startWord[k]!; w < startWord[k + 1]!; w++) c += popcount(bits[w]!);
+      counts[k] = c;
     }
   } else {
-    // Sparse partition ids (a few huge ones): Sets instead of a mark per possible partition.
+    // Sparse partition ids (a few huge ones): Sets instead of a bit per possible partition.
     const sets = Array.from(top, () => new Set<number>());
     for (let i = 0; i < prev.task.length; i++) sets[nameOf[prev.stream[i]!]!]!.add(prev.partition[i]!);
     sets.forEach((set, k) => (counts[k] = set.size));
   }
   return new Map([...nameIndex].map(([name, k]) => [name, counts[k]!]));
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 /**

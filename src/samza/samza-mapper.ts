@@ -46,7 +46,8 @@ export function samzaGrouping(input: SamzaMapperInput): SamzaMapperResult {
   if (allSsp && settings.broadcast.length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, KEYS.broadcastInputs);
   if (allSsp && input.processors.length === 0) throw new SamzaError('E_SAMZA_PROCESSORS', 'SamzaException', MSG.processorListEmpty, KEYS.processorList);
   const rawGrouping = (): Grouping => groupFlat(flat);
-  if (allSsp && inputRows(flat).stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, KEYS.inputs);
+  // (No broadcast SSPs here, so the input is empty exactly when every count is 0.)
+  if (allSsp && input.counts.every((c) => c === 0)) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, KEYS.inputs);
   if (!settings.expansionEnabled) return { grouping: rawGrouping(), bypass: 'disabled' };
   if (!settings.stateful) return { grouping: rawGrouping(), bypass: 'stateless' };
   if (input.previous.tasks.length === 0) return { grouping: rawGrouping(), bypass: 'first-run' };

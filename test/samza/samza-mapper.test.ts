@@ -13,7 +13,7 @@ import { loadWasmCore } from '../../src/engine/core.js';
 import { oracleSamzaGrouping } from './oracle-plan.js';
 import { after, STATEFUL } from './helpers.js';
 import { caught } from '../helpers.js';
-import { previousRowsOfGrouping } from '../../src/samza/previous.js';
+import { previousPartitionCounts, previousRows, previousRowsOfGrouping } from '../../src/samza/previous.js';
 
 const ENGINES = ['reference', 'wasm-scalar', 'wasm-simd'] as const;
 const GROUPERS = [
@@ -316,5 +316,26 @@ describe('WASM memory across samza plans', () => {
     const size = core.memoryBytes();
     for (let i = 0; i < 1000; i++) calculateJobModel(next, prev, { mapper: 'samza', engine: 'wasm-simd' });
     expect(core.memoryBytes()).toBe(size);
+  });
+});
+
+describe('previous partition counts (the report of each stream\'s previous partitions)', () => {
+  it('count distinct partitions per stream name, for dense and sparse partition ids', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'd', 'c.d'), fc.constantFrom('kafka', 'kafka.c'), fc.oneof(fc.integer({ min: 0, max: 70 }), fc.constantFrom(2147483647, 1 << 30))), { maxLength: 80 }),
+        (list) => {
+          const taskToSsps = new Map<string, SSP[]>([['t', list.map(([stream, system, p]) => ssp(system, stream, p))]]);
+          const want = new Map<string, Set<number>>();
+          for (const [stream, system, p] of list) {
+            const name = `${system}.${stream}`;
+            if (!want.has(name)) want.set(name, new Set());
+            want.get(name)!.add(p);
+          }
+          const got = previousPartitionCounts(previousRows(taskToSsps));
+          expect(new Map([...got].sort())).toEqual(new Map([...want].map(([k, v]) => [k, v.size] as [string, number]).sort()));
+        },
+      ),
+    );
   });
 });
