@@ -5,6 +5,8 @@
 // Clients are indices in ProcessId order, so "smallest index" is Kafka's tie-break.
 export const STANDBY_KERNELS_VERSION: i32 = 1;
 export const STANDBY_KAFKA_TAG_AWARE: i32 = 1;
+/** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
+const NEED_EXACT: i32 = 2;
 
 // @ts-ignore: decorator
 @inline function ld(p: usize, i: i32): i32 {
@@ -93,6 +95,20 @@ function push(c: i32): void {
   siftUp(g, n);
 }
 
+/** One binary min-heap per tag group over (load, index), stored in one array. */
+function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize): void {
+  gLoad = load;
+  gCap = cap;
+  gGroupOf = groupOf;
+  gStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
+  gSize = scratch(G, 0);
+  gHeap = scratch(C, 0);
+  gPos = scratch(C, 0);
+  for (let c = 0; c < C; c++) push(c);
+}
+
 // ---------------------------------------------------------------- balanced
 
 let bHeld: usize = 0;
@@ -131,74 +147,188 @@ function bestFree(g: i32): i32 {
   return best;
 }
 
+// Kafka's range (see envelope() in the reference): least/most load as count/capacity, fewest/most standbys.
+let eLoN: i32 = 0;
+let eLoC: i32 = 1;
+let eHiN: i32 = 0;
+let eHiC: i32 = 1;
+let eMinCount: i32 = 0;
+let eMaxCount: i32 = 0;
+let gCount: usize = 0; // standbys per client (existing and placed)
+
+function envelope(C: i32, load: usize, cap: usize, count: usize): void {
+  let lo = 0, hi = 0;
+  let minCount = C > 0 ? ld(count, 0) : 0, maxCount = minCount;
+  for (let c = 1; c < C; c++) {
+    if (lessLoad(ld(load, c), ld(cap, c), ld(load, lo), ld(cap, lo))) lo = c;
+    if (lessLoad(ld(load, hi), ld(cap, hi), ld(load, c), ld(cap, c))) hi = c;
+    const n = ld(count, c);
+    if (n < minCount) minCount = n;
+    if (n > maxCount) maxCount = n;
+  }
+  eLoN = C > 0 ? ld(load, lo) : 0;
+  eLoC = C > 0 ? ld(cap, lo) : 1;
+  eHiN = C > 0 ? ld(load, hi) : 0;
+  eHiC = C > 0 ? ld(cap, hi) : 1;
+  eMinCount = minCount;
+  eMaxCount = maxCount;
+}
+
+/** Moving one standby x -> y keeps both clients inside Kafka's range of loads and of standby counts. */
+function insideEnvelope(x: i32, y: i32): bool {
+  if (ld(gCount, y) + 1 > eMaxCount || ld(gCount, x) - 1 < eMinCount) return false;
+  if (lessLoad(eHiN, eHiC, ld(gLoad, y) + 1, ld(gCap, y))) return false;
+  return !lessLoad(ld(gLoad, x) - 1, ld(gCap, x), eLoN, eLoC);
+}
+
+/** Lexicographic comparison of two spread vectors (key 0 first). */
+function compareSpread(a: usize, b: usize, K: i32): i32 {
+  for (let k = 0; k < K; k++) {
+    const d = ld(a, k) - ld(b, k);
+    if (d != 0) return d;
+  }
+  return 0;
+}
+
+let iUsed: usize = 0;
+let iWithout: usize = 0;
+let iU: i32 = 0;
+
+function markSpread(c: i32, K: i32, clientValues: usize): void {
+  for (let k = 0; k < K; k++) {
+    const v = ld(clientValues, c * K + k);
+    if (v >= 0 && ld(iUsed, v) != iU) {
+      st(iUsed, v, iU);
+      st(iWithout, k, ld(iWithout, k) + 1);
+    }
+  }
+}
+
+function withValues(vec: usize, values: usize, base: i32, K: i32): void {
+  for (let k = 0; k < K; k++) {
+    const v = ld(values, base + k);
+    st(vec, k, ld(iWithout, k) + (v >= 0 && ld(iUsed, v) != iU ? 1 : 0));
+  }
+}
+
+/** improve() of the reference: raise each task's spread vector by single-standby replacements inside Kafka's range. */
+function improve(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, groupValues: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  if (K == 0 || W == 0) return;
+  bHeld = scratch(C, 0);
+  iUsed = scratch(V, 0);
+  iWithout = scratch(K, 0);
+  iU = 0;
+  const cur = scratch(K, 0);
+  const cand = scratch(K, 0);
+  const bestVec = scratch(K, 0);
+  for (let t = 0; t < T; t++) {
+    bStamp = t + 1;
+    const a = ld(active, t);
+    if (a >= 0) st(bHeld, a, bStamp);
+    const h0 = ld(holderStart, t), h1 = ld(holderStart, t + 1);
+    for (let h = h0; h < h1; h++) st(bHeld, ld(holders, h), bStamp);
+    for (let j = 0; j < W; j++) if (ld(out, t * W + j) >= 0) st(bHeld, ld(out, t * W + j), bStamp);
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (let j = 0; j < W; j++) {
+        const x = ld(out, t * W + j);
+        if (x < 0) continue;
+        iU++;
+        for (let k = 0; k < K; k++) st(iWithout, k, 0);
+        if (a >= 0) markSpread(a, K, clientValues);
+        for (let h = h0; h < h1; h++) markSpread(ld(holders, h), K, clientValues);
+        for (let i = 0; i < W; i++) if (i != j && ld(out, t * W + i) >= 0) markSpread(ld(out, t * W + i), K, clientValues);
+        withValues(cur, clientValues, x * K, K);
+        for (let k = 0; k < K; k++) st(bestVec, k, ld(cur, k));
+        let best = -1;
+        for (let g = 0; g < G; g++) {
+          withValues(cand, groupValues, g * K, K);
+          const cmp = compareSpread(cand, bestVec, K);
+          if (cmp < 0 || (cmp == 0 && best < 0)) continue;
+          const y = bestFree(g);
+          if (y < 0 || (cmp == 0 && !before(y, best))) continue;
+          if (!insideEnvelope(x, y)) continue;
+          best = y;
+          for (let k = 0; k < K; k++) st(bestVec, k, ld(cand, k));
+        }
+        if (best < 0) continue;
+        st(out, t * W + j, best);
+        st(bHeld, x, 0);
+        st(bHeld, best, bStamp);
+        st(gLoad, x, ld(gLoad, x) - 1);
+        st(gCount, x, ld(gCount, x) - 1);
+        siftUp(ld(gGroupOf, x), ld(gPos, x));
+        st(gLoad, best, ld(gLoad, best) + 1);
+        st(gCount, best, ld(gCount, best) + 1);
+        siftDown(ld(gGroupOf, best), ld(gPos, best));
+        moved = true;
+      }
+    }
+  }
+}
+
+/** Recomputes each standby's key mask after moves (keys on which it differs from every copy before it). */
+function remask(K: i32, T: i32, W: i32, V: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+  const seen = scratch(V, 0);
+  const TW = T * W;
+  for (let t = 0; t < T; t++) {
+    const stamp = t + 1;
+    const a = ld(active, t);
+    if (a >= 0) seeValues(a, K, clientValues, seen, stamp);
+    const h1 = ld(holderStart, t + 1);
+    for (let h = ld(holderStart, t); h < h1; h++) seeValues(ld(holders, h), K, clientValues, seen, stamp);
+    for (let j = 0; j < W; j++) {
+      const c = ld(out, t * W + j);
+      if (c < 0) continue;
+      let mask = 0;
+      for (let k = 0; k < K; k++) {
+        const v = ld(clientValues, c * K + k);
+        if (v >= 0 && ld(seen, v) != stamp) mask |= 1 << k;
+      }
+      st(out, TW + t * W + j, mask);
+      seeValues(c, K, clientValues, seen, stamp);
+    }
+  }
+}
+
+function seeValues(c: i32, K: i32, clientValues: usize, seen: usize, stamp: i32): void {
+  for (let k = 0; k < K; k++) {
+    const v = ld(clientValues, c * K + k);
+    if (v >= 0) st(seen, v, stamp);
+  }
+}
+
 /**
- * Balanced mode. out: 2*T*W i32, [0, T*W) the client of slot (t, j) or -1,
- * then the mask of keys on which that standby differs from earlier copies.
+ * Balanced mode: Kafka's placement (standbyKafka with balanced's counts), then
+ * improve() and rebalance() inside Kafka's range, then the masks again.
+ * Same output layout as standbyKafka.
  */
 export function standbyBalanced(
   C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
-  clientValues: usize, groupOf: usize, groupValues: usize,
+  clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize,
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
-  out: usize,
+  flags: i32, fallbackOrder: usize, out: usize,
 ): void {
+  // standbyKafka works on its own copy of the loads; keep the input's for the counts below.
+  const kLoad = scratch(C, 0);
+  for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
+  standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, flags | NEED_EXACT, fallbackOrder, out);
+  // kLoad now holds the loads after Kafka's placement.
+  gCount = scratch(C, 0);
+  const hEnd = ld(holderStart, T);
+  for (let h = 0; h < hEnd; h++) st(gCount, ld(holders, h), ld(gCount, ld(holders, h)) + 1);
   const TW = T * W;
   for (let s = 0; s < TW; s++) {
-    st(out, s, -1);
-    st(out, TW + s, 0);
+    const c = ld(out, s);
+    if (c >= 0) st(gCount, c, ld(gCount, c) + 1);
   }
-  gLoad = load;
-  gCap = cap;
-  gGroupOf = groupOf;
-  gStart = scratch(G + 1, 0);
-  for (let c = 0; c < C; c++) st(gStart, ld(groupOf, c) + 1, ld(gStart, ld(groupOf, c) + 1) + 1);
-  for (let g = 0; g < G; g++) st(gStart, g + 1, ld(gStart, g + 1) + ld(gStart, g));
-  gSize = scratch(G, 0);
-  gHeap = scratch(C, 0);
-  gPos = scratch(C, 0);
-  for (let c = 0; c < C; c++) push(c);
-
-  const scoreOf = scratch(1 << K, 0); // maskScore for every mask, computed once
-  for (let m = 0; m < 1 << K; m++) st(scoreOf, m, maskScore(m, K));
-  const usedVal = scratch(V, 0); // stamp t+1: value carried by a copy of task t
-  bHeld = scratch(C, 0); // stamp t+1: client holds a copy of task t
+  envelope(C, kLoad, cap, gCount);
+  initHeaps(C, G, groupOf, kLoad, cap);
   bStack = scratch(C + 1, 0);
-  for (let t = 0; t < T; t++) {
-    const nd = ld(need, t);
-    if (nd <= 0) continue;
-    bStamp = t + 1;
-    const a = ld(active, t);
-    if (a >= 0) holdClient(a, K, clientValues, usedVal);
-    const hEnd = ld(holderStart, t + 1);
-    for (let h = ld(holderStart, t); h < hEnd; h++) holdClient(ld(holders, h), K, clientValues, usedVal);
-    for (let j = 0; j < nd; j++) {
-      let best = -1;
-      let bestScore = -1;
-      let bestMask = 0;
-      for (let g = 0; g < G; g++) {
-        let mask = 0;
-        for (let k = 0; k < K; k++) {
-          const v = ld(groupValues, g * K + k);
-          if (v >= 0 && ld(usedVal, v) != bStamp) mask |= 1 << k;
-        }
-        const score = ld(scoreOf, mask);
-        if (score < bestScore) continue;
-        const c = bestFree(g);
-        if (c < 0) continue;
-        if (score > bestScore || before(c, best)) {
-          best = c;
-          bestScore = score;
-          bestMask = mask;
-        }
-      }
-      if (best < 0) break;
-      st(out, t * W + j, best);
-      st(out, TW + t * W + j, bestMask);
-      holdClient(best, K, clientValues, usedVal);
-      st(load, best, ld(load, best) + 1);
-      siftDown(ld(groupOf, best), ld(gPos, best)); // its key grew: move it down
-    }
-  }
-  rebalance(C, G, T, W, groupOf, load, cap, active, holderStart, holders, out);
+  improve(C, K, G, T, W, V, clientValues, groupValues, active, holderStart, holders, out);
+  rebalance(C, G, T, W, groupOf, kLoad, cap, active, holderStart, holders, out);
+  remask(K, T, W, V, clientValues, active, holderStart, holders, out);
 }
 
 // Linked lists of slots per client, for the rebalance pass.
@@ -235,6 +365,8 @@ function moveSlot(s: i32, from: i32, to: i32, out: usize): void {
   st(out, s, to);
   st(gLoad, from, ld(gLoad, from) - 1);
   st(gLoad, to, ld(gLoad, to) + 1);
+  st(gCount, from, ld(gCount, from) - 1);
+  st(gCount, to, ld(gCount, to) + 1);
 }
 
 /** Moves one standby src -> dst that dst does not hold yet. */
@@ -332,6 +464,8 @@ function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, 
           for (let b = n - 1; b > a && !moved; b--) {
             const dst = ld(order, b);
             if (lessLoad(ld(load, src) - 1, ld(cap, src), ld(load, dst) + 1, ld(cap, dst))) continue;
+            // ... and the standby counts stay inside Kafka's range.
+            if (ld(gCount, dst) + 1 > eMaxCount || ld(gCount, src) - 1 < eMinCount) continue;
             moved = pass == 0
               ? moveOne(src, dst, W, active, holderStart, holders, out)
               : chain(src, dst, members, base, n, W, active, holderStart, holders, out);
@@ -345,20 +479,19 @@ function rebalance(C: i32, G: i32, T: i32, W: i32, groupOf: usize, load: usize, 
 
 // ---------------------------------------------------------------- kafka
 
-let kHeld: usize = 0;
+// Holders of the visited task are marked in bHeld with bStamp (as bestFree reads them).
 let kSeen: usize = 0;
-let kStamp: i32 = 0;
 
 function markHolder(c: i32, K: i32, clientValues: usize): void {
-  st(kHeld, c, kStamp);
+  st(bHeld, c, bStamp);
   for (let k = 0; k < K; k++) {
     const v = ld(clientValues, c * K + k);
-    if (v >= 0) st(kSeen, v, kStamp);
+    if (v >= 0) st(kSeen, v, bStamp);
   }
 }
 
 function visit(t: i32, K: i32, W: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, filled: usize, out: usize): void {
-  kStamp++;
+  bStamp++;
   const a = ld(active, t);
   if (a >= 0) markHolder(a, K, clientValues);
   const e = ld(holderStart, t + 1);
@@ -371,40 +504,40 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   let mask = 0;
   for (let k = 0; k < K; k++) {
     const v = ld(clientValues, c * K + k);
-    if (v >= 0 && ld(kSeen, v) != kStamp) mask |= 1 << k;
+    if (v >= 0 && ld(kSeen, v) != bStamp) mask |= 1 << k;
   }
   const j = ld(filled, t);
   st(filled, t, j + 1);
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
+  siftDown(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
 }
 
-/** Least loaded client not holding the task; with `tags`, also outside Kafka's usedEntries. */
-function poll(tags: bool, C: i32, K: i32, clientValues: usize, load: usize, cap: usize, usedVal: usize, exhausted: usize): i32 {
+/**
+ * Least loaded client not holding the task; with `tags`, also outside Kafka's
+ * usedEntries. The filter reads only a client's values, so it passes or fails
+ * whole tag groups: the best of the passing groups' least loaded free members
+ * is the client a scan of all clients finds.
+ */
+function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
   let best = -1;
-  let bn = 0, bc = 1;
-  for (let c = 0; c < C; c++) {
-    if (ld(kHeld, c) == kStamp) continue;
+  for (let g = 0; g < G; g++) {
     if (tags) {
       let ok = true;
       for (let k = 0; k < K; k++) {
         if (ld(exhausted, k) != 0) continue;
-        const v = ld(clientValues, c * K + k);
-        if (v >= 0 && ld(usedVal, v) == kStamp) {
+        const v = ld(groupValues, g * K + k);
+        if (v >= 0 && ld(usedVal, v) == bStamp) {
           ok = false;
           break;
         }
       }
       if (!ok) continue;
     }
-    const n = ld(load, c), cc = ld(cap, c);
-    if (best < 0 || lessLoad(n, cc, bn, bc)) {
-      best = c;
-      bn = n;
-      bc = cc;
-    }
+    const c = bestFree(g);
+    if (c >= 0 && (best < 0 || before(c, best))) best = c;
   }
   return best;
 }
@@ -414,8 +547,8 @@ function poll(tags: bool, C: i32, K: i32, clientValues: usize, load: usize, cap:
  * DefaultStandbyTaskAssignor); same output layout as standbyBalanced.
  */
 export function standbyKafka(
-  C: i32, K: i32, T: i32, W: i32, V: i32,
-  clientValues: usize, distinct: usize,
+  C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
+  clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize,
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
@@ -428,9 +561,11 @@ export function standbyKafka(
   const remaining = scratch(T, 0);
   for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
   const filled = scratch(T, 0);
-  kHeld = scratch(C, 0);
+  initHeaps(C, G, groupOf, load, cap);
+  bHeld = scratch(C, 0);
+  bStack = scratch(C + 1, 0);
+  bStamp = 0;
   kSeen = scratch(V, 0);
-  kStamp = 0;
   const usedVal = scratch(V, 0);
   const exhausted = scratch(K, 0);
 
@@ -438,6 +573,7 @@ export function standbyKafka(
     for (let t = 0; t < T; t++) {
       const a = ld(active, t);
       if (a < 0) continue; // no active owner: left for the fallback
+      if (ld(remaining, t) <= 0 && (flags & NEED_EXACT) != 0) continue;
       visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
       for (let k = 0; k < K; k++) st(exhausted, k, 0);
       let usedCount = 1;
@@ -448,9 +584,9 @@ export function standbyKafka(
           const v = ld(clientValues, last * K + k);
           if (v < 0) continue;
           if (ld(distinct, k) <= usedCount) st(exhausted, k, 1);
-          else st(usedVal, v, kStamp);
+          else st(usedVal, v, bStamp);
         }
-        const c = poll(true, C, K, clientValues, load, cap, usedVal, exhausted);
+        const c = poll(true, G, K, groupValues, usedVal, exhausted);
         if (c < 0) break;
         assignSlot(t, c, K, T, W, clientValues, load, filled, out);
         usedCount++;
@@ -465,7 +601,7 @@ export function standbyKafka(
     if (ld(remaining, t) <= 0) continue;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
-      const c = poll(false, C, K, clientValues, load, cap, usedVal, exhausted);
+      const c = poll(false, G, K, groupValues, usedVal, exhausted);
       if (c < 0) break;
       assignSlot(t, c, K, T, W, clientValues, load, filled, out);
       st(remaining, t, ld(remaining, t) - 1);

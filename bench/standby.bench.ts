@@ -15,6 +15,8 @@ import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
 import { normalizeCluster, placeCluster, javaHashMapOrder, levelOf, levelRank, type Cluster, type ClusterSpec, type Level } from '../src/standby/index.js';
 import { flatten } from '../src/standby/problem.js';
 import { kafkaLiteral } from '../test/standby/kafka-literal.js';
+import { quality, qualityMarkdown, skewedInputs } from './standby-quality.js';
+import { javaMarkdown, javaStandbyRows } from './standby-java.js';
 
 const BIG_TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
 const BIG_CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
   const big = makeCluster(BIG_CLIENTS, BIG_TASKS, 2);
   console.log(`built ${BIG_TASKS} tasks x ${BIG_CLIENTS} clients in ${(performance.now() - t0).toFixed(0)} ms (input parsing, not timed below)`);
   const bigFlat = flatten(big, 'balanced', true).problem;
+  const bigOrder = javaHashMapOrder(big.tasks).order;
   const flattenMs = await measure('flatten', () => void flatten(big, 'balanced', true));
   rows.push({ case: 'balanced, same input, flatten only (objects -> typed arrays)', engine: '-', p50ms: flattenMs });
   console.log(`flatten only: ${flattenMs.toFixed(0)} ms`);
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
       check = placeCluster(big, 'balanced', { engine });
       check.totals();
     });
-    const kernel = await measure(`balanced kernel ${engine}`, () => void k.standbyBalanced(bigFlat));
+    const kernel = await measure(`balanced kernel ${engine}`, () => void k.standbyBalanced(bigFlat, KAFKA_TAG_AWARE, bigOrder));
     rows.push({ case: `balanced, ${BIG_TASKS} tasks x 2 standbys, ${BIG_CLIENTS} clients, cluster x zone 3x3 (end to end)`, engine, p50ms: e2e });
     rows.push({ case: `balanced, same input, kernel only`, engine, p50ms: kernel });
     console.log(`balanced ${engine}: end to end ${e2e.toFixed(0)} ms, kernel ${kernel.toFixed(0)} ms`);
@@ -159,8 +162,22 @@ async function main(): Promise<void> {
   rows.push({ case: `${smallCase}: balanced`, engine: wasm, p50ms: smallBalanced });
   console.log(`${smallCase}: literal ${literalMs.toFixed(0)} ms, kafka mode ${smallKafka.toFixed(1)} ms, balanced ${smallBalanced.toFixed(2)} ms`);
 
+  // 5. Quality against kafka mode (issue 12): the benchmark's inputs and random skewed clusters.
+  const qualityRows = [
+    quality(`benchmark mid input (${MID_TASKS} tasks, ${MID_CLIENTS} clients)`, [mid]),
+    quality(`benchmark small input (${LIT_TASKS} tasks, ${MID_CLIENTS} clients)`, [small]),
+    quality('random skewed clusters (bench/standby-quality.ts)', skewedInputs(Number(process.env.BENCH_QUALITY_CLUSTERS ?? 500))),
+  ];
+  console.log(`\n${qualityMarkdown(qualityRows)}`);
+
+  // 6. kafka-streams itself (the JVM original) beside kafka mode; a failed Java step is reported in its rows.
+  const javaRows = javaStandbyRows();
+  console.log(`\n${javaMarkdown(javaRows)}`);
+
   const calibrationAfter = calibrate();
   const summary = {
+    quality: qualityRows,
+    kafkaStreams: javaRows,
     machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg(), calibration1e8AddsMs: [calibrationBefore, calibrationAfter] },
     note: 'p50 of tinybench runs; other work shares the 2 cores, so timings are noisy. End to end = flatten (objects -> typed arrays) + kernel + totals; input parsing excluded.',
     rows,

@@ -1,5 +1,5 @@
 // The public API (re-exports only).
-export { AssignorError, EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT } from './errors.js';
+export { AssignorError, EXIT_OK, EXIT_FINDING, EXIT_BAD_INPUT, ERROR_CODES, type ErrorCode } from './errors.js';
 export { getKernels, type Kernels, type EngineOptions, type EngineChoice, type EngineName } from './engine/kernels.js';
 export * from './hashing/index.js';
 export * from './expansion/index.js';
@@ -7,3 +7,4 @@ export * from './samza/index.js';
 export * from './store/index.js';
 export * from './channels/index.js';
 export * from './standby/index.js';
+export * from './coordinator/index.js';

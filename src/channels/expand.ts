@@ -7,8 +7,9 @@ import { AssignorError, requireInt } from '../errors.js';
 import type { EngineOptions } from '../engine/kernels.js';
 import { analyzeExpansion, foldPartitions, reassignWithKeyMovement, requireKeyPreserving, type ExpansionAnalysis } from '../expansion/index.js';
 import { fromChannelOf, MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
-import { toInput, validateInput } from './validate.js';
-import type { PlanLike } from './json.js';
+import { findings, toInput } from './validate.js';
+import type { PlanInput, PlanLike } from './json.js';
+import { keysChangingChannel as moveShare } from './movement.js';
 
 export interface ExpandOptions extends EngineOptions {
   /** Accept a count that is not a multiple of the base and rebalance (some keys change channel). */
@@ -30,9 +31,17 @@ export interface Expansion {
   summary: string;
 }
 
-/** Expands a plan (ChannelPlan or plan JSON) to `newPartitions` partitions. */
+/**
+ * Expands a plan (ChannelPlan or plan JSON) to `newPartitions` partitions.
+ * Throws E_PLAN (malformed plan, or lists that contradict basePartitions),
+ * E_RANGE (newPartitions), E_SHRINK, E_UNSOUND_PLAN and E_KEY_MOVEMENT.
+ */
 export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, options: ExpandOptions = {}): Expansion {
-  const input = toInput(plan);
+  return expandInput(toInput(plan), newPartitions, options);
+}
+
+/** expandPlan on a plan already read (the CLI reads the file itself). */
+export function expandInput(input: PlanInput, newPartitions: number, options: ExpandOptions = {}): Expansion {
   if (input.partitions === undefined) {
     throw new AssignorError('E_PLAN', 'the plan does not say how many partitions it covers ("partitions"); add it or run channels plan to make one', 'partitions');
   }
@@ -42,35 +51,17 @@ export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, 
   if (target < n) throw new AssignorError('E_SHRINK', `the topic has ${n} partitions; Kafka cannot remove partitions, so ${target} is not a valid new count`, 'partitions');
   const w = input.width;
 
-  const report = validateInput(input, n, options);
-  if (!report.sound) throw new AssignorError('E_UNSOUND_PLAN', `cannot expand an unsound plan: ${report.summary}; fix it first (channels validate)`, 'channels');
-
-  // channelOf at n from the lists (sound: exactly one channel per partition).
-  const current = new Int32Array(n);
-  for (let c = 0; c < w; c++) for (let i = input.start[c]!; i < input.start[c + 1]!; i++) current[input.entryPartition[i]!] = c;
-
-  // The plan must really be folded on its base, or "keys keep their channel" would be false.
-  const fold = foldPartitions(new Int32Array(n), iota(n), Int32Array.of(base), options);
-  for (let p = base; p < n; p++) {
-    if (current[p] !== current[fold[p]!]) {
-      throw new AssignorError(
-        'E_PLAN',
-        `the plan says basePartitions ${base}, but partition ${p} is on channel ${current[p]} while partition ${fold[p]} (= ${p} mod ${base}) is on channel ${current[fold[p]!]}`,
-        'basePartitions',
-      );
-    }
-  }
+  const current = currentLayout(input, n, base, 'expand', options);
 
   const analysis = analyzeExpansion(base, target);
   const next = new Int32Array(target);
   let newBase = base;
   if (analysis.keepsEveryKey) {
-    const slots = foldPartitions(new Int32Array(target), iota(target), Int32Array.of(base), options);
-    for (let q = 0; q < target; q++) next[q] = current[slots[q]!]!;
+    foldInto(next, current, base, options);
   } else {
     const { slotOf } = reassignWithKeyMovement(base, target);
     for (let q = 0; q < target; q++) next[q] = current[slotOf[q]!]!;
-    const share = channelMoveShare(current, base, next, target, analysis.gcd, w);
+    const share = moveShare(current, base, next, target, analysis.gcd);
     if (!options.allowKeyMovement) {
       try {
         requireKeyPreserving(base, target, 'the channel plan');
@@ -87,7 +78,7 @@ export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, 
   const movedP: number[] = [];
   for (let p = 0; p < n; p++) if (next[p] !== current[p]) movedP.push(p);
   const moved = { partitions: Int32Array.from(movedP), from: Int32Array.from(movedP, (p) => current[p]!), to: Int32Array.from(movedP, (p) => next[p]!) };
-  const keysChangingChannel = analysis.keepsEveryKey ? 0 : channelMoveShare(current, base, next, target, analysis.gcd, w);
+  const keysChangingChannel = analysis.keepsEveryKey ? 0 : moveShare(current, base, next, target, analysis.gcd);
   const summary = analysis.keepsEveryKey
     ? `${n} -> ${target} partitions, width ${w}: ${target} is a multiple of the base ${base}, so partition p joins the channel of p mod ${base}; no partition and no key changes channel`
     : `${n} -> ${target} partitions, width ${w}: rebalanced with key movement; ${pct(keysChangingChannel)} of keys change channel, ` +
@@ -103,26 +94,42 @@ export function expandPlan(plan: ChannelPlan | PlanLike, newPartitions: number, 
 }
 
 /**
- * Exact share of keys whose channel changes, for uniformly spread hashes h:
- * before, channel = old[h mod base]; after, channel = next[h mod target]. The
- * pairs (h mod base, h mod target) that occur are those congruent mod g, all
- * equally often (CRT), so count per residue class how many base slots share each channel.
+ * The plan's channel of each of its n partitions, after checking that the plan
+ * is sound and really folded on `base` (or "keys keep their channel" would be false).
+ * Throws E_UNSOUND_PLAN and E_PLAN.
  */
-function channelMoveShare(old: Int32Array, base: number, next: Int32Array, target: number, g: number, w: number): number {
-  const inClass = new Map<number, number>();
-  for (let a = 0; a < base; a++) {
-    const key = (a % g) * w + old[a]!;
-    inClass.set(key, (inClass.get(key) ?? 0) + 1);
+export function currentLayout(input: PlanInput, n: number, base: number, verb: string, options: EngineOptions): Int32Array {
+  const report = findings(input, n, options);
+  if (!report.sound) throw new AssignorError('E_UNSOUND_PLAN', `cannot ${verb} an unsound plan: ${report.summary}; fix it first (channels validate)`, 'channels');
+  // channelOf at n from the lists (sound: exactly one channel per partition).
+  const current = new Int32Array(n);
+  for (let c = 0; c < input.width; c++) for (let i = input.start[c]!; i < input.start[c + 1]!; i++) current[input.entryPartition[i]!] = c;
+  for (let p = base; p < n; p++) {
+    if (current[p] !== current[p % base]) {
+      throw new AssignorError(
+        'E_PLAN',
+        `the plan says basePartitions ${base}, but partition ${p} is on channel ${current[p]} while partition ${p % base} (= ${p} mod ${base}) is on channel ${current[p % base]}`,
+        'basePartitions',
+      );
+    }
   }
-  let stay = 0;
-  for (let q = 0; q < target; q++) stay += inClass.get((q % g) * w + next[q]!) ?? 0;
-  return 1 - stay / (target * (base / g));
+  return current;
 }
 
-function iota(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
+/**
+ * next[q] = current[q mod base] through the fold kernel, in blocks of 2^20 so a
+ * 67-million-partition target needs no index arrays of its full size.
+ */
+function foldInto(next: Int32Array, current: Int32Array, base: number, options: EngineOptions): void {
+  const block = Math.min(next.length, 1 << 20);
+  const streams = new Int32Array(block);
+  const ids = new Int32Array(block);
+  for (let from = 0; from < next.length; from += block) {
+    const len = Math.min(block, next.length - from);
+    for (let i = 0; i < len; i++) ids[i] = from + i;
+    const slots = foldPartitions(streams.subarray(0, len), ids.subarray(0, len), Int32Array.of(base), options);
+    for (let i = 0; i < len; i++) next[from + i] = current[slots[i]!]!;
+  }
 }
 
 function pct(x: number): string {

@@ -18,6 +18,18 @@ export {
 } from './plan.js';
 export { validatePlan, reportJsonText, REPORT_FORMAT, type ValidationReport } from './validate.js';
 export { expandPlan, type Expansion, type ExpandOptions } from './expand.js';
-export { emitSpl, type SplOptions } from './spl.js';
-export { planToJson, planJsonText, readPlan, PLAN_FORMAT, PLAN_VERSION, type PlanJson, type PlanInput } from './json.js';
+export { rewidthPlan, type Rewidth, type RewidthOptions, type WidthProposal } from './rewidth.js';
+export { emitSpl, MAX_FORM_ARITY, type SplOptions, type ConsistentTrigger } from './spl.js';
+export {
+  planToJson,
+  planJsonText,
+  readPlan,
+  PLAN_FORMAT,
+  PLAN_VERSION,
+  type PlanJson,
+  type PlanInput,
+  type PlanLike,
+  type PlanJsonInput,
+  type ChannelJson,
+} from './json.js';
 export { planTable, reportTable } from './table.js';

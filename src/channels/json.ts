@@ -3,6 +3,8 @@
 // written (flat typed arrays, duplicates kept) and names the place of any error.
 import { AssignorError, describe } from '../errors.js';
 import { channelPartitions, MAX_PLAN_PARTITIONS, MAX_WIDTH, STRATEGIES, type ChannelPlan, type PlanStrategy } from './plan.js';
+import { idsOf, joinedIds } from './ranges.js';
+
 
 export const PLAN_FORMAT = 'assignor-channel-plan';
 export const PLAN_VERSION = 1;
@@ -40,48 +42,168 @@ export function planToJson(plan: ChannelPlan): PlanJson {
   return out;
 }
 
+/** Every member of the plan JSON but "channels", in the order planJsonText prints them. */
+function planHead(plan: ChannelPlan): Omit<PlanJson, 'channels'> {
+  const head: Omit<PlanJson, 'channels'> = {
+    format: PLAN_FORMAT,
+    version: PLAN_VERSION,
+    strategy: plan.strategy,
+    topic: plan.topic,
+    partitions: plan.partitions,
+    basePartitions: plan.basePartitions,
+    width: plan.width,
+    warnings: plan.warnings,
+  };
+  if (plan.startIndex !== undefined) head.startIndex = plan.startIndex;
+  return head;
+}
+
 /**
  * One line per channel so a 10,000-channel plan stays diffable and greppable;
  * still one valid JSON document.
  */
-export function planJsonText(json: Record<string, unknown> & { channels: unknown[] }): string {
+export function planJsonText(json: Record<string, unknown> & { channels: readonly unknown[] }): string {
   const { channels, ...head } = json;
-  const headText = JSON.stringify(head, null, 2);
-  const lines = channels.map((c) => `    ${JSON.stringify(c)}`);
-  const body = lines.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`;
-  // Put "channels" back as the last member of the object.
-  return `${headText.slice(0, -2)},\n  "channels": ${body}\n}\n`;
+  return [...planJsonChunks(head, channels.length, (c) => JSON.stringify(channels[c]))].join('');
 }
+
+/**
+ * The same text in pieces, for output larger than one string can hold: `head`
+ * holds every member but "channels", which comes last; channel c's line is
+ * `line(c)`, a string or, for a long list, pieces of one.
+ */
+export function* planJsonChunks(head: Record<string, unknown>, width: number, line: (c: number) => string | Iterable<string>, large?: LargeArray): Generator<string> {
+  const headText = JSON.stringify(head, null, 2);
+  // Put "channels" back as the last member of the object.
+  yield* withLargeArray(`${headText.slice(0, -2)},\n  "channels": `, large);
+  if (width === 0) {
+    yield '[]\n}\n';
+    return;
+  }
+  yield '[\n';
+  let buf = '';
+  for (let c = 0; c < width; c++) {
+    buf += c === 0 ? '    ' : ',\n    ';
+    const l = line(c);
+    if (typeof l === 'string') buf += l;
+    else {
+      yield buf;
+      buf = '';
+      yield* l;
+    }
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield `${buf}\n  ]\n}\n`;
+}
+
+/**
+ * An array inside the head that may be too long for one string (the partitions
+ * an expansion or a width change moves): the head holds `marker` (a string) in
+ * its place, and the items are printed there as JSON.stringify(head, null, 2) would.
+ */
+export interface LargeArray {
+  marker: string;
+  count: number;
+  item(i: number): unknown;
+}
+
+function* withLargeArray(text: string, large: LargeArray | undefined): Generator<string> {
+  const at = large === undefined ? -1 : text.indexOf(JSON.stringify(large.marker));
+  if (large === undefined || at < 0) {
+    yield text;
+    return;
+  }
+  yield text.slice(0, at);
+  const indent = text.slice(text.lastIndexOf('\n', at) + 1).match(/^ */)![0];
+  if (large.count === 0) yield '[]';
+  else {
+    let buf = '[\n';
+    for (let i = 0; i < large.count; i++) {
+      buf += `${indent}  ${JSON.stringify(large.item(i), null, 2).replaceAll('\n', `\n${indent}  `)}${i + 1 < large.count ? ',\n' : `\n${indent}]`}`;
+      if (buf.length >= CHUNK) {
+        yield buf;
+        buf = '';
+      }
+    }
+    yield buf;
+  }
+  yield text.slice(at + JSON.stringify(large.marker).length);
+}
+
+/** Characters gathered before a piece is handed to the writer. */
+export const CHUNK = 1 << 16;
+
+/** The plan JSON of a ChannelPlan in pieces (the same text as planJsonText(planToJson(plan))). */
+export function planChunks(plan: ChannelPlan, extra: Record<string, unknown> = {}, large?: LargeArray): Generator<string> {
+  return planJsonChunks({ ...planHead(plan), ...extra }, plan.width, (c) => channelLine(c, channelPartitions(plan, c)), large);
+}
+
+/** `{"channel":c,"partitions":[...]}`, in pieces when the list is long. */
+function channelLine(c: number, own: Int32Array): string | Iterable<string> {
+  if (own.length <= 4096) return `{"channel":${c},"partitions":[${own.join(',')}]}`;
+  return (function* () {
+    yield `{"channel":${c},"partitions":[`;
+    yield* joinedIds(idsOf(own), ',', CHUNK);
+    yield ']}';
+  })();
+}
+
+/** A channel as a hand-written plan may give it: a list, SPL text, or an object with the list. */
+export type ChannelJson = readonly number[] | string | { readonly channel?: number; readonly partitions: readonly number[] | string };
+
+/** A plan as JSON: what `channels plan` prints, or a hand-written plan (only `channels` is required). */
+export interface PlanJsonInput {
+  readonly format?: typeof PLAN_FORMAT;
+  readonly version?: typeof PLAN_VERSION;
+  readonly strategy?: PlanStrategy;
+  readonly topic?: string | null;
+  readonly partitions?: number;
+  readonly basePartitions?: number;
+  readonly width?: number;
+  readonly startIndex?: number;
+  readonly warnings?: readonly string[];
+  readonly channels: readonly ChannelJson[];
+  /** Other members (`expansion`, ...) are ignored. */
+  readonly [extra: string]: unknown;
+}
+
+/** What validatePlan and expandPlan read besides a ChannelPlan: plan JSON, or just the array of channels. */
+export type PlanLike = PlanJsonInput | readonly ChannelJson[];
 
 /** A plan as read from JSON: channel lists exactly as written, flattened. */
 export interface PlanInput {
   width: number;
-  /** The channel lists end to end, as written (duplicates kept). */
+  /**
+   * The channel lists end to end, as written (duplicates kept). An id outside
+   * int32 is stored as -1 here (it is out of range either way) and its value is in `wideIds`.
+   */
   entryPartition: Int32Array;
   /** Channel c's entries are entryPartition[start[c] .. start[c + 1]). */
   start: Int32Array;
+  /** Entry index -> the id as written, for ids outside int32 (reported as out of range). */
+  wideIds?: Map<number, number>;
   partitions?: number;
   basePartitions?: number;
   strategy?: PlanStrategy;
   topic?: string | null;
   startIndex?: number;
-  /** Channel lists given as SPL text (`"partition: 0, 1;"`) are reported with this path form. */
-  stringChannels: boolean[];
 }
-
-/** What a hand-written plan may be: `{channels: [...]}`, or just the array of channels. */
-export type PlanLike = unknown;
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 /**
- * Reads a plan. Each channel is `{"partitions": [...]}` (optionally with
- * `"channel": i` equal to its position), a bare array `[0, 1]`, or SPL text
- * `"partition: 4, 4;"`. Partition ids must be integers; ids outside the topic
- * are findings for validate, not errors here.
+ * Reads a plan (any JSON value: it is checked here). Each channel is
+ * `{"partitions": [...]}` (optionally with `"channel": i` equal to its
+ * position), a bare array `[0, 1]`, or SPL text `"partition: 4, 4;"`. Partition
+ * ids must be integers; ids outside the topic (even outside int32) are findings
+ * for validate, not errors here. Nothing here recurses into the input, so a
+ * value nested 10,000 deep is an error that names its place, not a stack overflow.
  */
-export function readPlan(value: PlanLike, where = ''): PlanInput {
+export function readPlan(value: unknown, where = ''): PlanInput {
   const at = (p: string): string => (where === '' ? p : `${where}.${p}`);
   const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
   if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${describe(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
@@ -95,25 +217,36 @@ export function readPlan(value: PlanLike, where = ''): PlanInput {
 
   let total = 0;
   const lists: ArrayLike<number>[] = [];
-  const stringChannels: boolean[] = [];
   for (let c = 0; c < width; c++) {
     const list = readChannel(channels[c], c, at(`channels[${c}]`));
     lists.push(list);
-    stringChannels.push(typeof channels[c] === 'string');
     total += list.length;
   }
   const entryPartition = new Int32Array(total);
   const start = new Int32Array(width + 1);
+  let wideIds: Map<number, number> | undefined;
   let k = 0;
   for (let c = 0; c < width; c++) {
     start[c] = k;
     const list = lists[c]!;
-    entryPartition.set(list, k);
-    k += list.length;
+    if (list instanceof Int32Array) {
+      entryPartition.set(list, k);
+      k += list.length;
+      continue;
+    }
+    for (let i = 0; i < list.length; i++, k++) {
+      const v = list[i]!;
+      if (v >= INT32_MIN && v <= INT32_MAX) entryPartition[k] = v;
+      else {
+        entryPartition[k] = -1;
+        (wideIds ??= new Map()).set(k, v);
+      }
+    }
   }
   start[width] = k;
 
-  const input: PlanInput = { width, entryPartition, start, stringChannels };
+  const input: PlanInput = { width, entryPartition, start };
+  if (wideIds !== undefined) input.wideIds = wideIds;
   if (obj.partitions !== undefined) input.partitions = count(obj.partitions, at('partitions'), 'partitions');
   if (obj.basePartitions !== undefined) input.basePartitions = count(obj.basePartitions, at('basePartitions'), 'basePartitions');
   if (input.basePartitions !== undefined) {
@@ -131,10 +264,14 @@ export function readPlan(value: PlanLike, where = ''): PlanInput {
   }
   if (obj.topic !== undefined && obj.topic !== null && typeof obj.topic !== 'string') bad(at('topic'), `topic must be a string or null, got ${describe(obj.topic)}`);
   if (obj.topic !== undefined) input.topic = obj.topic as string | null;
-  if (obj.startIndex !== undefined) input.startIndex = count(obj.startIndex, at('startIndex'), 'startIndex', 0);
+  if (obj.startIndex !== undefined) {
+    input.startIndex = count(obj.startIndex, at('startIndex'), 'startIndex', 0);
+    if (input.startIndex >= width) bad(at('startIndex'), `startIndex is the channel of partition 0, so it must be below the width ${width}, got ${input.startIndex}`);
+  }
   return input;
 }
 
+/** A channel's ids as written: an Int32Array when all fit int32, else plain numbers (integers of any size). */
 function readChannel(ch: unknown, c: number, path: string): ArrayLike<number> {
   if (typeof ch === 'string') return readSplList(ch, path);
   let list: unknown = ch;
@@ -147,28 +284,32 @@ function readChannel(ch: unknown, c: number, path: string): ArrayLike<number> {
   }
   if (!Array.isArray(list)) bad(listPath, `a channel is a list of partition ids (or {"partitions": [...]}), got ${describe(list)}`);
   const out = new Int32Array(list.length);
+  let wide = false;
   for (let i = 0; i < list.length; i++) {
-    const v = list[i];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
-      bad(`${listPath}[${i}]`, `a partition id must be an integer, got ${describe(v)}`);
-    }
-    out[i] = v;
+    const v: unknown = list[i];
+    if (typeof v !== 'number' || !Number.isInteger(v)) bad(`${listPath}[${i}]`, `a partition id must be an integer, got ${describe(v)}`);
+    if (v < INT32_MIN || v > INT32_MAX) wide = true;
+    else out[i] = v;
   }
-  return out;
+  return wide ? (list as number[]) : out;
 }
 
 /** `partition: 0, 1;` or `0, 1` as in SPL. */
-function readSplList(text: string, path: string): Int32Array {
+function readSplList(text: string, path: string): ArrayLike<number> {
   const body = text.trim().replace(/^partition\s*:/, '').replace(/;\s*$/, '').trim();
   if (body === '') return new Int32Array(0);
   const items = body.split(',');
-  const out = new Int32Array(items.length);
+  const out: number[] = [];
+  let wide = false;
   items.forEach((item, i) => {
     const t = item.trim();
-    if (!/^[+-]?\d+$/.test(t) || Number(t) < INT32_MIN || Number(t) > INT32_MAX) bad(`${path}[${i}]`, `a partition id must be an integer, got ${JSON.stringify(t)} (item ${i + 1} of ${JSON.stringify(text)})`);
-    out[i] = Number(t);
+    if (!/^[+-]?\d+$/.test(t)) bad(`${path}[${i}]`, `a partition id must be an integer, got ${describe(t)} (item ${i + 1} of ${describe(text)})`);
+    const v = Number(t);
+    if (!Number.isFinite(v)) bad(`${path}[${i}]`, `partition id ${describe(t)} is too large to represent (item ${i + 1} of ${describe(text)})`);
+    if (v < INT32_MIN || v > INT32_MAX) wide = true;
+    out.push(v === 0 ? 0 : v);
   });
-  return out;
+  return wide ? out : Int32Array.from(out);
 }
 
 function count(v: unknown, path: string, what: string, min = 1): number {

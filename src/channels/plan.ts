@@ -1,9 +1,12 @@
 // Channel plans: which partitions each of W parallel consumer channels assigns.
 // A plan is held as typed arrays (channelOf per partition plus a grouping by
 // channel); per-partition objects only appear when a plan is emitted.
-import { AssignorError, requireInt } from '../errors.js';
+import { AssignorError, describe, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/reference/channels.js';
+import { clipDots, type IdSource } from './ranges.js';
+
+export { formatRanges } from './ranges.js';
 
 /** Largest partition count and width a plan accepts (2^26): keeps every index sum inside int32. */
 export const MAX_PLAN_PARTITIONS = 1 << 26;
@@ -87,7 +90,7 @@ function requireTopic(topic: string | undefined): string {
 function checkStrategy(s: unknown): Strategy {
   if (s === undefined) return 'contiguous';
   if (typeof s === 'string' && (STRATEGIES as readonly string[]).includes(s)) return s as Strategy;
-  throw new AssignorError('E_USAGE', `strategy must be one of ${STRATEGIES.join(', ')}, got ${JSON.stringify(s)}`, 'strategy');
+  throw new AssignorError('E_USAGE', `strategy must be one of ${STRATEGIES.join(', ')}, got ${describe(s)}`, 'strategy');
 }
 
 /** Plans one topic. */
@@ -136,10 +139,10 @@ export function fromChannelOf(
 ): ChannelPlan {
   const { offsets, members } = p.offsets !== undefined && p.members !== undefined ? { offsets: p.offsets, members: p.members } : getKernels(options).channelGroup(p.channelOf, p.width);
   const warnings = [...(p.warnings ?? [])];
-  const idle = idleChannels(offsets);
-  if (idle.length > 0) {
+  const idle = countIdle(offsets);
+  if (idle > 0) {
     warnings.push(
-      `${idle.length} of ${p.width} channels get no partition (${formatRanges(idle)}): width ${p.width} is more than the ${p.partitions} partitions; ` +
+      `${idle} of ${p.width} channels get no partition (${clipDots(idleChannelSource(offsets), 200)}): width ${p.width} is more than the ${p.partitions} partitions; ` +
         `in the Kafka toolkit an operator with an empty partition list joins a consumer group instead, so leave these channels out`,
     );
   }
@@ -163,32 +166,27 @@ export function channelPartitions(plan: Pick<ChannelPlan, 'offsets' | 'members'>
   return plan.members.subarray(plan.offsets[c]!, plan.offsets[c + 1]!);
 }
 
-export function idleChannels(offsets: Int32Array): number[] {
-  const idle: number[] = [];
-  for (let c = 0; c + 1 < offsets.length; c++) if (offsets[c] === offsets[c + 1]) idle.push(c);
-  return idle;
+/** Idle channels (no partition) as a range source over the grouping, without building a list. */
+export function idleChannelSource(offsets: Int32Array): IdSource {
+  return {
+    size: offsets.length - 1,
+    runs(from, to, visit) {
+      let c = from;
+      while (c < to) {
+        if (offsets[c] !== offsets[c + 1]) {
+          c++;
+          continue;
+        }
+        const lo = c;
+        while (c < to && offsets[c] === offsets[c + 1]) c++;
+        visit(lo, c - 1);
+      }
+    },
+  };
 }
 
-/**
- * Compact text for a set of ids: ascending runs as `a-b`, others comma-separated
- * (`0-3,8`). A whole list that steps evenly by s > 1 (4+ ids) is `first-last/s`.
- */
-export function formatRanges(ids: ArrayLike<number>): string {
-  const n = ids.length;
-  if (n === 0) return '';
-  if (n >= 4) {
-    const step = ids[1]! - ids[0]!;
-    let even = step > 1;
-    for (let i = 2; even && i < n; i++) even = ids[i]! - ids[i - 1]! === step;
-    if (even) return `${ids[0]}-${ids[n - 1]}/${step}`;
-  }
-  const parts: string[] = [];
-  let i = 0;
-  while (i < n) {
-    let j = i;
-    while (j + 1 < n && ids[j + 1] === ids[j]! + 1) j++;
-    parts.push(j === i ? `${ids[i]}` : j === i + 1 ? `${ids[i]},${ids[j]}` : `${ids[i]}-${ids[j]}`);
-    i = j + 1;
-  }
-  return parts.join(',');
+export function countIdle(offsets: Int32Array): number {
+  let idle = 0;
+  for (let c = 0; c + 1 < offsets.length; c++) if (offsets[c] === offsets[c + 1]) idle++;
+  return idle;
 }

@@ -1,44 +1,60 @@
-// The `table` output: one row per channel, partitions as compact ranges.
-import { channelPartitions, formatRanges, type ChannelPlan } from './plan.js';
-import type { ValidationReport } from './validate.js';
+// The `table` output: one row per channel, partitions as compact ranges. Rows
+// come in pieces, so a plan of 67 million channels or partitions streams in
+// bounded memory; consecutive idle channels share one row.
+import { CHUNK } from './json.js';
+import { channelPartitions, type ChannelPlan } from './plan.js';
+import { clipRuns, idsOf } from './ranges.js';
+import { asFindings, type Findings, type ValidationReport } from './validate.js';
 
 const MAX_CELL = 100;
 
 export function planTable(plan: ChannelPlan): string {
-  const head = `${plan.topic === null ? 'topic (unnamed)' : `topic ${plan.topic}`}: ${plan.partitions} partitions, width ${plan.width}, strategy ${plan.strategy}` +
+  return [...planTableChunks(plan)].join('');
+}
+
+export function* planTableChunks(plan: ChannelPlan): Generator<string> {
+  const head =
+    `${plan.topic === null ? 'topic (unnamed)' : `topic ${plan.topic}`}: ${plan.partitions} partitions, width ${plan.width}, strategy ${plan.strategy}` +
     (plan.basePartitions !== plan.partitions ? `, base ${plan.basePartitions}` : '') +
     (plan.startIndex !== undefined ? `, start index ${plan.startIndex}` : '');
   const cw = Math.max('channel'.length, String(plan.width - 1).length);
   let nw = 'count'.length;
   for (let c = 0; c < plan.width; c++) nw = Math.max(nw, String(plan.offsets[c + 1]! - plan.offsets[c]!).length);
-  const rows = [head, `${'channel'.padStart(cw)}  ${'count'.padStart(nw)}  partitions`];
+  let buf = `${head}\n${'channel'.padStart(cw)}  ${'count'.padStart(nw)}  partitions\n`;
   for (let c = 0; c < plan.width; c++) {
     const own = channelPartitions(plan, c);
-    rows.push(`${String(c).padStart(cw)}  ${String(own.length).padStart(nw)}  ${own.length === 0 ? '(idle)' : clip(formatRanges(own))}`);
+    if (own.length === 0) {
+      let last = c;
+      while (last + 1 < plan.width && plan.offsets[last + 1] === plan.offsets[last + 2]) last++;
+      buf += `${(last === c ? String(c) : `${c}-${last}`).padStart(cw)}  ${'0'.padStart(nw)}  (idle)\n`;
+      c = last;
+    } else {
+      buf += `${String(c).padStart(cw)}  ${String(own.length).padStart(nw)}  ${clipRuns(idsOf(own), MAX_CELL)}\n`;
+    }
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = '';
+    }
   }
-  for (const w of plan.warnings) rows.push(`warning: ${w}`);
-  return `${rows.join('\n')}\n`;
+  for (const w of plan.warnings) buf += `warning: ${w}\n`;
+  yield buf;
 }
 
 export function reportTable(r: ValidationReport): string {
+  return reportTableOf(asFindings(r));
+}
+
+export function reportTableOf(r: Findings): string {
   // The summary's first clause is the verdict; the details follow as one line per finding.
   const rows = [`${r.sound ? 'SOUND' : 'UNSOUND'}: ${r.summary.split('; ')[0]}`];
   const hint = /the plan was made for .*$/.exec(r.summary);
-  if (r.missing.length > 0) rows.push(`missing      ${clip(formatRanges(r.missing))}`);
+  if (r.missingCount > 0) rows.push(`missing      ${clipRuns(r.missing, MAX_CELL)}`);
   for (const d of r.duplicated.slice(0, 20)) rows.push(`duplicated   partition ${d.partition} on channels ${d.channels.join(', ')}`);
   if (r.duplicated.length > 20) rows.push(`duplicated   ... ${r.duplicated.length - 20} more`);
   for (const o of r.outOfRange.slice(0, 20)) rows.push(`out of range ${o.partition} at channels[${o.channel}].partitions[${o.index}]`);
   if (r.outOfRange.length > 20) rows.push(`out of range ... ${r.outOfRange.length - 20} more`);
-  if (r.idleChannels.length > 0) rows.push(`idle         channels ${clip(formatRanges(r.idleChannels))}`);
+  if (r.idleChannels.length > 0) rows.push(`idle         channels ${clipRuns(idsOf(r.idleChannels), MAX_CELL)}`);
   for (const p of r.repeated.slice(0, 20)) rows.push(`repeated     partition ${p.partition} ${p.times} times on channel ${p.channel} (harmless)`);
   if (hint !== null) rows.push(`note         ${hint[0]}`);
   return `${rows.join('\n')}\n`;
-}
-
-function clip(s: string): string {
-  if (s.length <= MAX_CELL) return s;
-  const cut = s.lastIndexOf(',', MAX_CELL);
-  const shown = s.slice(0, cut > 0 ? cut : MAX_CELL);
-  const rest = s.slice(shown.length + 1).split(',').length;
-  return `${shown},... (+${rest} more runs)`;
 }

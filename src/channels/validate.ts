@@ -1,10 +1,17 @@
 // Validation of a (usually hand-written) plan against the topic's real partition
 // count: the defects the toolkit itself never checks (missing partitions, a
 // partition on two channels, ids beyond the topic, idle channels).
+//
+// The partitions no channel lists are bounded by the topic (67 million for an
+// 8-partition plan checked against --partitions 67108864), not by the input, so
+// they are never gathered into a list on the CLI's path: findings keep the
+// kernel's per-partition state and the outputs read it in one pass.
 import { requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import { readPlan, type PlanInput, type PlanLike } from './json.js';
-import { formatRanges, MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
+import type { ChannelCheck } from '../engine/reference/channels.js';
+import { CHUNK, readPlan, type PlanInput, type PlanLike } from './json.js';
+import { MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
+import { clipDots, idsOf, joinedIds, type IdSource } from './ranges.js';
 
 export const REPORT_FORMAT = 'assignor-channel-validation';
 
@@ -29,18 +36,28 @@ export interface ValidationReport {
 }
 
 /**
+ * A validation result whose `missing` list is read from the kernel's state on
+ * demand (the CLI streams it); every other list is bounded by the input's size.
+ */
+export interface Findings extends Omit<ValidationReport, 'missing'> {
+  missing: IdSource;
+  missingCount: number;
+}
+
+/**
  * Validates a plan: a ChannelPlan, a plan JSON object, `{channels: [...]}` or a
  * bare array of channel lists, against a topic of `partitions` partitions.
+ * Throws E_RANGE (partitions) and E_PLAN (malformed plan JSON, naming the place).
  */
 export function validatePlan(plan: ChannelPlan | PlanLike, partitions: number, options?: EngineOptions): ValidationReport {
   const n = requireInt(partitions, 1, MAX_PLAN_PARTITIONS, 'partition count', 'partitions');
   return validateInput(toInput(plan), n, options);
 }
 
-export function toInput(plan: ChannelPlan | PlanLike): PlanInput {
+export function toInput(plan: ChannelPlan | PlanLike | unknown): PlanInput {
   if (isChannelPlan(plan)) {
     // Already flat: members grouped by channel are exactly the entries.
-    return {
+    const input: PlanInput = {
       width: plan.width,
       entryPartition: plan.members,
       start: plan.offsets,
@@ -48,8 +65,9 @@ export function toInput(plan: ChannelPlan | PlanLike): PlanInput {
       basePartitions: plan.basePartitions,
       strategy: plan.strategy,
       topic: plan.topic,
-      stringChannels: [],
     };
+    if (plan.startIndex !== undefined) input.startIndex = plan.startIndex;
+    return input;
   }
   return readPlan(plan);
 }
@@ -58,16 +76,29 @@ function isChannelPlan(p: unknown): p is ChannelPlan {
   return typeof p === 'object' && p !== null && (p as ChannelPlan).channelOf instanceof Int32Array && (p as ChannelPlan).members instanceof Int32Array;
 }
 
+/** The full report, every list built (the API's result). */
 export function validateInput(input: PlanInput, n: number, options?: EngineOptions): ValidationReport {
+  const { missing, missingCount, ...rest } = findings(input, n, options);
+  const list: number[] = [];
+  missing.runs(0, missing.size, (lo, hi) => {
+    for (let p = lo; p <= hi; p++) list.push(p);
+  });
+  return { format: rest.format, version: rest.version, sound: rest.sound, partitions: rest.partitions, width: rest.width, missing: list, ...restAfterMissing(rest) };
+}
+
+function restAfterMissing(r: Omit<Findings, 'missing' | 'missingCount'>): Pick<ValidationReport, 'duplicated' | 'outOfRange' | 'idleChannels' | 'repeated' | 'summary'> {
+  return { duplicated: r.duplicated, outOfRange: r.outOfRange, idleChannels: r.idleChannels, repeated: r.repeated, summary: r.summary };
+}
+
+/** Runs the kernel and builds the lists bounded by the input; `missing` stays a scan of the kernel state. */
+export function findings(input: PlanInput, n: number, options?: EngineOptions): Findings {
+  const check = getKernels(options).channelValidate(input.start, input.entryPartition, n);
   const { width: w, entryPartition, start } = input;
-  const check = getKernels(options).channelValidate(start, entryPartition, n);
-  const missing: number[] = [];
   const duplicated: ValidationReport['duplicated'] = [];
   const outOfRange: ValidationReport['outOfRange'] = [];
   const repeated: ValidationReport['repeated'] = [];
   const idleChannels: number[] = [];
   // The kernel counted; the slower lists are built only for the defects it found.
-  if (check.missing > 0) for (let p = 0; p < n; p++) if (check.state[p] === 0) missing.push(p);
   if (check.duplicated > 0) {
     const byPartition = new Map<number, number[]>();
     for (let c = 0; c < w; c++) {
@@ -86,7 +117,7 @@ export function validateInput(input: PlanInput, n: number, options?: EngineOptio
     for (let c = 0; c < w; c++) {
       for (let i = start[c]!; i < start[c + 1]!; i++) {
         const p = entryPartition[i]!;
-        if (p < 0 || p >= n) outOfRange.push({ channel: c, index: i - start[c]!, partition: p });
+        if (p < 0 || p >= n) outOfRange.push({ channel: c, index: i - start[c]!, partition: input.wideIds?.get(i) ?? p });
       }
     }
   }
@@ -102,21 +133,30 @@ export function validateInput(input: PlanInput, n: number, options?: EngineOptio
   }
   for (let c = 0; c < w; c++) if (check.perChannel[c] === 0) idleChannels.push(c);
 
+  const missing = missingSource(check, n);
   const sound = check.missing === 0 && check.duplicated === 0 && check.outOfRange === 0;
+  const summary =
+    summarize(sound, n, w, check.missing, missing, duplicated, outOfRange, idleChannels) +
+    (input.partitions !== undefined && input.partitions < n ? `; the plan was made for ${input.partitions} partitions: grow it with channels expand` : '');
+  return { format: REPORT_FORMAT, version: 1, sound, partitions: n, width: w, missing, missingCount: check.missing, duplicated, outOfRange, idleChannels, repeated, summary };
+}
+
+function missingSource(check: ChannelCheck, n: number): IdSource {
+  const state = check.state;
   return {
-    format: REPORT_FORMAT,
-    version: 1,
-    sound,
-    partitions: n,
-    width: w,
-    missing,
-    duplicated,
-    outOfRange,
-    idleChannels,
-    repeated,
-    summary:
-      summarize(sound, n, w, missing, duplicated, outOfRange, idleChannels) +
-      (input.partitions !== undefined && input.partitions < n ? `; the plan was made for ${input.partitions} partitions: grow it with channels expand` : ''),
+    size: check.missing === 0 ? 0 : n,
+    runs(from, to, visit) {
+      let p = from;
+      while (p < to) {
+        if (state[p] !== 0) {
+          p++;
+          continue;
+        }
+        const lo = p;
+        while (p < to && state[p] === 0) p++;
+        visit(lo, p - 1);
+      }
+    },
   };
 }
 
@@ -124,13 +164,14 @@ function summarize(
   sound: boolean,
   n: number,
   w: number,
-  missing: number[],
+  missingCount: number,
+  missing: IdSource,
   duplicated: ValidationReport['duplicated'],
   outOfRange: ValidationReport['outOfRange'],
   idle: number[],
 ): string {
   const parts: string[] = [];
-  if (missing.length > 0) parts.push(`${missing.length} partition(s) consumed by no channel (${clip(formatRanges(missing))}): their data is never read`);
+  if (missingCount > 0) parts.push(`${missingCount} partition(s) consumed by no channel (${clipDots(missing, 60)}): their data is never read`);
   if (duplicated.length > 0) {
     const d = duplicated[0]!;
     parts.push(`${duplicated.length} partition(s) consumed by more than one channel (e.g. partition ${d.partition} on channels ${d.channels.join(' and ')}): their data is read twice`);
@@ -139,17 +180,41 @@ function summarize(
     const o = outOfRange[0]!;
     parts.push(`${outOfRange.length} id(s) outside the topic's partitions 0-${n - 1} (e.g. ${o.partition} at channels[${o.channel}].partitions[${o.index}])`);
   }
-  if (idle.length > 0) parts.push(`${idle.length} idle channel(s) (${clip(formatRanges(idle))})`);
+  if (idle.length > 0) parts.push(`${idle.length} idle channel(s) (${clipDots(idsOf(idle), 60)})`);
   const head = sound ? `each of the ${n} partitions is consumed by exactly one of ${w} channels` : `data would be lost or read twice (${n} partitions, ${w} channels)`;
   return parts.length === 0 ? head : `${head}; ${parts.join('; ')}`;
 }
 
-function clip(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
-
 /** The report as JSON text: one top-level member per line, each value compact (big lists stay short). */
 export function reportJsonText(r: ValidationReport): string {
-  const members = Object.entries(r).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
-  return `{\n${members.join(',\n')}\n}\n`;
+  return [...reportJsonChunks(asFindings(r))].join('');
+}
+
+export function asFindings(r: ValidationReport): Findings {
+  return { ...r, missing: idsOf(r.missing), missingCount: r.missing.length };
+}
+
+/** reportJsonText in pieces of about CHUNK characters, reading `missing` from the source. */
+export function* reportJsonChunks(f: Findings): Generator<string> {
+  const member = (k: string, v: unknown): string => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
+  yield `{\n${[member('format', f.format), member('version', f.version), member('sound', f.sound), member('partitions', f.partitions), member('width', f.width)].join(',\n')},\n  "missing": [`;
+  yield* joinedIds(f.missing, ',', CHUNK);
+  yield '],\n';
+  yield* arrayMember('duplicated', f.duplicated);
+  yield* arrayMember('outOfRange', f.outOfRange);
+  yield* arrayMember('idleChannels', f.idleChannels);
+  yield* arrayMember('repeated', f.repeated);
+  yield `${member('summary', f.summary)}\n}\n`;
+}
+
+function* arrayMember(name: string, items: readonly unknown[]): Generator<string> {
+  let buf = `  ${JSON.stringify(name)}: [`;
+  for (let i = 0; i < items.length; i++) {
+    buf += (i === 0 ? '' : ',') + JSON.stringify(items[i]);
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield `${buf}],\n`;
 }

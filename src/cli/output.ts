@@ -15,7 +15,8 @@ export class Output {
     });
   }
 
-  async write(text: string): Promise<void> {
+  /** Writes text or bytes; a buffer passed here must not be changed afterwards (the stream may still hold it). */
+  async write(text: string | Uint8Array): Promise<void> {
     if (this.closed || text.length === 0) return;
     if (!this.stream.write(text)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
   }

@@ -3,23 +3,28 @@
 //   expansion: the key-movement analysis of going from B to C partitions with the task set fixed at B.
 import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
 import { analyzeExpansion, reassignWithKeyMovement, MAX_COUNT } from '../expansion/index.js';
-import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { getKernels } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
-import { runCycle } from '../samza/cycle.js';
+import { prepareCycle, runCycle } from '../samza/cycle.js';
+import { MemoryCoordinatorStore } from '../samza/store-types.js';
 import { jobModelJsonChunks } from '../samza/job-model.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';
-import { choiceOption, intOption, parse, readJsonFile } from './args.js';
+import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
-const HELP = `usage: assignor samza plan --job job.json [--store DIR] [options]
+const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
+       assignor samza watch|import|export ... (assignor samza watch --help, assignor samza import --help)
 
 plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partitions, modes)
-  --job FILE              Samza config plus each input stream's partition count (format: docs/samza.md)
+  --job FILE              Samza config plus each input stream's partition count (format: ${docPath('samza.md')})
   --store DIR             coordinator store directory: read the previous model, write the new one
                           (one batch; nothing is written when the model is unchanged)
+  --dry-run               with --store: show what would change and write nothing (no lock taken)
+  --repair                with --store: if the log is damaged (not an interrupted write), keep a
+                          copy of it (coordinator.log.corrupt-<time>) and cut it at the damage
   --mapper base|samza     partition-expansion mapper; overrides the job file (default base)
   --allow-key-movement    base mapper: accept a partition count that is not a multiple of the base
   --engine E              wasm (default), wasm-simd, wasm-scalar or reference (runs the fold)
@@ -34,6 +39,8 @@ expansion: what share of keys changes task when a stream goes from B to C partit
 const PLAN_OPTIONS = {
   job: { type: 'string' },
   store: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  repair: { type: 'boolean' },
   mapper: { type: 'string' },
   'allow-key-movement': { type: 'boolean' },
   engine: { type: 'string' },
@@ -50,13 +57,18 @@ const EXPANSION_OPTIONS = {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === undefined) missingSubcommand('samza', ['plan', 'expansion']);
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
     return sub === undefined ? 2 : EXIT_OK;
   }
   if (sub === 'plan') return plan(rest);
   if (sub === 'expansion') return expansion(rest);
-  throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan or expansion`);
+  // Coordinator commands (src/cli/samza-watch.ts, samza-import.ts).
+  if (sub === 'watch') return (await import('./samza-watch.js')).watch(rest);
+  if (sub === 'import') return (await import('./samza-import.js')).importCommand(rest);
+  if (sub === 'export') return (await import('./samza-import.js')).exportCommand(rest);
+  throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan, expansion, watch, import or export`);
 }
 
 async function plan(argv: string[]): Promise<number> {
@@ -69,7 +81,11 @@ async function plan(argv: string[]): Promise<number> {
   if (values.job === '') throw new AssignorError('E_USAGE', '--job needs a file name, got an empty string', '--job');
   // An empty --store would silently make the current directory the store.
   if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory, got an empty string', '--store');
-  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  if (values.store === undefined && (values['dry-run'] || values.repair)) {
+    throw new AssignorError('E_USAGE', `${values['dry-run'] ? '--dry-run' : '--repair'} needs --store (without a store nothing is written anyway)`, values['dry-run'] ? '--dry-run' : '--repair');
+  }
+  if (values['dry-run'] && values.repair) throw new AssignorError('E_USAGE', '--repair writes to the store, so it cannot be combined with --dry-run', '--repair');
+  const engine = engineOption(values.engine);
   getKernels({ engine });
   const job = parseJobFile(readJsonFile(values.job));
   const mapper: MapperMode = values.mapper !== undefined ? choiceOption<MapperMode>(values.mapper, '--mapper', ['base', 'samza'], 'base') : (job.mapper ?? 'base');
@@ -81,15 +97,33 @@ async function plan(argv: string[]): Promise<number> {
   };
   let summary: string;
   let result;
-  if (values.store !== undefined) {
-    const store = CoordinatorStore.open(values.store);
+  if (values.store !== undefined && values.store.startsWith('kafka://')) {
+    // The Kafka coordinator stream (src/cli/samza-watch.ts): the same cycle, committed as one transaction.
+    if (values.repair) throw new AssignorError('E_USAGE', '--repair is for the file store: a Kafka coordinator stream has no log file to cut', '--repair');
+    ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options, values['dry-run'] === true));
+  } else if (values.store !== undefined && values['dry-run']) {
+    const store = openForDryRun(values.store);
+    try {
+      const cycle = store === undefined ? prepareCycle(new MemoryCoordinatorStore(), job, options) : prepareCycle(store, job, options);
+      result = cycle.plan;
+      summary = summarize(cycle.plan, cycle) + (store === undefined ? `store: ${values.store} does not exist yet; a real run would create it\n` : '');
+    } finally {
+      store?.close();
+    }
+  } else if (values.store !== undefined) {
+    const store = CoordinatorStore.open(values.store, { repair: values.repair === true });
+    let repaired = '';
+    const r = store.openReport;
+    if (r.backupPath !== undefined) repaired = `store: repaired: the damaged log was copied to ${r.backupPath} and cut at byte ${r.repairedAt} (${r.truncatedBytes} bytes dropped)\n`;
     try {
       const cycle = runCycle(store, job, options);
       result = cycle.plan;
-      summary = summarize(cycle.plan, cycle);
+      summary = repaired + summarize(cycle.plan, cycle);
     } finally {
       store.close();
     }
+    // A repair is reported even with --quiet: it changed the store.
+    if (values.quiet && repaired !== '') process.stderr.write(repaired);
   } else {
     const warnings: string[] = [];
     result = calculateJobModel(job, emptyPrevious(), { ...options, warn: (w) => warnings.push(w) });
@@ -136,4 +170,14 @@ function expansion(argv: string[]): number {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return a.keepsEveryKey ? EXIT_OK : EXIT_FINDING;
+}
+
+/** A dry run reads without the lock and never modifies the store; a store that does not exist yet reads as empty. */
+function openForDryRun(dir: string): CoordinatorStore | undefined {
+  try {
+    return CoordinatorStore.open(dir, { readOnly: true });
+  } catch (e) {
+    if (e instanceof AssignorError && e.code === 'E_STORE_NOT_FOUND') return undefined;
+    throw e;
+  }
 }

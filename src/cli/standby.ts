@@ -3,18 +3,19 @@
 // for people; --html writes a self-contained report page.
 import { writeFileSync, readFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
-import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { getKernels } from '../engine/kernels.js';
 import { placeStandbys, type Mode } from '../standby/place.js';
+import { normalizeCluster } from '../standby/input.js';
 import { explainLines } from '../standby/explain.js';
 import type { PlacementReport } from '../standby/report.js';
 import { htmlReport } from '../standby/html-report.js';
-import { choiceOption, parse, readJsonFile } from './args.js';
+import { choiceOption, docPath, engineOption, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor standby --input cluster.json [options]
 
   --input FILE         the cluster (clients, tags, capacities, actives, tasks, standby count);
-                       - reads stdin. Format: docs/standby.md
+                       - reads stdin. Format: ${docPath('standby.md')}
   --mode M             balanced (default): best tag spread, a real search over keys in
                        precedence order, then least loaded; kafka: exactly what Kafka
                        Streams' ClientTagAwareStandbyTaskAssignor / DefaultStandbyTaskAssignor place
@@ -53,9 +54,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (values.input === undefined) throw new AssignorError('E_USAGE', '--input is required (a cluster JSON file, or - for stdin)', '--input');
   const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
-  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
+  const engine = engineOption(values.engine);
   getKernels({ engine }); // fail early on an engine this runtime lacks
-  const placement = placeStandbys(readInput(values.input), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+  const placement = placeStandbys(normalizeCluster(readInput(values.input)), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
   const report = placement.report();
   if (values.html !== undefined) {
     try {

@@ -5,7 +5,7 @@
 // Each kernel family (hash, fold, channels, standby) declares its interface
 // here and has two implementations: src/engine/reference/<family>.ts (pure TS,
 // the obviously-correct twin) and src/engine/wasm/<family>.ts (the WASM binding).
-import { AssignorError } from '../errors.js';
+import { AssignorError, describe } from '../errors.js';
 import { referenceHash } from './reference/hash.js';
 import { referenceFold } from './reference/fold.js';
 import { referenceChannels } from './reference/channels.js';
@@ -125,7 +125,8 @@ export interface EngineOptions {
   engine?: EngineChoice;
 }
 
-const ENGINE_CHOICES: readonly EngineChoice[] = ['wasm', 'reference', 'wasm-scalar', 'wasm-simd'];
+/** Every value `{ engine }`, `--engine` and ASSIGNOR_ENGINE accept. */
+export const ENGINE_CHOICES: readonly EngineChoice[] = ['wasm', 'reference', 'wasm-scalar', 'wasm-simd'];
 const cache = new Map<EngineName, Kernels>();
 
 function resolve(choice: EngineChoice): EngineName {
@@ -135,18 +136,38 @@ function resolve(choice: EngineChoice): EngineName {
 
 function parseChoice(value: unknown, where: string): EngineChoice {
   if (typeof value === 'string' && (ENGINE_CHOICES as readonly string[]).includes(value)) return value as EngineChoice;
-  throw new AssignorError('E_ENGINE', `unknown engine ${JSON.stringify(value)} in ${where}: expected one of ${ENGINE_CHOICES.join(', ')}`, where);
+  throw new AssignorError('E_ENGINE', `unknown engine ${describe(value)} in ${where}: expected one of ${ENGINE_CHOICES.join(', ')}`, where);
 }
 
-/** The engine from options, else ASSIGNOR_ENGINE, else WASM (SIMD when available). */
+// ASSIGNOR_ENGINE is read once per process, at the first call that needs the
+// default (a per-call process.env read costs more than hashing a short key).
+// A bad value is remembered too, so every call refuses it the same way.
+let envDefault: EngineChoice | AssignorError | undefined;
+
+function defaultChoice(): EngineChoice {
+  if (envDefault === undefined) {
+    const env = process.env.ASSIGNOR_ENGINE;
+    try {
+      envDefault = env === undefined || env === '' ? 'wasm' : parseChoice(env, 'ASSIGNOR_ENGINE');
+    } catch (e) {
+      envDefault = e as AssignorError;
+    }
+  }
+  if (envDefault instanceof AssignorError) throw envDefault;
+  return envDefault;
+}
+
+/**
+ * Forgets the ASSIGNOR_ENGINE value read so far; the next call reads it again.
+ * For tests and for programs that change the variable after the first call.
+ */
+export function rereadEngineSetting(): void {
+  envDefault = undefined;
+}
+
+/** The engine from options, else ASSIGNOR_ENGINE (read once), else WASM (SIMD when available). */
 export function getKernels(options: EngineOptions = {}): Kernels {
-  const env = process.env.ASSIGNOR_ENGINE;
-  const choice =
-    options.engine !== undefined
-      ? parseChoice(options.engine, 'options.engine')
-      : env !== undefined && env !== ''
-        ? parseChoice(env, 'ASSIGNOR_ENGINE')
-        : 'wasm';
+  const choice = options.engine !== undefined ? parseChoice(options.engine, 'options.engine') : defaultChoice();
   const name = resolve(choice);
   let k = cache.get(name);
   if (k === undefined) {

@@ -42,7 +42,9 @@ export function decodeKey(text: string, encoding: KeyEncoding, where: string): U
       return javaUtf8Bytes(text);
     case 'hex':
       if (!HEX.test(text)) {
-        throw new AssignorError('E_KEY_HEX', `malformed hex key ${clip(text)} at ${where}: expected an even number of hex digits`, where);
+        const bad = /[^0-9a-fA-F]/u.exec(text);
+        const why = bad !== null ? `${JSON.stringify(bad[0])} is not a hex digit (0-9, a-f, A-F)` : `expected an even number of hex digits, got ${text.length}`;
+        throw new AssignorError('E_KEY_HEX', `malformed hex key ${clip(text)} at ${where}: ${why}`, where);
       }
       return Uint8Array.from(Buffer.from(text, 'hex'));
     case 'base64':

@@ -88,7 +88,7 @@ export interface PartitionMessagesOptions extends PartitionerOptions, EngineOpti
  * messages without a key are left without one (never -1), so the producer's partitioner places
  * them (round-robin). `partitionCount` is the topic's partition count, as in the producer's metadata.
  */
-export function partitionMessages<M extends Message>(messages: M[], partitionCount: number, options: PartitionMessagesOptions = {}): M[] {
+export function partitionMessages<M extends Message>(messages: M[], partitionCount: number, options: PartitionMessagesOptions = {}): Array<M & { partition?: number }> {
   if (!Array.isArray(messages)) throw new AssignorError('E_INPUT', `messages must be an array, got ${messages === null ? 'null' : typeof messages}`, 'messages');
   const encoding = checkEncoding(options.keyEncoding, 'options.keyEncoding');
   const keys: Key[] = new Array(messages.length);

@@ -1,54 +1,90 @@
-// The read/compute/write cycle (Samza's JobModelHelper.newJobModel): read the
-// previous assignment, changelog map and container map from the store,
-// calculate the new JobModel, write it back with exactly one batch.
+// The read/compute/write cycle (Samza's JobModelHelper.newJobModel): read the previous assignment,
+// changelog map and container map from the store, calculate the new JobModel, write it back with
+// exactly one batch.
 //
-// Each message type is read from the store once; the new state is an overlay
-// of puts and deletes on that snapshot, and only the overlay entries that
-// differ from the snapshot are written.
-import { AssignorError } from '../errors.js';
+// Each message type is read from the store once. The SSP assignment, the one type that grows with
+// the job, is compared and written as columns (one row per SSP, a list id per row); the per-task
+// types as an overlay of puts and deletes on the snapshot. Only what differs is written.
 import { calculateJobModel, type JobInput, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
 import { containerLayouts, taskNameIn } from './job-model.js';
+import { standbyTaskName } from './container-groupers.js';
 import {
   TYPES,
+  activeTaskOfLists,
+  anyStandby,
   baseCountRecord,
   changelogRecord,
   configRecord,
-  previousTaskToSsps,
+  LazyTaskToSsps,
+  previousPartitionCounts,
   readBaseCounts,
   readChangelogMapping,
   readConfig,
   readContainerHosts,
+  readStoredAssignment,
   readTaskAssignment,
   readTaskModes,
-  readTaskPartitionAssignments,
-  parseSspKey,
-  sspKeyJson,
-  field,
-  type StoredAssignment,
+  type PreviousAssignment,
 } from './managers.js';
 import { compareJava, type TaskMode } from './model.js';
-import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
+import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
+import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
 
-/** Largest job the store cycle takes: 2 million SSPs take about 2.5 minutes and 4.7 GB on the 2-core machine. */
-export const MAX_CYCLE_MEMBERSHIPS = 2 ** 21;
+/** The field of Samza's value for each per-task type the cycle writes. */
+const FIELD: Record<string, string> = {
+  [TYPES.changelog]: 'Partition',
+  [TYPES.taskContainer]: 'containerId',
+  [TYPES.taskMode]: 'taskMode',
+  [TYPES.config]: 'value',
+  [TYPES.baseCount]: 'basePartitionCount',
+};
+
+/** One stored type as read: key -> field string when every record has Samza's single-field shape, else the raw values. */
+export class StoredType {
+  constructor(
+    readonly field: string,
+    readonly fast: Map<string, string> | undefined,
+    readonly raw: Map<string, unknown> | undefined,
+  ) {}
+
+  has(k: string): boolean {
+    return this.fast !== undefined ? this.fast.has(k) : this.raw!.has(k);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
+  }
+
+  /** Whether the stored value is exactly { [field]: v }. */
+  holds(k: string, v: string): boolean {
+    if (this.fast !== undefined) return this.fast.get(k) === v;
+    return sameFlat(this.raw!.get(k), { [this.field]: v });
+  }
+}
 
 export interface StoreSnapshot {
   previous: PreviousState;
-  assignment: StoredAssignment;
+  assignment: PreviousAssignment;
   config: Map<string, string>;
-  /** The raw key -> values map of every type read. */
-  entries: Map<string, Map<string, unknown>>;
+  /** Every per-task type read (not the SSP assignment). */
+  stored: Map<string, StoredType>;
 }
 
 /** Reads every type the planner needs, each once. */
 export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
   const entries = new Map<string, Map<string, unknown>>();
+  const fields = new Map<string, Map<string, string> | undefined>();
   const once: CoordinatorStoreLike = {
     get: (type, key) => once.entries(type).get(key),
     entries: (type) => {
       let m = entries.get(type);
       if (m === undefined) entries.set(type, (m = store.entries(type)));
       return m;
+    },
+    singleFields: (type, field) => {
+      if (FIELD[type] !== field || typeof store.singleFields !== 'function') return undefined;
+      if (!fields.has(type)) fields.set(type, store.singleFields(type, field));
+      return fields.get(type);
     },
     put: () => {
       throw new Error('read only');
@@ -60,22 +96,25 @@ export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
       throw new Error('read only');
     },
   };
-  for (const t of Object.values(TYPES)) once.entries(t);
-  const assignment = readTaskPartitionAssignments(once);
+  const stored = new Map<string, StoredType>();
+  for (const t of Object.values(TYPES)) {
+    if (t === TYPES.taskPartition) continue;
+    const field = FIELD[t];
+    const fast = field === undefined ? undefined : once.singleFields!(t, field);
+    stored.set(t, new StoredType(field ?? '', fast, fast === undefined ? once.entries(t) : undefined));
+  }
+  const assignment = readStoredAssignment(store);
   const taskModes = readTaskModes(once);
-  return {
-    previous: {
-      baseCounts: readBaseCounts(once),
-      taskToSsps: previousTaskToSsps(assignment, taskModes),
-      changelog: readChangelogMapping(once),
-      taskContainer: readTaskAssignment(once),
-      taskModes,
-      containerHosts: readContainerHosts(once),
-    },
-    assignment,
-    config: readConfig(once),
-    entries,
+  const previous: PreviousState & { partitionCounts: Map<string, number> } = {
+    baseCounts: readBaseCounts(once),
+    taskToSsps: new LazyTaskToSsps(assignment, taskModes),
+    partitionCounts: previousPartitionCounts(assignment, taskModes),
+    changelog: readChangelogMapping(once),
+    taskContainer: readTaskAssignment(once),
+    taskModes,
+    containerHosts: readContainerHosts(once),
   };
+  return { previous, assignment, config: readConfig(once), stored };
 }
 
 export interface Changes {
@@ -93,79 +132,113 @@ export interface Changes {
 export interface CycleResult {
   plan: JobModelPlan;
   changes: Changes;
-  /** Records in the one batch written (0: the store already held this model). */
+  /** Records in the one batch (0: the store already held this model). A dry run counts what it would write. */
   recordsWritten: number;
   /** Samza's warning when the task count changed. */
   warnings: string[];
+  /** Set for prepareCycle results: nothing was written. */
+  dryRun?: boolean;
 }
 
-interface TaskInfo {
-  c: string;
-  mode: TaskMode;
-  changelog: number;
+/** A computed cycle and the one batch that would store it. */
+export interface PreparedCycle extends CycleResult {
+  records: StoreRecord[];
+  /** set-task-partition-assignment rows (canonical keys); applied after `records`. */
+  ssps: SspRows;
 }
 
-interface ModelMaps {
-  /** Canonical SSP key -> every task holding it (active and standby), sorted. */
-  sspTasks: Map<string, string[]>;
-  taskInfo: Map<string, TaskInfo>;
+/** Marks a list id that was merged from several active tasks (an SSP in more than one). */
+const SEVERAL = '\u0000';
+
+/**
+ * The new SSP assignment in columns: one row per distinct SSP with the sorted names of every task
+ * holding it (active and standby), and per row the single active task holding it (or SEVERAL).
+ */
+interface NewAssignment {
+  table: SspTable;
+  /** Per row: the index of its active task in plan.grouping.tasks, -1 when shared by several or every task. */
+  activeTask: Int32Array;
 }
 
-/** Canonical store keys straight from the flat rows: one string per SSP, no SSP objects. */
-function keyWriter(plan: JobModelPlan): (k: number) => string {
+/** Names of task t and its standby copies, sorted as Samza sorts a task list. */
+function namesOfTask(plan: JobModelPlan, t: number): string[] {
+  const name = plan.grouping.tasks[t]!;
+  const r = plan.settings.replicationFactor;
+  if (r <= 1) return [name];
+  const out = [name];
+  for (let k = 0; k < r - 1; k++) out.push(standbyTaskName(name, k));
+  return out.sort(compareJava);
+}
+
+function newAssignment(plan: JobModelPlan): NewAssignment {
   const g = plan.grouping;
-  const heads = g.streams.map((s) => `{"system":${JSON.stringify(s.system)},"partition":`);
-  const tails = g.streams.map((s) => `,"stream":${JSON.stringify(s.stream)},"keyBucket":`);
-  return (k) => {
-    const i = g.order[k]!;
-    const st = g.stream[i]!;
-    return `${heads[st]}${g.partition[i]}${tails[st]}${g.bucket === null ? -1 : g.bucket[i]}}`;
-  };
-}
-
-function modelMaps(plan: JobModelPlan): ModelMaps {
-  const g = plan.grouping;
-  const sspTasks = new Map<string, string[]>();
-  const taskInfo = new Map<string, TaskInfo>();
-  const keyOf = keyWriter(plan);
-  const shared = g.everyTask.map(sspKeyJson);
-  const add = (key: string, name: string): void => {
-    const e = sspTasks.get(key);
-    if (e === undefined) sspTasks.set(key, [name]);
-    else e.push(name);
-  };
-  for (const layout of containerLayouts(plan)) {
-    for (const t of layout.tasks) {
-      const name = taskNameIn(plan, layout, t);
-      taskInfo.set(name, { c: layout.id, mode: layout.replica < 0 ? 'Active' : 'Standby', changelog: plan.changelog[t]! });
-      for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
-        add(keyOf(k), name);
-      }
-      for (const key of shared) add(key, name);
+  const T = g.tasks.length;
+  const table = new SspTable();
+  const rows = g.stream.length;
+  table.reserve(rows + g.everyTask.length);
+  // List id t is task t's names; lists merged for SSPs held by several tasks come after.
+  const names: string[][] = new Array(T);
+  for (let t = 0; t < T; t++) names[t] = namesOfTask(plan, t);
+  table.lists = names.map((n) => JSON.stringify(n));
+  const streamIds = g.streams.map((s) => table.streamId(s.system, s.stream, true));
+  const activeTask = new Int32Array(rows + g.everyTask.length);
+  const merged = new Map<number, string[]>();
+  // Rows are visited in the order they were produced (stream by stream, partitions ascending), not
+  // task by task: sequential memory access, and index lookups that follow each other.
+  const taskOf = new Int32Array(rows);
+  for (let t = 0; t < T; t++) for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) taskOf[g.order[k]!] = t;
+  for (let i = 0; i < rows; i++) {
+    const t = taskOf[i]!;
+    const s = streamIds[g.stream[i]!]!;
+    const p = g.partition[i]!;
+    const b = g.bucket === null ? -1 : g.bucket[i]!;
+    const row = table.add(s, p, b, t, 0);
+    if (row < 0) {
+      activeTask[table.n - 1] = t;
+      continue;
+    }
+    // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
+    let all = merged.get(row);
+    if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
+    all.push(...names[t]!);
+    activeTask[row] = -1;
+  }
+  for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
+  if (g.everyTask.length > 0) {
+    const every: string[] = [];
+    for (let t = 0; t < T; t++) every.push(...names[t]!);
+    const l = table.listId(JSON.stringify(every.sort(compareJava)));
+    for (const e of g.everyTask) {
+      const s = table.streamId(e.system, e.stream, true);
+      table.set(s, e.partition, e.keyBucket, l, 0);
+      activeTask[table.find(s, e.partition, e.keyBucket)] = -1;
     }
   }
-  for (const tasks of sspTasks.values()) if (tasks.length > 1) tasks.sort(compareJava);
-  return { sspTasks, taskInfo };
+  return { table, activeTask };
 }
 
-/** Puts and deletes over the snapshot; null marks a delete. */
-class Overlay {
-  readonly types = new Map<string, Map<string, unknown>>();
-
-  set(type: string, key: string, value: unknown): void {
-    let m = this.types.get(type);
-    if (m === undefined) this.types.set(type, (m = new Map()));
-    m.set(key, value);
-  }
-
-  delete(type: string, key: string): void {
-    this.set(type, key, null);
-  }
+/** Whether a stored value equals a flat string map, as JSON text would (same keys, same order, same strings). */
+function sameFlat(stored: unknown, v: Record<string, string>): boolean {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return false;
+  const a = Object.keys(stored);
+  const b = Object.keys(v);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || (stored as Record<string, unknown>)[a[i]!] !== v[b[i]!]) return false;
+  return true;
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
+/** Runs the cycle and writes its one batch (nothing when the store already holds the model). */
 export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
+  const p = prepareCycle(store, job, options);
+  if (p.records.length > 0 || p.ssps.n > 0) store.writeBatch(p.records, p.ssps);
+  return { plan: p.plan, changes: p.changes, recordsWritten: p.recordsWritten, warnings: p.warnings };
+}
+
+/**
+ * Reads and computes without writing: the plan, what changed, and the batch that would store it
+ * (`plan --dry-run`; a network store commits the batch itself). The store is only read.
+ */
+export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): PreparedCycle {
   const warnings: string[] = [];
   const warn = (m: string): void => {
     warnings.push(m);
@@ -174,113 +247,80 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
   // 1. Read.
   const snap = readPrevious(store);
   const prev = snap.previous;
-  const stored = (type: string): Map<string, unknown> => snap.entries.get(type) ?? new Map();
+  const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
   const plan = calculateJobModel(job, prev, { ...options, warn });
-  const g = plan.grouping;
-  const memberships = (g.stream.length + g.tasks.length * g.everyTask.length) * plan.settings.replicationFactor;
-  if (memberships > MAX_CYCLE_MEMBERSHIPS) {
-    // The cycle holds one store key string and record per SSP: past this it runs out of memory.
-    throw new AssignorError(
-      'E_SAMZA_TOO_LARGE',
-      `this job has ${memberships} (task, SSP) memberships; the store cycle handles at most ${MAX_CYCLE_MEMBERSHIPS} (plan without a store for larger jobs)`,
-      'store',
-    );
+  // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
+  //    previous ones when the task count or the standby set changed.
+  // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.
+  const taskNames: string[] = [];
+  const taskContainerIds: string[] = [];
+  const taskModesNow: TaskMode[] = [];
+  const taskChangelog: number[] = [];
+  for (const layout of containerLayouts(plan)) {
+    for (const t of layout.tasks) {
+      taskNames.push(taskNameIn(plan, layout, t));
+      taskContainerIds.push(layout.id);
+      taskModesNow.push(layout.replica < 0 ? 'Active' : 'Standby');
+      taskChangelog.push(plan.changelog[t]!);
+    }
   }
-  // 3. Samza's updateTaskAssignments, as an overlay on the snapshot.
-  const { sspTasks, taskInfo } = modelMaps(plan);
-  const o = new Overlay();
-  const prevActive = [...prev.taskContainer.keys()].filter((t) => (prev.taskModes.get(t) ?? 'Active') === 'Active');
+  const records: StoreRecord[] = [];
+  const containers = stored(TYPES.taskContainer);
+  const modes = stored(TYPES.taskMode);
+  let prevActive = 0;
+  for (const t of prev.taskContainer.keys()) if ((prev.taskModes.get(t) ?? 'Active') === 'Active') prevActive++;
   const activeNow = plan.grouping.tasks.length;
-  if (prev.taskContainer.size > 0 && activeNow !== prevActive.length) {
-    warn(`Current task count ${activeNow} does not match saved task count ${prevActive.length}. Stateful jobs may observe misalignment of keys!`);
-    for (const t of stored(TYPES.taskContainer).keys()) o.delete(TYPES.taskContainer, t);
-    for (const t of stored(TYPES.taskMode).keys()) o.delete(TYPES.taskMode, t);
+  const deletes = new Set<string>();
+  if (prev.taskContainer.size > 0 && activeNow !== prevActive) {
+    warn(`Current task count ${activeNow} does not match saved task count ${prevActive}. Stateful jobs may observe misalignment of keys!`);
+    for (const t of containers.keys()) deletes.add(t);
+    for (const t of modes.keys()) deletes.add(t);
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
-  const prevStandby = [...prev.taskModes].filter(([, m]) => m === 'Standby').map(([t]) => t).sort(compareJava);
-  const nowStandby = [...taskInfo].filter(([, v]) => v.mode === 'Standby').map(([t]) => t).sort(compareJava);
-  if (!sameJson(prevStandby, nowStandby)) {
-    for (const t of prevStandby) {
-      o.delete(TYPES.taskContainer, t);
-      o.delete(TYPES.taskMode, t);
-    }
+  const prevStandby: string[] = [];
+  for (const [t, m] of prev.taskModes) if (m === 'Standby') prevStandby.push(t);
+  prevStandby.sort(compareJava);
+  const nowStandby: string[] = [];
+  for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
+  nowStandby.sort(compareJava);
+  if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
+  for (let i = 0; i < taskNames.length; i++) {
+    const t = taskNames[i]!;
+    if (!containers.holds(t, taskContainerIds[i]!)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
+    if (!modes.holds(t, taskModesNow[i]!)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
   }
-  for (const [t, v] of taskInfo) {
-    o.set(TYPES.taskContainer, t, { containerId: v.c });
-    o.set(TYPES.taskMode, t, { taskMode: v.mode });
+  const current = deletes.size > 0 ? new Set(taskNames) : undefined;
+  for (const t of deletes) {
+    if (current!.has(t)) continue; // rewritten above
+    if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
+    if (modes.has(t)) records.push({ type: TYPES.taskMode, key: t, value: null });
   }
-  // The SSP assignment is the one large type: its records are compared and produced directly.
-  const records: StoreRecord[] = [];
-  const singles = new Map<string, string>();
-  const single = (task: string): string => {
-    let j = singles.get(task);
-    if (j === undefined) singles.set(task, (j = JSON.stringify([task])));
-    return j;
-  };
-  const tpStored = stored(TYPES.taskPartition);
-  const dropStale = plan.mapper === 'base';
-  for (const [key, tasks] of sspTasks) {
-    // One canonical key form: older keys for the same SSP are replaced (in base mode by the stale sweep below).
-    if (!dropStale && snap.assignment.oldKeys.size > 0) for (const old of snap.assignment.oldKeys.get(key) ?? []) records.push({ type: TYPES.taskPartition, key: old, value: null });
-    const taskNames = tasks.length === 1 ? single(tasks[0]!) : JSON.stringify(tasks);
-    const before = tpStored.get(key);
-    if (before === undefined || field(before, 'taskNames') !== taskNames) records.push({ type: TYPES.taskPartition, key, value: { taskNames } });
-  }
-  // Base mode drops entries of SSPs that no longer exist, and old-form keys (Samza keeps them stale).
-  if (dropStale) for (const key of tpStored.keys()) if (!sspTasks.has(key)) records.push({ type: TYPES.taskPartition, key, value: null });
+  // The SSP assignment: compared row by row against the stored columns.
+  const now = newAssignment(plan);
+  const { rows, changes } = compareAssignments(snap, plan, now, records);
   // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
-  for (const [t, v] of taskInfo) if (!prev.changelog.has(t)) o.set(TYPES.changelog, t, changelogRecord(t, v.changelog).value);
-  for (const [name, base] of plan.baseCounts) o.set(TYPES.baseCount, name, baseCountRecord(name, base).value);
-  for (const k of stored(TYPES.config).keys()) if (!plan.config.map.has(k)) o.delete(TYPES.config, k);
-  for (const [k, v] of plan.config.map) o.set(TYPES.config, k, configRecord(k, v).value);
-
-  for (const [type, m] of o.types) {
-    const before = stored(type);
-    for (const [k, v] of m) {
-      if (v === null) {
-        if (before.has(k)) records.push({ type, key: k, value: null });
-      } else if (!before.has(k) || !sameJson(before.get(k), v)) {
-        records.push({ type, key: k, value: v });
-      }
-    }
+  const changelog = stored(TYPES.changelog);
+  for (let i = 0; i < taskNames.length; i++) {
+    const t = taskNames[i]!;
+    if (prev.changelog.has(t)) continue;
+    if (!changelog.holds(t, String(taskChangelog[i]))) records.push(changelogRecord(t, taskChangelog[i]!));
   }
-  if (records.length > 0) store.writeBatch(records);
-
-  return { plan, changes: diff(snap, plan, sspTasks, taskInfo), recordsWritten: records.length, warnings };
-}
-
-function diff(snap: StoreSnapshot, plan: JobModelPlan, sspTasks: ModelMaps['sspTasks'], taskInfo: Map<string, TaskInfo>): Changes {
-  const prev = snap.previous;
-  let sspsNew = 0;
-  let sspsMoved = 0;
-  const movedExamples: string[] = [];
-  const active = (t: string): boolean => (prev.taskModes.get(t) ?? 'Active') === 'Active';
-  const shared = new Set(plan.grouping.everyTask.map(sspKeyJson));
-  for (const [key, tasks] of sspTasks) {
-    // The SSP's active task now; SSPs in several active tasks (broadcast, AllSspToSingleTask) are not counted.
-    let task = '';
-    for (const t of tasks) if (taskInfo.get(t)!.mode === 'Active') task = task === '' ? t : '\u0000';
-    if (task === '' || task === '\u0000' || shared.has(key)) continue;
-    const stored = snap.assignment.sspToTasks.get(key)?.tasks;
-    const before = stored === undefined ? [] : stored.length === 1 ? (active(stored[0]!) ? stored : []) : stored.filter(active);
-    if (before.length === 0) sspsNew++;
-    else if (before.length === 1 && before[0] !== task) {
-      sspsMoved++;
-      if (movedExamples.length < 5) {
-        const s = parseSspKey(key);
-        movedExamples.push(`${s.system}.${s.stream}#${s.partition}${s.keyBucket === -1 ? '' : `/${s.keyBucket}`}: ${before[0]} -> ${task}`);
-      }
-    }
-  }
-  let sspsGone = 0;
-  for (const key of snap.assignment.sspToTasks.keys()) if (!sspTasks.has(key)) sspsGone++;
-  const prevTasks = new Set(prev.taskToSsps.keys());
-  const nowTasks = new Set(plan.grouping.tasks);
+  const bases = stored(TYPES.baseCount);
+  for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
+  const config = stored(TYPES.config);
+  for (const k of config.keys()) if (!plan.config.map.has(k)) records.push(configRecord(k, null));
+  for (const [k, v] of plan.config.map) if (!config.holds(k, v)) records.push(configRecord(k, v));
+  // 5. Report.
+  // Tasks added and removed: when the assignment is unchanged, no task is standby and there are no
+  // standby copies, the tasks holding SSPs are the same before and after, so no set of names is built.
+  const same = rows.n === 0 && changes.sspsGone === 0 && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
+  const prevTasks = same ? undefined : previousActiveTasks(snap);
+  const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
-  for (const [t, v] of taskInfo) {
-    const before = prev.taskContainer.get(t);
-    if (before !== undefined && before !== v.c) tasksChangedContainer++;
+  for (let i = 0; i < taskNames.length; i++) {
+    const before = prev.taskContainer.get(taskNames[i]!);
+    if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
   if (snap.config.size > 0) {
@@ -288,13 +328,170 @@ function diff(snap: StoreSnapshot, plan: JobModelPlan, sspTasks: ModelMaps['sspT
     for (const k of snap.config.keys()) if (!plan.config.map.has(k)) configChanged.push(k);
   }
   return {
-    sspsNew,
-    sspsMoved,
-    sspsGone,
-    movedExamples,
-    tasksAdded: prevTasks.size === 0 ? [] : [...nowTasks].filter((t) => !prevTasks.has(t)).sort(compareJava),
-    tasksRemoved: [...prevTasks].filter((t) => !nowTasks.has(t)).sort(compareJava),
-    tasksChangedContainer,
-    configChanged: configChanged.sort(),
+    plan,
+    changes: {
+      ...changes,
+      tasksAdded: prevTasks === undefined || prevTasks.size === 0 ? [] : [...nowTasks!].filter((t) => !prevTasks.has(t)).sort(compareJava),
+      tasksRemoved: prevTasks === undefined ? [] : [...prevTasks].filter((t) => !nowTasks!.has(t)).sort(compareJava),
+      tasksChangedContainer,
+      configChanged: configChanged.sort(),
+    },
+    recordsWritten: records.length + rows.n,
+    warnings,
+    records,
+    ssps: rows,
+    dryRun: true,
   };
+}
+
+/** Active tasks that held SSPs before (the keys of Samza's previousTaskToSSPAssignment), without inverting it. */
+function previousActiveTasks(snap: StoreSnapshot): Set<string> {
+  const a = snap.assignment;
+  const modes = snap.previous.taskModes;
+  const used = new Uint8Array(a.listTasks.length);
+  for (let r = 0; r < a.table.rows; r++) if (a.table.list[r]! >= 0) used[a.table.list[r]!] = 1;
+  const out = new Set<string>();
+  const add = (tasks: readonly string[]): void => {
+    for (const t of tasks) if ((modes.get(t) ?? 'Active') === 'Active') out.add(t);
+  };
+  a.listTasks.forEach((tasks, l) => used[l] === 1 && add(tasks));
+  for (const { tasks } of a.extra.values()) add(tasks);
+  return out;
+}
+
+/**
+ * Compares the new assignment with the stored one: changed rows go to the returned SspRows, key
+ * deletions of other forms to `records`; counts new, moved and gone SSPs for the report.
+ */
+function compareAssignments(
+  snap: StoreSnapshot,
+  plan: JobModelPlan,
+  now: NewAssignment,
+  records: StoreRecord[],
+): { rows: SspRows; changes: Pick<Changes, 'sspsNew' | 'sspsMoved' | 'sspsGone' | 'movedExamples'> } {
+  const a = snap.assignment;
+  const old = a.table;
+  const nt = now.table;
+  const dropStale = plan.mapper === 'base';
+  const oldActive = activeTaskOfLists(a, snap.previous.taskModes);
+  const activeBefore = (t: string): boolean => (snap.previous.taskModes.get(t) ?? 'Active') === 'Active';
+  const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
+  // List texts as small integers, so rows compare by number: equal text, equal id.
+  const textIds = new Map<string, number>();
+  const textId = (t: string): number => {
+    let id = textIds.get(t);
+    if (id === undefined) textIds.set(t, (id = textIds.size));
+    return id;
+  };
+  // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
+  // (a task per SSP) the strings are compared directly.
+  const byId = nt.lists.length + old.lists.length < nt.n / 4;
+  const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
+  const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
+  const seen = new Uint8Array(old.rows);
+  const changed = new Int32Array(nt.n);
+  let nChanged = 0;
+  let sspsNew = 0;
+  let sspsMoved = 0;
+  const movedExamples: string[] = [];
+  const keyOf = (r: number): string => {
+    const s = nt.streams[nt.stream[r]!]!;
+    return canonicalSspKey(s.system, s.stream, nt.partition[r]!, nt.bucket[r]!);
+  };
+  for (let r = 0; r < nt.n; r++) {
+    const os = oldStream[nt.stream[r]!]!;
+    const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
+    let before = ''; // the SSP's single active task before ('' none, SEVERAL more than one)
+    if (orow >= 0) {
+      seen[orow] = 1;
+      if (byId ? oldText![old.list[orow]!] !== newText![nt.list[r]!] : old.lists[old.list[orow]!] !== nt.lists[nt.list[r]!]) changed[nChanged++] = r;
+      before = oldActive[old.list[orow]!]!;
+    } else {
+      changed[nChanged++] = r;
+      if (a.extra.size > 0) {
+        const e = a.extra.get(keyOf(r));
+        if (e !== undefined) {
+          const act = e.tasks.filter(activeBefore);
+          before = act.length === 0 ? '' : act.length === 1 ? act[0]! : SEVERAL;
+        }
+      }
+    }
+    if (a.oldKeys.size > 0 && !dropStale) for (const k of a.oldKeys.get(keyOf(r)) ?? []) records.push({ type: TYPES.taskPartition, key: k, value: null });
+    const t = now.activeTask[r]!;
+    if (t < 0) continue; // in several tasks or every task: not counted, as before
+    if (before === '') sspsNew++;
+    else if (before !== SEVERAL && before !== plan.grouping.tasks[t]) {
+      sspsMoved++;
+      if (movedExamples.length < 5) {
+        const s = nt.streams[nt.stream[r]!]!;
+        const b = nt.bucket[r]!;
+        movedExamples.push(`${s.system}.${s.stream}#${nt.partition[r]}${b === -1 ? '' : `/${b}`}: ${before} -> ${plan.grouping.tasks[t]}`);
+      }
+    }
+  }
+  // SSPs stored but no longer in the model: the base mapper deletes them (and every older-form key); Samza keeps them.
+  let sspsGone = 0;
+  const gone: number[] = [];
+  for (let r = 0; r < old.rows; r++) {
+    if (old.list[r]! < 0 || seen[r] === 1) continue;
+    sspsGone++;
+    if (dropStale) gone.push(r);
+  }
+  for (const { ssp: s } of a.extra.values()) {
+    const sid = nt.streamId(s.system, s.stream, false);
+    if (sid < 0 || nt.find(sid, s.partition, s.keyBucket) < 0) sspsGone++;
+  }
+  if (dropStale) {
+    // Every older-form key goes (the canonical one replaces it); a canonical one when its SSP is gone.
+    for (const key of old.others().keys()) {
+      const c = parseCanonical(key);
+      const sid = c === undefined ? -1 : nt.streamId(c.system, c.stream, false);
+      if (sid < 0 || nt.find(sid, c!.partition, c!.bucket) < 0) records.push({ type: TYPES.taskPartition, key, value: null });
+    }
+  }
+  // The rows to write: changed rows of the new table, then tombstones for gone rows.
+  if (gone.length === 0 && nChanged === nt.n) {
+    // Everything changed (a first plan): the new table's columns are the rows, no copy.
+    let anyBucket = false;
+    for (let r = 0; r < nt.n && !anyBucket; r++) if (nt.bucket[r] !== -1) anyBucket = true;
+    const rows = { streams: nt.streams, lists: nt.lists, n: nt.n, stream: nt.stream, partition: nt.partition, bucket: anyBucket ? nt.bucket : null, list: nt.list };
+    return { rows, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
+  }
+  const n = nChanged + gone.length;
+  const streams = nt.streams.slice();
+  const streamIdOf = new Map<number, number>();
+  const out: SspRows = { streams, lists: nt.lists, n, stream: new Int32Array(n), partition: new Int32Array(n), bucket: null, list: new Int32Array(n) };
+  const bucket = new Int32Array(n);
+  let anyBucket = false;
+  let w = 0;
+  for (let i = 0; i < nChanged; i++) {
+    const r = changed[i]!;
+    out.stream[w] = nt.stream[r]!;
+    out.partition[w] = nt.partition[r]!;
+    bucket[w] = nt.bucket[r]!;
+    out.list[w] = nt.list[r]!;
+    if (bucket[w] !== -1) anyBucket = true;
+    w++;
+  }
+  for (const r of gone) {
+    const os = old.stream[r]!;
+    let id = streamIdOf.get(os);
+    if (id === undefined) {
+      const st = old.streams[os]!;
+      id = nt.streamId(st.system, st.stream, false);
+      if (id < 0) {
+        id = streams.length;
+        streams.push(st);
+      }
+      streamIdOf.set(os, id);
+    }
+    out.stream[w] = id;
+    out.partition[w] = old.partition[r]!;
+    bucket[w] = old.bucket[r]!;
+    out.list[w] = -1;
+    if (bucket[w] !== -1) anyBucket = true;
+    w++;
+  }
+  if (anyBucket) out.bucket = bucket;
+  return { rows: out, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
 }

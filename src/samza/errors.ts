@@ -1,6 +1,6 @@
 // Samza's error texts are part of the contract (users grep logs for them), so
 // each one is raised through here with the Java exception type it had in Samza.
-import { AssignorError } from '../errors.js';
+import { AssignorError, type ErrorCode } from '../errors.js';
 
 export type SamzaExceptionType =
   | 'IllegalArgumentException'
@@ -15,7 +15,7 @@ export class SamzaError extends AssignorError {
   /** The underlying error, for the proxy's wrapper exception. */
   override readonly cause: Error | undefined;
 
-  constructor(code: string, samzaType: SamzaExceptionType, message: string, path?: string, cause?: Error) {
+  constructor(code: ErrorCode, samzaType: SamzaExceptionType, message: string, path?: string, cause?: Error) {
     super(code, message, path);
     this.name = 'SamzaError';
     this.samzaType = samzaType;

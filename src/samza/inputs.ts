@@ -16,6 +16,14 @@ export type { SspInput } from './model.js';
 
 const MAX_INT = 2147483647;
 
+/** A Map, or another ReadonlyMap (such as the store cycle's lazy previous assignment). */
+function isMapLike(x: unknown): x is ReadonlyMap<string, unknown> {
+  if (x instanceof Map) return true;
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const m = x as Partial<ReadonlyMap<string, unknown>>;
+  return typeof m.get === 'function' && typeof m.has === 'function' && typeof m.entries === 'function' && typeof m[Symbol.iterator] === 'function';
+}
+
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   if (typeof x !== 'object' || x === null) return false;
   const proto = Object.getPrototypeOf(x) as unknown;
@@ -24,7 +32,7 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 
 /** The entries of a MapInput, in order, checked for shape; `path` names the input in errors. */
 export function* entriesOf<V>(input: MapInput<V>, path: string): Generator<[string, V]> {
-  if (input instanceof Map) {
+  if (isMapLike(input)) {
     yield* (input as ReadonlyMap<string, V>).entries();
   } else if (Array.isArray(input)) {
     const seen = new Set<string>();
@@ -47,7 +55,7 @@ export function* entriesOf<V>(input: MapInput<V>, path: string): Generator<[stri
 /** A MapInput as a Map (a Map is taken as it is when no value check is asked for). */
 export function toMap<V>(input: MapInput<V> | undefined, path: string, check?: (value: unknown, path: string) => V): ReadonlyMap<string, V> {
   if (input === undefined) return new Map();
-  if (input instanceof Map && check === undefined) return input as ReadonlyMap<string, V>;
+  if (isMapLike(input) && check === undefined) return input as ReadonlyMap<string, V>;
   const out = new Map<string, V>();
   for (const [k, v] of entriesOf(input, path)) out.set(k, check === undefined ? v : check(v, `${path}.${k}`));
   return out;

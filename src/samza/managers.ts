@@ -4,8 +4,10 @@
 // would make two identical plans write different bytes).
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
-import { compareJava, ssp, type SSP, type TaskMode } from './model.js';
+import { compareJava, ssp, systemStreamName, type SSP, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
+import { parseCanonical, SspTable } from '../store/ssp-table.js';
+import type { SspAssignment } from '../store/backend.js';
 
 export const TYPES = {
   taskPartition: 'set-task-partition-assignment',
@@ -128,6 +130,11 @@ export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreReco
 /** ChangelogStreamManager.readPartitionMapping: task -> partition, blank values skipped. */
 export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, number> {
   const out = new Map<string, number>();
+  const fast = store.singleFields?.(TYPES.changelog, 'Partition');
+  if (fast !== undefined) {
+    for (const [task, p] of fast) if (p.trim() !== '') out.set(task, storedInt(p, TYPES.changelog, task, 0));
+    return out;
+  }
   for (const [task, v] of store.entries(TYPES.changelog)) {
     const p = field(v, 'Partition');
     if (p === undefined || p === null || String(p).trim() === '') continue;
@@ -142,6 +149,8 @@ export function changelogRecord(task: string, partition: number | null): StoreRe
 
 /** TaskAssignmentManager.readTaskAssignment: task -> container id. */
 export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, string> {
+  const fast = store.singleFields?.(TYPES.taskContainer, 'containerId');
+  if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [task, v] of store.entries(TYPES.taskContainer)) {
     const c = field(v, 'containerId');
@@ -151,6 +160,12 @@ export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, str
 }
 
 export function readTaskModes(store: CoordinatorStoreLike): Map<string, TaskMode> {
+  const fast = store.singleFields?.(TYPES.taskMode, 'taskMode');
+  if (fast !== undefined) {
+    let valid = true;
+    for (const m of fast.values()) if (m !== 'Active' && m !== 'Standby') valid = false;
+    if (valid) return fast as Map<string, TaskMode>;
+  }
   const out = new Map<string, TaskMode>();
   for (const [task, v] of store.entries(TYPES.taskMode)) {
     const m = field(v, 'taskMode');
@@ -177,6 +192,8 @@ export function readContainerHosts(store: CoordinatorStoreLike): Map<string, str
 }
 
 export function readConfig(store: CoordinatorStoreLike): Map<string, string> {
+  const fast = store.singleFields?.(TYPES.config, 'value');
+  if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [k, v] of store.entries(TYPES.config)) {
     const val = field(v, 'value');
@@ -191,6 +208,11 @@ export function configRecord(key: string, value: string | null): StoreRecord {
 
 export function readBaseCounts(store: CoordinatorStoreLike): Map<string, number> {
   const out = new Map<string, number>();
+  const fast = store.singleFields?.(TYPES.baseCount, 'basePartitionCount');
+  if (fast !== undefined) {
+    for (const [name, v] of fast) out.set(name, storedInt(v, TYPES.baseCount, name, 1));
+    return out;
+  }
   for (const [name, v] of store.entries(TYPES.baseCount)) {
     out.set(name, storedInt(field(v, 'basePartitionCount'), TYPES.baseCount, name, 1));
   }
@@ -213,4 +235,257 @@ export function previousTaskToSsps(assignment: StoredAssignment, modes: Readonly
     }
   }
   return new Map([...out].sort((a, b) => compareJava(a[0], b[0])));
+}
+
+// ---- the stored SSP assignment in columns -----------------------------------------------------
+// The same reading as readTaskPartitionAssignments (Samza's manager), without one key string and
+// one object per SSP: canonical records come as the store's columns (SspTable), each distinct
+// taskNames text is parsed once, and every other record (older key forms, other value shapes) is
+// read the Map way. The cycle works on this; readTaskPartitionAssignments stays the reference.
+
+export interface PreviousAssignment {
+  /** Canonical rows: the store's columns (live rows have list >= 0). */
+  table: SspAssignment;
+  /** Task names per list id of the table (parsed and checked once per distinct list). */
+  listTasks: string[][];
+  /** Records outside the table, by canonical key (an older form is only used when no canonical record exists). */
+  extra: Map<string, { ssp: SSP; tasks: string[] }>;
+  /** Canonical key -> older-form keys stored for the same SSP. */
+  oldKeys: Map<string, string[]>;
+}
+
+/** The store's columns, or (for a store without them, such as MemoryCoordinatorStore) columns built from entries(). */
+function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
+  if (typeof store.sspAssignment === 'function') return store.sspAssignment();
+  const t = new SspTable();
+  const others = new Map<string, unknown>();
+  for (const [key, v] of store.entries(TYPES.taskPartition)) {
+    const c = parseCanonical(key);
+    const o = values(v);
+    const names = o !== undefined && Object.keys(o).length === 1 ? field(o, 'taskNames') : undefined;
+    if (c !== undefined && typeof names === 'string' && names.isWellFormed()) t.set(t.streamId(c.system, c.stream, true), c.partition, c.bucket, t.listId(names), 0);
+    else others.set(key, v);
+  }
+  return {
+    streams: t.streams,
+    lists: t.lists,
+    rows: t.n,
+    live: t.live,
+    stream: t.stream,
+    partition: t.partition,
+    bucket: t.bucket,
+    list: t.list,
+    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
+    findById: (id, partition, bucket) => t.find(id, partition, bucket),
+    streamId: (system, stream) => t.streamId(system, stream, false),
+    others: () => others,
+  };
+}
+
+function taskList(raw: unknown, key: string): string[] {
+  const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  if (!Array.isArray(tasks) || !tasks.every((x) => typeof x === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
+  return tasks as string[];
+}
+
+/** TaskPartitionAssignmentManager.readTaskPartitionAssignments over columns; same checks, same Samza exception. */
+export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssignment {
+  const table = sspColumnsOf(store);
+  const listTasks: string[][] = new Array(table.lists.length);
+  const extra = new Map<string, { ssp: SSP; tasks: string[] }>();
+  const oldKeys = new Map<string, string[]>();
+  try {
+    // Only lists some live row uses are parsed (a table may keep unused ones until it is compacted).
+    const used = new Uint8Array(table.lists.length);
+    for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) used[table.list[r]!] = 1;
+    for (let l = 0; l < table.lists.length; l++) listTasks[l] = used[l] === 1 ? taskList(table.lists[l], `list ${l}`) : [];
+    for (const [key, v] of table.others()) {
+      const fast = parseCanonicalSspKey(key);
+      const s = fast ?? parseSspKey(key);
+      const tasks = taskList(field(v, 'taskNames'), key);
+      const canonical = fast !== undefined ? key : sspKeyJson(s);
+      if (canonical !== key) {
+        const ks = oldKeys.get(canonical) ?? [];
+        ks.push(key);
+        oldKeys.set(canonical, ks);
+        if (extra.has(canonical) || table.find(s.system, s.stream, s.partition, s.keyBucket) >= 0) continue;
+      }
+      extra.set(canonical, { ssp: s, tasks });
+    }
+  } catch (e) {
+    throw new SamzaError('E_SAMZA_STORE_READ', 'SamzaException', MSG.readAssignments, TYPES.taskPartition, e as Error);
+  }
+  return { table, listTasks, extra, oldKeys };
+}
+
+const isActive = (modes: ReadonlyMap<string, TaskMode>, t: string): boolean => (modes.get(t) ?? 'Active') === 'Active';
+
+/** previousTaskToSSPAssignment (active tasks only, sorted by task name), built on first use. */
+export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
+  private built: Map<string, SSP[]> | undefined;
+
+  constructor(
+    private readonly a: PreviousAssignment,
+    private readonly modes: ReadonlyMap<string, TaskMode>,
+  ) {}
+
+  /** Whether the inversion was ever needed (the base mapper with known base counts never needs it). */
+  get materialized(): boolean {
+    return this.built !== undefined;
+  }
+
+  private get map(): Map<string, SSP[]> {
+    if (this.built !== undefined) return this.built;
+    const out = new Map<string, SSP[]>();
+    const add = (t: string, s: SSP): void => {
+      if (!isActive(this.modes, t)) return;
+      let l = out.get(t);
+      if (l === undefined) out.set(t, (l = []));
+      l.push(s);
+    };
+    const { table, listTasks } = this.a;
+    for (let r = 0; r < table.rows; r++) {
+      const l = table.list[r]!;
+      if (l < 0) continue;
+      const st = table.streams[table.stream[r]!]!;
+      const s = ssp(st.system, st.stream, table.partition[r]!, table.bucket[r]!);
+      for (const t of listTasks[l]!) add(t, s);
+    }
+    for (const { ssp: s, tasks } of this.a.extra.values()) for (const t of tasks) add(t, s);
+    return (this.built = new Map([...out].sort((x, y) => compareJava(x[0], y[0]))));
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+  get(k: string): readonly SSP[] | undefined {
+    return this.map.get(k);
+  }
+  has(k: string): boolean {
+    return this.map.has(k);
+  }
+  forEach(cb: (value: readonly SSP[], key: string, map: ReadonlyMap<string, readonly SSP[]>) => void, thisArg?: unknown): void {
+    this.map.forEach((v, k) => cb.call(thisArg, v, k, this));
+  }
+  entries(): MapIterator<[string, readonly SSP[]]> {
+    return this.map.entries();
+  }
+  keys(): MapIterator<string> {
+    return this.map.keys();
+  }
+  values(): MapIterator<readonly SSP[]> {
+    return this.map.values();
+  }
+  [Symbol.iterator](): MapIterator<[string, readonly SSP[]]> {
+    return this.map.entries();
+  }
+}
+
+/** Whether any task is in Standby mode (when none is, every task counts as active: no lookups needed). */
+export function anyStandby(modes: ReadonlyMap<string, TaskMode>): boolean {
+  for (const m of modes.values()) if (m === 'Standby') return true;
+  return false;
+}
+
+/** Per list id: the one active task in it (by `modes`), '' for none, NUL for several. */
+export function activeTaskOfLists(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): string[] {
+  if (!anyStandby(modes)) return a.listTasks.map((tasks) => (tasks.length === 0 ? '' : tasks.length === 1 ? tasks[0]! : '\u0000'));
+  return a.listTasks.map((tasks) => {
+    let one = '';
+    for (const t of tasks) if (isActive(modes, t)) one = one === '' ? t : '\u0000';
+    return one;
+  });
+}
+
+/** A set of partitions: a bitmap while they are dense, a Set for the rest. */
+class PartitionSet {
+  size = 0;
+  private readonly bits: Uint8Array;
+  private more: Set<number> | undefined;
+
+  constructor(maxDense: number) {
+    this.bits = new Uint8Array(maxDense + 1);
+  }
+
+  add(p: number): void {
+    if (p < this.bits.length) {
+      if (this.bits[p] === 0) {
+        this.bits[p] = 1;
+        this.size++;
+      }
+    } else if (!(this.more ??= new Set()).has(p)) {
+      this.more.add(p);
+      this.size++;
+    }
+  }
+}
+
+/**
+ * Without key buckets each live row is a distinct (stream, partition), so the count per stream is
+ * the number of rows held by an active task: one pass, no sets. Undefined when a row has a bucket.
+ */
+function fastPartitionCounts(a: PreviousAssignment, activeList: readonly boolean[]): Map<string, number> | undefined {
+  const { table } = a;
+  const counts = new Float64Array(table.streams.length);
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l < 0) continue;
+    if (table.bucket[r] !== -1) return undefined;
+    if (activeList[l]) counts[table.stream[r]!]!++;
+  }
+  if (a.extra.size > 0) return undefined;
+  const out = new Map<string, number>();
+  table.streams.forEach((st, i) => {
+    if (counts[i] === 0) return;
+    const name = systemStreamName(st);
+    // Two pairs sharing a name ("a.b" + "c", "a" + "b.c") may hold the same partition: count those exactly.
+    if (out.has(name)) return;
+    out.set(name, counts[i]!);
+  });
+  const names = new Set<string>();
+  for (const st of table.streams) {
+    const name = systemStreamName(st);
+    if (names.has(name)) return undefined;
+    names.add(name);
+  }
+  return out;
+}
+
+/** Distinct partitions per stream name held by active tasks: what calculateJobModel derives from taskToSsps. */
+export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
+  const { table, listTasks } = a;
+  const standby = anyStandby(modes);
+  const activeList = listTasks.map((tasks) => (standby ? tasks.some((t) => isActive(modes, t)) : tasks.length > 0));
+  const fast = fastPartitionCounts(a, activeList);
+  if (fast !== undefined) return fast;
+  const rows = new Float64Array(table.streams.length);
+  const max = new Int32Array(table.streams.length).fill(-1);
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l < 0 || !activeList[l]) continue;
+    const st = table.stream[r]!;
+    rows[st]!++;
+    if (table.partition[r]! > max[st]!) max[st] = table.partition[r]!;
+  }
+  // Two (system, stream) pairs can share a name ("a.b" + "c", "a" + "b.c"): sets are per name.
+  const sets = new Map<string, PartitionSet>();
+  const setOf: Array<PartitionSet | undefined> = table.streams.map((st, i) => {
+    if (rows[i] === 0) return undefined;
+    const name = systemStreamName(st);
+    let set = sets.get(name);
+    if (set === undefined) sets.set(name, (set = new PartitionSet(Math.min(max[i]!, 4 * rows[i]! + 1024))));
+    return set;
+  });
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l >= 0 && activeList[l]) setOf[table.stream[r]!]!.add(table.partition[r]!);
+  }
+  for (const { ssp: s, tasks } of a.extra.values()) {
+    if (!tasks.some((t) => isActive(modes, t))) continue;
+    const name = systemStreamName(s);
+    let set = sets.get(name);
+    if (set === undefined) sets.set(name, (set = new PartitionSet(1024)));
+    set.add(s.partition);
+  }
+  return new Map([...sets].map(([name, set]) => [name, set.size]));
 }

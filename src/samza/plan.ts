@@ -49,6 +49,8 @@ export interface PreviousState {
   baseCounts: ReadonlyMap<string, number>;
   /** Active tasks' SSPs (Samza's previousTaskToSSPAssignment). */
   taskToSsps: ReadonlyMap<string, readonly SSP[]>;
+  /** Distinct partitions per stream name in taskToSsps, when the caller has them cheaper (the store cycle); else derived from taskToSsps. */
+  partitionCounts?: ReadonlyMap<string, number>;
   changelog: ReadonlyMap<string, number>;
   /** Task -> container id, all tasks (standby included). */
   taskContainer: ReadonlyMap<string, string>;
@@ -65,6 +67,8 @@ export interface PreviousState {
 export interface PreviousInput {
   baseCounts?: MapInput<number>;
   taskToSsps?: MapInput<readonly SspInput[]> | PreviousRows;
+  /** Distinct partitions per stream name in taskToSsps, when the caller has them cheaper (the store cycle). */
+  partitionCounts?: MapInput<number>;
   changelog?: MapInput<number>;
   taskContainer?: MapInput<string>;
   taskModes?: MapInput<TaskMode>;
@@ -74,7 +78,9 @@ export interface PreviousInput {
 /** The previous state with every map a Map, checked, and the assignment in flat form. */
 interface Previous {
   baseCounts: ReadonlyMap<string, number>;
-  rows: PreviousRows;
+  /** The assignment in flat form, read on first use: the base mapper with known bases and given partition counts never reads it (the store cycle's lazy inversion stays unbuilt). */
+  rows: () => PreviousRows;
+  partitionCounts: ReadonlyMap<string, number> | undefined;
   changelog: ReadonlyMap<string, number>;
   taskContainer: ReadonlyMap<string, string>;
   taskModes: ReadonlyMap<string, TaskMode>;
@@ -83,9 +89,11 @@ interface Previous {
 
 function readPreviousInput(p: PreviousInput): Previous {
   const tts = p.taskToSsps ?? new Map<string, SSP[]>();
+  let rows: PreviousRows | undefined = isPreviousRows(tts) ? tts : undefined;
   return {
     baseCounts: toMap(p.baseCounts, 'previous.baseCounts', VALUES.int(0)),
-    rows: isPreviousRows(tts) ? tts : previousRows(tts),
+    rows: () => (rows ??= previousRows(tts as MapInput<readonly SspInput[]>)),
+    partitionCounts: p.partitionCounts === undefined ? undefined : toMap(p.partitionCounts, 'previous.partitionCounts', VALUES.int(0)),
     changelog: toMap(p.changelog, 'previous.changelog', VALUES.int(0)),
     taskContainer: toMap(p.taskContainer, 'previous.taskContainer', VALUES.string),
     taskModes: toMap(p.taskModes, 'previous.taskModes', VALUES.taskMode),
@@ -180,8 +188,7 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     return c;
   });
   checkPlanSize(settings, counts, processors.size, givenProcessors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevRows = previous.rows;
-  const prevPartitions = previousPartitionCounts(prevRows);
+  const prevPartitions = previous.partitionCounts ?? previousPartitionCounts(previous.rows());
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
   let grouping: Grouping;
@@ -190,7 +197,7 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
     // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
     const processorList = javaSplit([...processors.keys()].join(','), ',');
-    const r = samzaGrouping({ settings, counts, processors: processorList, previous: prevRows, ...(options.engine !== undefined ? { engine: options.engine } : {}) });
+    const r = samzaGrouping({ settings, counts, processors: processorList, previous: previous.rows(), ...(options.engine !== undefined ? { engine: options.engine } : {}) });
     grouping = r.grouping;
     if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
     const bypass =
@@ -218,7 +225,7 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
   } else {
     const rules: SlotRule[] = [];
     const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
-    const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(prevRows, settings.grouper, unknown);
+    const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(previous.rows(), settings.grouper, unknown);
     settings.inputs.forEach((s, i) => {
       const name = systemStreamName(s);
       const c = counts[i]!;

@@ -1,5 +1,10 @@
-// The generic coordinator store contract (src/store/ implements it on disk);
-// the Samza managers only use this shape, so tests can pass an in-memory store.
+// The coordinator store contract the Samza layer needs (src/store/ implements it on disk, and
+// CoordinatorStoreBackend there is the full interface); tests can pass an in-memory store.
+import type { SspAssignment, SspRows } from '../store/backend.js';
+import { canonicalSspKey } from '../store/ssp-table.js';
+
+export type { SspAssignment, SspRows };
+
 export interface StoreRecord {
   type: string;
   key: string;
@@ -12,8 +17,30 @@ export interface CoordinatorStoreLike {
   entries(type: string): Map<string, unknown>;
   put(type: string, key: string, value: unknown): void;
   delete(type: string, key: string): void;
-  /** Applies all records with one durable write. */
-  writeBatch(records: StoreRecord[]): void;
+  /**
+   * Applies all records, then the SSP rows (each row is a set-task-partition-assignment record with
+   * the canonical SSP key), with one durable write.
+   */
+  writeBatch(records: StoreRecord[], ssps?: SspRows): void;
+  /** Optional fast path: the canonical SSP assignment records as columns (the file store has it). */
+  sspAssignment?(): SspAssignment;
+  /** Optional fast path: key -> value of `field` when every record of the type is exactly { [field]: string }, else undefined. */
+  singleFields?(type: string, field: string): Map<string, string> | undefined;
+}
+
+/** The records SSP rows stand for, in order (for stores that keep one record per SSP). */
+export function sspRowRecords(r: SspRows): StoreRecord[] {
+  const out: StoreRecord[] = [];
+  for (let i = 0; i < r.n; i++) {
+    const s = r.streams[r.stream[i]!]!;
+    const l = r.list[i]!;
+    out.push({
+      type: 'set-task-partition-assignment',
+      key: canonicalSspKey(s.system, s.stream, r.partition[i]!, r.bucket === null ? -1 : r.bucket[i]!),
+      value: l < 0 ? null : { taskNames: r.lists[l]! },
+    });
+  }
+  return out;
 }
 
 /** An in-memory store with the same semantics (last write wins, null deletes). */
@@ -39,9 +66,10 @@ export class MemoryCoordinatorStore implements CoordinatorStoreLike {
     this.apply({ type, key, value: null });
   }
 
-  writeBatch(records: StoreRecord[]): void {
+  writeBatch(records: StoreRecord[], ssps?: SspRows): void {
     this.batches++;
     for (const r of records) this.apply(r);
+    if (ssps !== undefined) for (const r of sspRowRecords(ssps)) this.apply(r);
   }
 
   private apply(r: StoreRecord): void {

@@ -27,7 +27,8 @@ export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
     lines.push(`since the previous model: ${parts.join('; ')}`);
     for (const m of c.movedExamples) lines.push(`  moved ${m}`);
     for (const w of cycle.warnings) lines.push(`warning: ${w}`);
-    lines.push(cycle.recordsWritten === 0 ? 'store: unchanged (nothing written)' : `store: ${cycle.recordsWritten} records written in one batch`);
+    if (cycle.dryRun) lines.push(cycle.recordsWritten === 0 ? 'store: unchanged (dry run: nothing written)' : `store: dry run: would write ${cycle.recordsWritten} records in one batch (nothing written)`);
+    else lines.push(cycle.recordsWritten === 0 ? 'store: unchanged (nothing written)' : `store: ${cycle.recordsWritten} records written in one batch`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -25,10 +25,18 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
   const TL = r.totals.taskLevels;
   yield `standby placement: mode ${r.mode} (${r.assignor}, engine ${r.engine}), ${r.numStandbys} standby replica(s) per task`;
   yield `tag keys in precedence order: ${r.tagKeys.length ? r.tagKeys.join(' > ') : '(none: placement by load only)'}`;
-  yield `clients ${r.clients.length}, stateful tasks ${r.totals.tasks}, standbys placed ${r.totals.standbys}, not placed ${r.totals.unplaced}`;
+  const T = r.totals;
+  yield `clients ${r.clients.length}, stateful tasks ${T.tasks}`;
+  yield `standbys: ${T.askedFor} asked for, ${T.placed} placed, ${T.existing} already there, ${T.unplaced} not placed`;
   if (r.tagKeys.length) {
-    yield `standbys by level: absolute ${L.absolute}, partial ${L.partial}, least ${L.least}`;
+    yield `standbys by level (existing ones included): absolute ${L.absolute}, partial ${L.partial}, least ${L.least}`;
     yield `tasks by level (worst standby): absolute ${TL.absolute}, partial ${TL.partial}, least ${TL.least}, none ${TL.none}`;
+  }
+  const K = r.againstKafka;
+  if (K !== undefined) {
+    yield `against kafka mode on the same input: tag spread better on ${K.tasks.better} task(s), equal on ${K.tasks.equal}, worse on ${K.tasks.worse}`;
+    yield `  standby-count spread (most - fewest per client): balanced ${K.balanced.countSpread}, kafka ${K.kafka.countSpread}`;
+    yield `  load spread (most - least load): balanced ${fmt(K.balanced.loadSpread)}, kafka ${fmt(K.kafka.loadSpread)}`;
   }
   for (const w of r.warnings) yield `warning: ${w}`;
   yield '';
@@ -45,12 +53,13 @@ export function* explainLines(r: PlacementReport, maxTasks = Number.POSITIVE_INF
       yield `    active   ${t.active}${tagText(t.active)}`;
       holders.push(t.active);
     } else yield '    active   (none)';
+    const levelText = (s: { level: string; differsOn: string[] }): string => `  ${s.level}${s.differsOn.length && s.level !== 'absolute' ? ` (new ${s.differsOn.join(', ')})` : ''}`;
     for (const e of t.existing) {
-      yield `    existing ${e}${tagText(e)}`;
-      holders.push(e);
+      yield `    existing ${e.client}${tagText(e.client)}${levelText(e)}`;
+      holders.push(e.client);
     }
     for (const s of t.standbys) {
-      yield `    standby  ${s.client}${tagText(s.client)}  ${s.level}${s.differsOn.length && s.level !== 'absolute' ? ` (new ${s.differsOn.join(', ')})` : ''}`;
+      yield `    standby  ${s.client}${tagText(s.client)}${levelText(s)}`;
       if (s.why) yield `             why: ${s.why}`;
       holders.push(s.client);
     }

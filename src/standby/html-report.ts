@@ -21,7 +21,7 @@ export function htmlReport(r: PlacementReport, title = 'assignor standby report'
   const tasks = r.tasks.slice(0, HTML_MAX_TASKS).map((t) => ({
     id: t.task,
     a: t.active === null ? -1 : index.get(t.active)!,
-    e: t.existing.map((id) => index.get(id)!),
+    e: t.existing.map((x) => [index.get(x.client)!, x.level]),
     s: t.standbys.map((s) => [index.get(s.client)!, s.level, s.why ?? '']),
     l: t.level,
   }));
@@ -32,6 +32,7 @@ export function htmlReport(r: PlacementReport, title = 'assignor standby report'
     numStandbys: r.numStandbys,
     keys: r.tagKeys,
     totals: r.totals,
+    vsKafka: r.againstKafka ?? null,
     warnings: r.warnings,
     truncated: r.tasks.length - tasks.length,
     clients: r.clients.map((c) => ({ id: c.id, t: r.tagKeys.map((k) => (Object.hasOwn(c.tags, k) ? c.tags[k]! : null)), cap: c.capacity, load: c.load, na: c.active.length, ns: c.standby.length })),
@@ -95,7 +96,8 @@ function add(t,c){var s=el('span',c,t);sum.appendChild(s);}
 add('mode '+D.mode+' ('+D.assignor+', '+D.engine+')');
 add(D.numStandbys+' standby/task');
 add('keys: '+(K.length?K.join(' > '):'none'));
-add(C.length+' clients, '+D.totals.tasks+' tasks, '+D.totals.standbys+' standbys'+(D.totals.unplaced?', '+D.totals.unplaced+' not placed':''));
+var TT=D.totals;add(C.length+' clients, '+TT.tasks+' tasks, '+TT.askedFor+' standbys asked for: '+TT.placed+' placed, '+TT.existing+' already there'+(TT.unplaced?', '+TT.unplaced+' not placed':''));
+if(D.vsKafka){var V=D.vsKafka;add('vs kafka: spread better on '+V.tasks.better+', equal '+V.tasks.equal+', worse '+V.tasks.worse+' tasks; count spread '+V.balanced.countSpread+' (kafka '+V.kafka.countSpread+'); load spread '+(Math.round(V.balanced.loadSpread*100)/100)+' (kafka '+(Math.round(V.kafka.loadSpread*100)/100)+')');}
 if(K.length){var L=D.totals.standbyLevels;add('absolute '+L.absolute,'lv-absolute');add('partial '+L.partial,'lv-partial');add('least '+L.least,'lv-least');}
 var maxL=0,minL=Infinity;C.forEach(function(c){maxL=Math.max(maxL,c.load);minL=Math.min(minL,c.load);});
 document.getElementById('lmin').textContent=minL===Infinity?'':minL.toFixed(2);
@@ -129,12 +131,12 @@ function badge(i,t){var b=el('span','badge',t);boxes[i].appendChild(b);}
 function showTask(ti){clear();var t=T[ti];boxes.forEach(function(b){b.classList.add('dim');});
  var lines=['task '+t.id+'  level '+t.l];
  if(t.a>=0){boxes[t.a].classList.remove('dim');boxes[t.a].classList.add('act');badge(t.a,'A');lines.push('active   '+C[t.a].id+' '+tagsOf(t.a));}
- t.e.forEach(function(i){boxes[i].classList.remove('dim');boxes[i].classList.add('sb');badge(i,'E');lines.push('existing '+C[i].id+' '+tagsOf(i));});
+ t.e.forEach(function(e){var i=e[0];boxes[i].classList.remove('dim');boxes[i].classList.add('sb');badge(i,'E');lines.push('existing '+C[i].id+' '+tagsOf(i)+'  '+e[1]);});
  t.s.forEach(function(s,j){var i=s[0];boxes[i].classList.remove('dim');boxes[i].classList.add('sb');badge(i,'S'+(j+1));lines.push('standby  '+C[i].id+' '+tagsOf(i)+'  '+s[1]+(s[2]?'\\n  why: '+s[2]:''));});
  document.getElementById('detail').textContent=lines.join('\\n');}
 function tagsOf(i){return K.length?'['+K.map(function(k,j){return kv(k,C[i].t[j]);}).join(' ')+']':'';}
 function showClient(i){clear();boxes[i].classList.add('sel');var act=[],sb=[];
- T.forEach(function(t){if(t.a===i)act.push(t.id);t.s.forEach(function(s){if(s[0]===i)sb.push(t.id);});t.e.forEach(function(e){if(e===i)sb.push(t.id+'(existing)');});});
+ T.forEach(function(t){if(t.a===i)act.push(t.id);t.s.forEach(function(s){if(s[0]===i)sb.push(t.id);});t.e.forEach(function(e){if(e[0]===i)sb.push(t.id+'(existing)');});});
  var c=C[i];document.getElementById('detail').textContent=c.id+'\\n'+tagsOf(i)+'\\ncapacity '+c.cap+', load '+c.load+'\\nactive ('+c.na+'): '+act.join(' ')+'\\nstandby ('+sb.length+'): '+sb.join(' ');}
 var list=document.getElementById('tasklist');var items=[];
 function renderList(q){list.textContent='';var n=0;for(var i=0;i<T.length&&n<2000;i++){var t=T[i];if(q&&t.id.indexOf(q)<0&&t.l.indexOf(q)<0)continue;n++;

@@ -6,10 +6,11 @@ import { AssignorError } from '../errors.js';
 import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
 import { javaHashMapOrder } from './hash-order.js';
-import { levelOf, type Level } from './levels.js';
 import { buildReport, type PlacementReport } from './report.js';
+import { totalsOf, type PlacementTotals } from './totals.js';
 
 export type { Mode } from './problem.js';
+export { askedFor, type PlacementTotals } from './totals.js';
 
 export interface PlaceOptions {
   /** 'balanced' (default) or 'kafka'. */
@@ -39,20 +40,15 @@ export interface StandbyPlacement {
   readonly width: number;
   /** Kafka mode: false when the fallback's HashMap order could not be modelled exactly. */
   readonly orderExact: boolean;
-  /** Standbys per level, placed standbys, and standbys asked for but not placed. */
+  /** Kafka mode: the HA assignor's numStandbys = 0 guard (false reproduces quirk X04). */
+  readonly zeroStandbyGuard: boolean;
+  /** Copies asked for, placed, existing and not placed, and copies and tasks per level. */
   totals(): PlacementTotals;
   /** The full per-task / per-client report (the CLI's JSON). */
   report(): PlacementReport;
 }
 
-export interface PlacementTotals {
-  tasks: number;
-  standbys: number;
-  unplaced: number;
-  standbyLevels: Record<Level | 'untagged', number>;
-}
-
-export function placeStandbys(input: ClusterSpec | Cluster | unknown, options: PlaceOptions = {}): StandbyPlacement {
+export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOptions = {}): StandbyPlacement {
   const mode = options.mode ?? 'balanced';
   if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
   const cluster = isNormalized(input) ? input : normalizeCluster(input);
@@ -68,19 +64,17 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
   const tagAware = cluster.tagKeys.length > 0;
   let out: Int32Array;
   let orderExact = true;
-  if (mode === 'balanced') {
-    out = kernels.standbyBalanced(p);
-  } else if (p.width === 0) {
-    out = new Int32Array(0);
-  } else {
-    let order: Int32Array = new Int32Array(0);
-    if (tagAware) {
-      const h = javaHashMapOrder(cluster.tasks);
-      order = h.order;
-      orderExact = h.exact;
-    }
-    out = kernels.standbyKafka(p, tagAware ? KAFKA_TAG_AWARE : 0, order);
+  // Both modes start from Kafka's placement (balanced then improves on it), so both need its fallback order.
+  let order: Int32Array = new Int32Array(0);
+  if (tagAware && p.width > 0) {
+    const h = javaHashMapOrder(cluster.tasks);
+    order = h.order;
+    orderExact = h.exact;
   }
+  const flags = tagAware ? KAFKA_TAG_AWARE : 0;
+  if (p.width === 0) out = new Int32Array(0);
+  else if (mode === 'balanced') out = kernels.standbyBalanced(p, flags, order);
+  else out = kernels.standbyKafka(p, flags, order);
   const n = p.tasks * p.width;
   const slots = out.subarray(0, n);
   const masks = out.subarray(n, 2 * n);
@@ -95,36 +89,10 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     masks,
     width: p.width,
     orderExact,
+    zeroStandbyGuard: zeroGuard,
     totals: () => totalsOf(placement),
-    report: () => buildReport(placement),
+    // Balanced reports compare themselves with Kafka's placement of the same input.
+    report: () => buildReport(placement, mode === 'balanced' ? placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true }) : undefined),
   };
   return placement;
 }
-
-function totalsOf(pl: StandbyPlacement): PlacementTotals {
-  const p = pl.flat.problem;
-  const K = p.keys;
-  const levels: Record<Level | 'untagged', number> = { absolute: 0, partial: 0, least: 0, untagged: 0 };
-  let standbys = 0;
-  let unplaced = 0;
-  for (let t = 0; t < p.tasks; t++) {
-    let placed = 0;
-    for (let j = 0; j < pl.width; j++) {
-      const s = t * pl.width + j;
-      if (pl.slots[s]! < 0) continue;
-      placed++;
-      levels[levelOf(pl.masks[s]!, K)]++;
-    }
-    standbys += placed;
-    unplaced += Math.max(0, askedFor(pl, t) - placed);
-  }
-  return { tasks: p.tasks, standbys, unplaced, standbyLevels: levels };
-}
-
-/** Standbys the task should get in this call: numStandbys, less existing ones in balanced mode. */
-export function askedFor(pl: StandbyPlacement, t: number): number {
-  const p = pl.flat.problem;
-  if (pl.mode === 'kafka') return pl.cluster.numStandbys;
-  return Math.max(0, pl.cluster.numStandbys - (p.holderStart[t + 1]! - p.holderStart[t]!));
-}
-

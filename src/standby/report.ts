@@ -5,8 +5,8 @@
 import { formatTaskId } from './task-id.js';
 import { keysOf, levelOf, lowerLevel, type Level, type TaskLevel } from './levels.js';
 import { maskScore } from '../engine/reference/standby.js';
-import type { StandbyPlacement, PlacementTotals } from './place.js';
-import { askedFor } from './place.js';
+import type { StandbyPlacement } from './place.js';
+import { askedFor, compareWithKafka, existingMasks, totalsOf, type KafkaComparison, type PlacementTotals } from './totals.js';
 
 export interface StandbyReport {
   client: string;
@@ -16,13 +16,24 @@ export interface StandbyReport {
   why?: string;
 }
 
+/** A standby the input already had: its level against the copies before it (active, earlier existing ones). */
+export interface ExistingReport {
+  client: string;
+  level: Level | 'untagged';
+  differsOn: string[];
+}
+
 export interface TaskReport {
   task: string;
   active: string | null;
-  existing: string[];
+  /** Standbys the input already had, in ProcessId order. */
+  existing: ExistingReport[];
+  /** New standbys, in the order they were chosen. */
   standbys: StandbyReport[];
-  /** Level of the task's worst new standby ('none' when none was placed). */
+  /** Level of the task's worst standby, existing ones included ('none' when it has none). */
   level: TaskLevel;
+  /** Copies the task should hold: standbys + existing + unplaced. */
+  askedFor: number;
   unplaced: number;
 }
 
@@ -43,13 +54,15 @@ export interface PlacementReport {
   engine: string;
   numStandbys: number;
   tagKeys: string[];
-  totals: PlacementTotals & { taskLevels: Record<TaskLevel, number> };
+  totals: PlacementTotals;
+  /** Balanced mode: the same input placed by Kafka, compared (tasks by tag spread; count and load spread). */
+  againstKafka?: KafkaComparison;
   warnings: string[];
   tasks: TaskReport[];
   clients: ClientReport[];
 }
 
-export function buildReport(pl: StandbyPlacement): PlacementReport {
+export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): PlacementReport {
   const { cluster } = pl;
   const p = pl.flat.problem;
   const K = p.keys;
@@ -59,7 +72,7 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
   const groupSize = new Int32Array(p.groups);
   for (let c = 0; c < p.clients; c++) groupSize[p.groupOf[c]!]!++;
   const newStandbys: string[][] = cluster.clients.map(() => []);
-  const taskLevels: Record<TaskLevel, number> = { absolute: 0, partial: 0, least: 0, untagged: 0, none: 0 };
+  const exMasks = existingMasks(pl);
   const warnings: string[] = [];
   if (!pl.orderExact) warnings.push('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
 
@@ -67,15 +80,19 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
     const holders: number[] = [];
     const a = p.active[t]!;
     if (a >= 0) holders.push(a);
-    const existing: string[] = [];
+    let level: TaskLevel = K === 0 ? 'untagged' : 'none';
+    let first = true;
+    const existing: ExistingReport[] = [];
     for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) {
-      holders.push(p.holders[h]!);
-      existing.push(ids[p.holders[h]!]!);
+      const c = p.holders[h]!;
+      holders.push(c);
+      const l = levelOf(exMasks[h]!, K);
+      existing.push({ client: ids[c]!, level: l, differsOn: keysOf(exMasks[h]!, tagKeys) });
+      level = first ? l : lowerLevel(level, l);
+      first = false;
     }
     const standbys: StandbyReport[] = [];
     const tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
-    let level: TaskLevel = K === 0 ? 'untagged' : 'none';
-    let first = true;
     for (let j = 0; j < W; j++) {
       const c = pl.slots[t * W + j]!;
       if (c < 0) continue;
@@ -89,10 +106,13 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
       first = false;
       holders.push(c);
     }
-    const unplaced = Math.max(0, askedFor(pl, t) - standbys.length);
-    if (unplaced > 0) warnings.push(`task ${formatTaskId(task)}: ${unplaced} of ${askedFor(pl, t)} standbys could not be placed (every other client already holds a copy)`);
-    taskLevels[level]++;
-    return { task: formatTaskId(task), active: a >= 0 ? ids[a]! : null, existing, standbys, level, unplaced };
+    const asked = askedFor(pl, t);
+    const unplaced = Math.max(0, asked - existing.length - standbys.length);
+    if (unplaced > 0) {
+      const had = existing.length > 0 ? `, ${existing.length} already there` : '';
+      warnings.push(`task ${formatTaskId(task)}: ${unplaced} of ${asked} standbys could not be placed (every other client already holds a copy${had})`);
+    }
+    return { task: formatTaskId(task), active: a >= 0 ? ids[a]! : null, existing, standbys, level, askedFor: asked, unplaced };
   });
 
   const clients: ClientReport[] = cluster.clients.map((cl, c) => {
@@ -112,7 +132,8 @@ export function buildReport(pl: StandbyPlacement): PlacementReport {
     engine: pl.engine,
     numStandbys: cluster.numStandbys,
     tagKeys,
-    totals: { ...pl.totals(), taskLevels },
+    totals: totalsOf(pl),
+    ...(kafka === undefined ? {} : { againstKafka: compareWithKafka(pl, kafka) }),
     warnings,
     tasks,
     clients,

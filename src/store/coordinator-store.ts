@@ -1,29 +1,42 @@
 // The embedded coordinator stream: an append-only, CRC-framed log of Samza coordinator-stream
-// messages on local disk, replayed into Maps at open (last write wins, null value = delete).
+// messages on local disk, replayed into memory at open (last write wins, null value = delete).
+// Every write is one frame, fsync'd, then marked committed (a commit marker, fsync'd) before it
+// is acknowledged. docs/store.md is the normative description.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
-import { decodeHeader, encodeFrame, encodeHeader, HEADER_SIZE, MAX_BODY, newFileId, scanFrames, type TextEntry } from './format.js';
-import { fsyncDir, ioError, mkdirs, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
+import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type Section, type SspColumns } from './body.js';
+import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, HEADER_SIZE, newFileId, scanFrames, type Tail } from './format.js';
+import { scanFrames as scanFramesV1 } from './format-v1.js';
+import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
-import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, type Envelope } from './messages.js';
+import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
+import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
+import { StoreState, SSP_TYPE } from './state.js';
+import { SspTable } from './ssp-table.js';
+import type { CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats } from './backend.js';
 
-/** File names inside the store directory. */
-export const LOG_FILE = 'coordinator.log';
-export const LOCK_FILE = 'coordinator.lock';
-/** Temporary files (creation, compaction) are `coordinator.log.<what>-<pid>.tmp`; a writer's open removes them. */
-const TEMP_RE = /^coordinator\.log\..*\.tmp$/;
+export { LOCK_FILE, LOG_FILE };
+
+/** A writer compacts on its own once at least half the records in the log are dead and the log is at least this big. */
+export const AUTO_COMPACT_MIN_BYTES = 1 << 20;
+/** Rows per section and records per frame when compacting: frames stay far below the body limit. */
+const COMPACT_ROWS = 1 << 22;
 
 export interface StoreOptions {
   /** Open without the lock and never write or truncate; the state is a snapshot taken at open. */
   readOnly?: boolean;
   /**
-   * Writer only. When a damaged frame is followed by good ones (not a crash: see docs/store.md),
+   * Writer only. When a damaged frame is followed by good data (not a crash: see docs/store.md),
    * copy the whole log to `coordinator.log.corrupt-<time>` and truncate at the damage, instead of
    * refusing to open.
    */
   repair?: boolean;
+  /** Writer only: compact when at least half the records in the log are dead (default true). */
+  autoCompact?: boolean;
+  /** Writer only: logs smaller than this are never compacted automatically (default AUTO_COMPACT_MIN_BYTES, 1 MiB). */
+  autoCompactMinBytes?: number;
   /** `host` written into value envelopes; default os.hostname(). */
   host?: string;
   /** `username` written into value envelopes; default os.userInfo().username. */
@@ -45,60 +58,85 @@ export interface OpenReport {
   truncatedBytes: number;
   /** Set when `repair` truncated a damaged log: the path of the untouched copy. */
   backupPath: string | undefined;
+  /** Set when `repair` truncated a damaged log: the byte offset it was cut at. */
+  repairedAt: number | undefined;
   /** Set when a stale lock from a dead process was taken over. */
   staleLock: LockHolder | undefined;
   /** Leftover temporary files the writer removed. */
   removedTempFiles: string[];
+  /** The format version found (a writer upgrades version 1 on its first write). */
+  formatVersion: number;
+  /** A writer found the last frame complete but without its commit marker, and wrote the marker. */
+  committedLastFrame: boolean;
+  /** A writer compacted the log at open because most of it was dead records. */
+  compacted: boolean;
 }
 
-type TypeMap = Map<string, string>; // key -> envelope JSON text
-
-export class CoordinatorStore {
-  /** The log file. */
+export class CoordinatorStore implements CoordinatorStoreBackend {
+  /** The log file as named in the store directory (`<dir>/coordinator.log`). */
   readonly path: string;
   readonly dir: string;
   readonly readOnly: boolean;
   readonly openReport: OpenReport;
 
-  private state = new Map<string, TypeMap>();
+  private readonly paths: StorePaths;
+  private state = new StoreState();
   private fd: number | undefined;
   private lock: Lock | undefined;
   private fileId: Buffer;
+  private version: number;
   private end: number;
+  private frames: number;
+  private lastTimestamp: number | undefined;
   private closed = false;
   /** Set after an fsync failure: what is on disk is unknown, so no more writes until reopened. */
   private broken: string | undefined;
   private readonly meta: { host: string; username: string; now: () => number };
+  private readonly autoCompact: boolean;
+  private readonly autoCompactMinBytes: number;
 
-  private constructor(
-    dir: string,
-    readOnly: boolean,
-    init: { fd: number | undefined; lock: Lock | undefined; fileId: Buffer; end: number; report: OpenReport },
-    options: StoreOptions,
-  ) {
-    this.dir = dir;
-    this.path = path.join(dir, LOG_FILE);
+  private constructor(paths: StorePaths, readOnly: boolean, options: StoreOptions) {
+    this.paths = paths;
+    this.dir = paths.dir;
+    this.path = paths.logName;
     this.readOnly = readOnly;
-    this.fd = init.fd;
-    this.lock = init.lock;
-    this.fileId = init.fileId;
-    this.end = init.end;
-    this.openReport = init.report;
+    this.fileId = Buffer.alloc(8);
+    this.version = FORMAT_VERSION;
+    this.end = 0;
+    this.frames = 0;
+    this.openReport = {
+      truncatedBytes: 0,
+      backupPath: undefined,
+      repairedAt: undefined,
+      staleLock: undefined,
+      removedTempFiles: [],
+      formatVersion: FORMAT_VERSION,
+      committedLastFrame: false,
+      compacted: false,
+    };
     this.meta = {
       host: options.host ?? os.hostname(),
       username: options.username ?? safeUsername(),
       now: options.now ?? Date.now,
     };
+    this.autoCompact = options.autoCompact ?? true;
+    this.autoCompactMinBytes = options.autoCompactMinBytes ?? AUTO_COMPACT_MIN_BYTES;
   }
 
   /**
    * Opens (and, unless readOnly, creates) the store in `dir`. A writer takes the lock, removes
-   * leftover temp files and truncates a torn tail. Throws AssignorError: E_STORE_LOCKED,
-   * E_STORE_FORMAT, E_STORE_VERSION, E_STORE_CORRUPT, E_STORE_NOT_FOUND, E_STORE_IO.
+   * leftover temp files, truncates a torn tail, commits a complete but unmarked last frame and
+   * compacts a mostly dead log. Throws AssignorError: E_STORE_LOCKED, E_STORE_LINK, E_STORE_FORMAT,
+   * E_STORE_VERSION, E_STORE_CORRUPT, E_STORE_NOT_FOUND, E_STORE_IO.
    */
   static open(dir: string, options: StoreOptions = {}): CoordinatorStore {
-    const abs = path.resolve(dir);
-    return options.readOnly ? openReadOnly(abs, options) : openWriter(abs, options);
+    if (typeof dir !== 'string' || dir === '') fail('E_STORE_ARG', 'the store directory must be a non-empty string');
+    return options.readOnly ? CoordinatorStore.openReadOnly(dir, options) : CoordinatorStore.openWriter(dir, options);
+  }
+
+  /** The store's location (its directory). */
+  get location(): string {
+    return this.dir;
   }
 
   /** Bytes dropped (writer) or ignored (read-only) from a torn tail at open; 0 if the file was clean. */
@@ -108,45 +146,56 @@ export class CoordinatorStore {
 
   // ---- reads -------------------------------------------------------------------------------
 
-  /** The message's `values` payload (parsed JSON, a fresh copy), or undefined if absent or deleted. */
+  /** The message's `values` payload (a fresh copy), or undefined if absent or deleted. */
   get(type: string, key: string): unknown | undefined {
-    return this.message(type, key)?.values;
+    this.checkOpen();
+    checkNames(type, key);
+    return this.state.values(type, key);
   }
 
   has(type: string, key: string): boolean {
     this.checkOpen();
     checkNames(type, key);
-    return this.state.get(type)?.has(key) ?? false;
+    return this.state.has(type, key);
   }
 
   /** The whole value envelope (host, username, source, timestamp, values), or undefined. */
   message(type: string, key: string): Envelope | undefined {
     this.checkOpen();
     checkNames(type, key);
-    const text = this.state.get(type)?.get(key);
+    const text = this.state.envelope(type, key);
     return text === undefined ? undefined : (JSON.parse(text) as Envelope);
   }
 
-  /** key -> values for one type, in first-write order (a key deleted and re-put moves to the end). */
+  /**
+   * key -> values for one type, in first-write order (a key deleted and re-put moves to the end).
+   * For set-task-partition-assignment, records with canonical SSP keys come first (see docs/store.md).
+   */
   entries(type: string): Map<string, unknown> {
     this.checkOpen();
     checkNames(type, '');
-    const out = new Map<string, unknown>();
-    for (const [k, text] of this.state.get(type) ?? []) out.set(k, (JSON.parse(text) as Envelope).values);
-    return out;
+    return new Map(this.state.records(type, false));
+  }
+
+  /**
+   * key -> value of `field` for one type, when every live record of it is exactly { [field]: "<string>" }
+   * (Samza's usual shape); undefined when any is not (read entries() then). In first-write order.
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    this.checkOpen();
+    checkNames(type, field);
+    return this.state.singleFields(type, field);
   }
 
   /** Types that currently hold at least one live key, in first-write order. */
   types(): string[] {
     this.checkOpen();
-    return [...this.state].filter(([, m]) => m.size > 0).map(([t]) => t);
+    return [...this.state.types.keys()].filter((t) => this.state.liveOf(t) > 0);
   }
 
   /** Number of live keys over all types. */
   get size(): number {
-    let n = 0;
-    for (const m of this.state.values()) n += m.size;
-    return n;
+    return this.state.size;
   }
 
   /** Bytes of the log file that hold good frames (the append position). */
@@ -154,9 +203,55 @@ export class CoordinatorStore {
     return this.end;
   }
 
+  /** The canonical set-task-partition-assignment records as columns (a live view: read, do not modify). */
+  sspAssignment(): SspAssignment {
+    this.checkOpen();
+    return sspView(this.state.sspTable(), this.state);
+  }
+
+  /** Every live message in Samza's coordinator-stream layout: key JSON and envelope JSON (export). */
+  *messages(): Generator<{ key: string; value: string }> {
+    this.checkOpen();
+    for (const type of this.state.types.keys()) {
+      for (const [key, envelope] of this.state.records(type, true)) yield { key: encodeKey(type, key), value: envelope as string };
+    }
+  }
+
+  /** Counts for `assignor store inspect`. */
+  stats(): StoreStats {
+    this.checkOpen();
+    const types = this.types().map((type) => ({ type, keys: this.state.liveOf(type) }));
+    const live = this.state.size;
+    let fileSize = this.end;
+    let mtimeMs: number | undefined;
+    try {
+      const st = fs.statSync(this.paths.log);
+      fileSize = st.size;
+      mtimeMs = st.mtimeMs;
+    } catch {
+      // gone since open: report what was read
+    }
+    return {
+      location: this.dir,
+      log: this.paths.log,
+      ...(this.paths.linkTarget !== undefined ? { linkTarget: this.paths.linkTarget } : {}),
+      formatVersion: this.version,
+      fileBytes: fileSize,
+      goodBytes: this.end,
+      frames: this.frames,
+      records: this.state.logRecords,
+      liveKeys: live,
+      deadRecords: Math.max(0, this.state.logRecords - live),
+      types,
+      lastWrite: this.lastTimestamp,
+      modified: mtimeMs,
+      tornBytes: this.openReport.truncatedBytes,
+    };
+  }
+
   // ---- writes ------------------------------------------------------------------------------
 
-  /** Appends one record and fsyncs. A null value is a delete, as in Samza. */
+  /** Appends one record durably. A null value is a delete, as in Samza. */
   put(type: string, key: string, value: unknown): void {
     this.writeBatch([{ type, key, value }]);
   }
@@ -167,65 +262,88 @@ export class CoordinatorStore {
   }
 
   /**
-   * Appends all records as ONE frame with one fsync. The frame is atomic: after a crash either
-   * every record of the batch is there or none is. Records apply in order. An empty batch writes nothing.
+   * Appends all records, then the SSP rows, as ONE frame: written, fsync'd, marked committed,
+   * fsync'd. The frame is atomic: after a crash either every record of the batch is there or none
+   * is. Records apply in order. An empty batch writes nothing.
    */
-  writeBatch(records: ReadonlyArray<StoreRecord>): void {
+  writeBatch(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
     this.checkWritable();
     if (!Array.isArray(records)) fail('E_STORE_ARG', 'writeBatch expects an array of { type, key, value }');
-    if (records.length === 0) return;
-    const timestamp = this.meta.now();
-    const text: TextEntry[] = new Array(records.length);
-    const applied: Array<{ type: string; key: string; envelope: string | null }> = new Array(records.length);
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
-      const where = `records[${i}]`;
-      if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
-      checkNames(r.type, r.key, where);
-      const envelope =
-        r.value === null
-          ? null
-          : encodeEnvelope(r.value, { host: this.meta.host, username: this.meta.username, timestamp }, `${r.type} ${JSON.stringify(r.key)}`);
-      text[i] = { key: encodeKey(r.type, r.key), value: envelope };
-      applied[i] = { type: r.type, key: r.key, envelope };
-    }
-    const frame = encodeFrame(this.fileId, text);
-    this.appendDurably(frame);
-    for (const a of applied) this.apply(a.type, a.key, a.envelope);
+    const rows = ssps === undefined ? 0 : checkSspRows(ssps);
+    if (records.length === 0 && rows === 0) return;
+    const meta = { host: this.meta.host, username: this.meta.username, timestamp: this.meta.now() };
+    const sink = new Sink();
+    const sections = encodeRecords(sink, records, meta, (type) => this.state.liveOf(type) === 0);
+    if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
+    const metas = [envelopeHead(meta)];
+    const body = encodeBody(metas, sink, records.length + rows);
+    if (this.version !== FORMAT_VERSION) this.compact(); // upgrade an old log before the first append
+    // The state takes its own copies of the caller's columns (it keeps them, and may change `list`).
+    const own = sections.map((x) =>
+      x.kind !== 'ssps'
+        ? x
+        : { ...x, stream: x.stream.slice(0, x.n), partition: x.partition.slice(0, x.n), bucket: x.bucket?.slice(0, x.n) ?? null, list: x.list.slice(0, x.n), meta: x.meta?.slice(0, x.n) ?? null },
+    );
+    this.appendDurably(body, { metas, sections: own, records: records.length + rows });
+    this.afterWrite();
   }
 
   /**
-   * Rewrites the log with only the live value of each key, atomically: a temp file is written and
-   * fsync'd, renamed over the log, and the directory fsync'd. A failure before the rename leaves
-   * the old log as it was; after it, old and new logs hold the same state.
+   * Writes raw coordinator-stream messages as Samza stores them (key JSON `[1,"<type>","<key>"]`,
+   * envelope JSON, null value = tombstone) as one atomic frame, envelopes kept byte for byte:
+   * the way in for state exported from Samza or from another store. Values Samza-shaped enough
+   * are held compactly in memory and by compaction; export gives the same bytes back.
+   */
+  writeMessages(messages: ReadonlyArray<{ key: string; value: string | null }>): void {
+    this.checkWritable();
+    if (!Array.isArray(messages)) fail('E_STORE_ARG', 'writeMessages expects an array of { key, value }');
+    let units = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      const where = `messages[${i}]`;
+      if (typeof m !== 'object' || m === null || typeof m.key !== 'string') fail('E_STORE_ARG', `${where} must be { key: string, value: string | null }`, where);
+      if (decodeKey(m.key) === undefined) fail('E_STORE_ARG', `${where}.key is not a coordinator-stream key [1,"<type>","<key>"]: ${JSON.stringify(m.key).slice(0, 80)}`, `${where}.key`);
+      if (m.value !== null && (typeof m.value !== 'string' || decodeEnvelope(m.value) === undefined)) {
+        fail('E_STORE_ARG', `${where}.value must be null or a JSON object with "values" (Samza's value envelope)`, `${where}.value`);
+      }
+      units += m.key.length + (m.value?.length ?? 0) + 8;
+      if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${messages.length} messages is more than ${MAX_BODY} bytes, the limit`);
+    }
+    if (messages.length === 0) return;
+    const sink = new Sink();
+    const section = writeMessages(sink, messages);
+    const body = encodeBody([], sink, messages.length);
+    if (this.version !== FORMAT_VERSION) this.compact();
+    this.appendDurably(body, { metas: [], sections: [section], records: messages.length });
+    this.afterWrite();
+  }
+
+  /** The interface's write: the same as writeBatch (the file store completes it synchronously). */
+  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
+    this.writeBatch(records, ssps);
+  }
+
+  /**
+   * Rewrites the log with only the live value of each key, atomically: a temp file next to the log
+   * is written and fsync'd, renamed over the log, and the directory fsync'd. A failure before the
+   * rename leaves the old log as it was; after it, old and new logs hold the same state.
    */
   compact(): void {
     this.checkWritable();
-    const tmp = path.join(this.dir, `${LOG_FILE}.compact-${process.pid}.tmp`);
+    const log = this.paths.log;
+    const tmp = `${log}.compact-${process.pid}.tmp`;
     const fileId = newFileId();
-    const chunks: Buffer[] = [encodeHeader(fileId)];
-    let batch: TextEntry[] = [];
-    let batchBytes = 0;
-    const flush = (): void => {
-      if (batch.length > 0) chunks.push(encodeFrame(fileId, batch));
-      batch = [];
-      batchBytes = 0;
-    };
-    for (const [type, m] of this.state) {
-      for (const [key, envelope] of m) {
-        const entry = { key: encodeKey(type, key), value: envelope };
-        const bytes = 8 + Buffer.byteLength(entry.key) + Buffer.byteLength(envelope);
-        // ~4 MiB frames stay far below MAX_BODY however big the store; the rename makes the file atomic anyway.
-        if (batchBytes + bytes > Math.min(4 << 20, MAX_BODY) && batch.length > 0) flush();
-        batch.push(entry);
-        batchBytes += bytes;
-      }
+    const blocks = [encodeHeader(fileId)];
+    let frames = 0;
+    for (const body of compactedBodies(this.state)) {
+      const { head, commit } = encodeFrame(fileId, body.chunks);
+      blocks.push(head, ...body.chunks, commit);
+      frames++;
     }
-    flush();
     try {
       unlinkQuietly(tmp);
-      writeNewFile(tmp, chunks);
-      fs.renameSync(tmp, this.path);
+      writeNewFile(tmp, blocks);
+      fs.renameSync(tmp, log);
     } catch (e) {
       unlinkQuietly(tmp);
       ioError(e, 'compacting into', tmp);
@@ -239,16 +357,20 @@ export class CoordinatorStore {
       // the old inode is gone from the directory; a close error cannot affect it
     }
     try {
-      fsyncDir(this.dir);
-      this.fd = fs.openSync(this.path, 'r+');
+      fsyncDir(path.dirname(log));
+      this.fd = fs.openSync(log, 'r+');
     } catch (e) {
       this.broken = `reopening the log after compaction failed (${(e as Error).message})`;
-      ioError(e, 'reopening after compaction', this.path);
+      ioError(e, 'reopening after compaction', log);
     }
     this.fileId = fileId;
-    this.end = chunks.reduce((n, c) => n + c.length, 0);
-    // Drop empty type maps: the new file has no trace of them.
-    for (const [t, m] of this.state) if (m.size === 0) this.state.delete(t);
+    this.version = FORMAT_VERSION;
+    this.end = blocks.reduce((n, c) => n + c.length, 0);
+    this.frames = frames;
+    this.state.logRecords = this.state.size;
+    // Drop empty types: the new file has no trace of them.
+    for (const [t, ts] of this.state.types) if (ts.keyed.live + (ts.ssp?.live ?? 0) === 0) this.state.types.delete(t);
+    this.state.sspTable().maybeShrink();
   }
 
   /** Releases the lock and the file. Safe to call twice. */
@@ -266,28 +388,46 @@ export class CoordinatorStore {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  /** Replays one message into the in-memory state. */
-  private apply(type: string, key: string, envelope: string | null): void {
-    let m = this.state.get(type);
-    if (envelope === null) {
-      m?.delete(key);
-      return;
+  /** Compacts when at least half of the records in the log are dead and the log is not tiny. */
+  private afterWrite(): void {
+    if (!this.autoCompact || !this.worthCompacting()) return;
+    try {
+      this.compact();
+    } catch {
+      // The write is committed; a failed compaction left the log as it was (or, if the log could not
+      // be reopened after the rename, made the store refuse writes until reopened). The next write retries.
     }
-    if (m === undefined) this.state.set(type, (m = new Map()));
-    m.set(key, envelope);
+  }
+
+  private worthCompacting(): boolean {
+    const live = this.state.size;
+    return this.end >= this.autoCompactMinBytes && this.state.logRecords - live >= live && this.state.logRecords > 0;
   }
 
   /**
-   * Writes the frame at the end and fsyncs. On a failed write the file is cut back to where it was,
-   * so a later append never lands behind a half-written frame. A failed fsync leaves the outcome
-   * unknown, so the store refuses further writes (reopen to see what the disk holds).
+   * Writes the frame at the end, fsyncs, writes its commit marker, fsyncs. On a failed write the
+   * file is cut back to where it was, so a later append never lands behind a half-written frame. A
+   * failed fsync leaves the outcome unknown, so the store refuses further writes (reopen to see).
+   * The state changes only after both fsyncs, by applying what the section writers say they wrote
+   * (the same form decodeBody gives; the reopen tests check the two agree).
    */
-  private appendDurably(frame: Buffer): void {
+  private appendDurably(body: EncodedBody, decoded: Body): void {
+    const { head, commit } = encodeFrame(this.fileId, body.chunks);
     const fd = this.fd!;
     const start = this.end;
     let phase = 'appending to';
     try {
-      writeFully(fd, frame, start);
+      let at = start;
+      writeFully(fd, head, at);
+      at += head.length;
+      for (const c of body.chunks) {
+        writeFully(fd, c, at);
+        at += c.length;
+      }
+      phase = 'fsyncing';
+      fs.fsyncSync(fd);
+      phase = 'committing';
+      writeFully(fd, commit, at);
       phase = 'fsyncing';
       fs.fsyncSync(fd);
     } catch (e) {
@@ -298,9 +438,17 @@ export class CoordinatorStore {
         this.broken = `${phase} the log failed and it could not be cut back`;
       }
       if (phase === 'fsyncing') this.broken = 'an fsync of the log failed, so what reached the disk is unknown';
-      ioError(e, phase, this.path);
+      ioError(e, phase, this.paths.log);
     }
-    this.end = start + frame.length;
+    this.end = start + head.length + body.length + commit.length;
+    this.frames++;
+    try {
+      const ts = this.state.applyBody(decoded);
+      if (ts !== undefined) this.lastTimestamp = ts;
+    } catch (e) {
+      this.broken = 'the frame just written could not be applied (a bug); reopen to read what the disk holds';
+      throw e;
+    }
   }
 
   private checkOpen(): void {
@@ -315,49 +463,459 @@ export class CoordinatorStore {
     }
   }
 
-  /** @internal Builds a store from an already validated log buffer. */
-  static fromLog(
-    dir: string,
+  private static openReadOnly(dir: string, options: StoreOptions): CoordinatorStore {
+    const paths = resolveStorePaths(dir, false);
+    if (!paths.exists) fail('E_STORE_NOT_FOUND', `no coordinator store at ${paths.dir} (${paths.logName} does not exist)`, paths.logName);
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(paths.log);
+    } catch (e) {
+      ioError(e, 'reading', paths.log);
+    }
+    const { store, goodEnd, tail } = CoordinatorStore.load(paths, buf, true, options);
+    if (tail.kind === 'corrupt' || tail.kind === 'malformed') throw corruptError(paths.log, tail, describeTail(tail));
+    // A torn tail may be a writer's append in flight: ignore it, never touch the file.
+    store.openReport.truncatedBytes = buf.length - goodEnd;
+    return store;
+  }
+
+  private static openWriter(dir: string, options: StoreOptions): CoordinatorStore {
+    const paths = resolveStorePaths(dir, true);
+    let lock: Lock;
+    try {
+      lock = acquireLock(paths.lock, paths.dir);
+    } catch (e) {
+      ioError(e, 'locking', paths.lock);
+    }
+    let fd: number | undefined;
+    try {
+      const removed: string[] = [];
+      // We hold the lock, so any temp file is a leftover of a crashed writer: remove it.
+      const logDir = path.dirname(paths.log);
+      const tempRe = new RegExp(`^${escapeRe(path.basename(paths.log))}\\..*\\.tmp$`);
+      for (const name of fs.readdirSync(logDir)) {
+        if (tempRe.test(name)) {
+          fs.unlinkSync(path.join(logDir, name));
+          removed.push(name);
+        }
+      }
+      if (removed.length > 0) fsyncDir(logDir);
+      // Never created through a link: resolveStorePaths refused dangling links, so a missing log is a plain name.
+      if (!paths.exists) createLog(paths.log);
+      fd = fs.openSync(paths.log, fs.constants.O_RDWR | (fs.constants.O_NOFOLLOW ?? 0));
+      const buf = readFully(fd);
+      const { store, goodEnd, tail, lastCommitted } = CoordinatorStore.load(paths, buf, false, options);
+      store.fd = fd;
+      store.lock = lock;
+      store.openReport.staleLock = lock.tookOverFrom;
+      store.openReport.removedTempFiles = removed;
+      if (tail.kind === 'corrupt' || tail.kind === 'malformed') {
+        if (!options.repair) throw corruptError(paths.log, tail, describeTail(tail));
+        store.openReport.backupPath = backUp(paths.log, buf);
+        store.openReport.repairedAt = goodEnd;
+      }
+      if (goodEnd < buf.length) {
+        fs.ftruncateSync(fd, goodEnd);
+        fs.fsyncSync(fd);
+        store.openReport.truncatedBytes = buf.length - goodEnd;
+      }
+      if (!lastCommitted && store.version === FORMAT_VERSION) {
+        // The last frame is complete (its CRC matches) but its writer died before marking it: mark it
+        // now, so later damage to it is recognised as damage.
+        const last = lastFrameOf(buf, goodEnd);
+        const marker = encodeCommit(store.fileId, last.length, last.crc);
+        writeFully(fd, marker, goodEnd);
+        fs.fsyncSync(fd);
+        store.end = goodEnd + COMMIT_SIZE;
+        store.openReport.committedLastFrame = true;
+      }
+      if (store.autoCompact && store.worthCompacting()) {
+        try {
+          store.compact();
+          store.openReport.compacted = true;
+        } catch {
+          // The log is as it was (see compact); the store is usable, and the next write retries.
+        }
+      }
+      return store;
+    } catch (e) {
+      if (fd !== undefined) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // already closed by a failed compaction
+        }
+      }
+      lock.release();
+      ioError(e, 'opening', paths.log);
+    }
+  }
+
+  /** @internal Replays a whole log buffer into a new store; stops at the first bad frame. */
+  static load(
+    paths: StorePaths,
     buf: Buffer,
     readOnly: boolean,
-    io: { fd: number | undefined; lock: Lock | undefined; report: OpenReport },
     options: StoreOptions,
-  ): { store: CoordinatorStore; goodEnd: number; tail: ReturnType<typeof scanFrames>['tail'] } {
-    const file = path.join(dir, LOG_FILE);
-    const { fileId } = decodeHeader(buf, file);
+  ): { store: CoordinatorStore; goodEnd: number; tail: Tail; lastCommitted: boolean } {
+    const { version, fileId } = decodeHeader(buf, paths.log);
+    const store = new CoordinatorStore(paths, readOnly, options);
+    store.fileId = fileId;
+    store.version = version;
+    store.openReport.formatVersion = version;
+    if (version === 1) {
+      const scan = scanFramesV1(buf, fileId);
+      let goodEnd = scan.goodEnd;
+      let tail: Tail = scan.tail;
+      for (const frame of scan.frames) {
+        const decoded = decodeV1Entries(frame.entries);
+        if (typeof decoded === 'string') {
+          goodEnd = frame.offset;
+          tail = { kind: 'malformed', offset: frame.offset, reason: decoded };
+          break;
+        }
+        for (const d of decoded) {
+          store.state.applyMessage(d.type, d.key, d.envelope, d.parsed);
+          if (d.parsed !== undefined && typeof d.parsed.timestamp === 'number') store.lastTimestamp = d.parsed.timestamp;
+        }
+        store.frames++;
+      }
+      store.end = goodEnd;
+      return { store, goodEnd, tail, lastCommitted: true };
+    }
     const scan = scanFrames(buf, fileId);
-    const store = new CoordinatorStore(dir, readOnly, { ...io, fileId, end: scan.goodEnd }, options);
     let goodEnd = scan.goodEnd;
-    let tail = scan.tail;
+    let tail: Tail = scan.tail;
+    let lastCommitted = true;
     for (const frame of scan.frames) {
-      const decoded = decodeFrameMessages(frame.entries);
-      if (typeof decoded === 'string') {
-        // CRC-valid but not a Samza message: written by something broken; treat like a malformed frame.
+      try {
+        const ts = store.state.applyBody(decodeBody(buf, frame.bodyStart, frame.bodyEnd));
+        if (ts !== undefined) store.lastTimestamp = ts;
+      } catch (e) {
+        if (!(e instanceof Malformed)) throw e;
         goodEnd = frame.offset;
-        tail = { kind: 'malformed', offset: frame.offset, reason: decoded };
-        store.end = goodEnd;
+        tail = { kind: 'malformed', offset: frame.offset, reason: e.message };
         break;
       }
-      for (const d of decoded) store.apply(d.type, d.key, d.envelope);
+      store.frames++;
+      lastCommitted = frame.committed;
     }
-    return { store, goodEnd, tail };
+    store.end = goodEnd;
+    return { store, goodEnd, tail, lastCommitted };
   }
 }
 
-function decodeFrameMessages(
-  entries: ReturnType<typeof scanFrames>['frames'][number]['entries'],
-): Array<{ type: string; key: string; envelope: string | null }> | string {
-  const out: Array<{ type: string; key: string; envelope: string | null }> = [];
+// ---- encoding writes -----------------------------------------------------------------------
+
+/**
+ * Encodes records in order as sections: runs of single-field values of one type and field become
+ * a fields section; anything else a messages section (tombstones join the run of their type).
+ */
+/**
+ * `isEmpty(type)`: the store holds no live record of the type, so a type's first fields run with
+ * distinct keys is marked fresh (loaded later without hashing its keys).
+ */
+function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta, isEmpty?: (type: string) => boolean): Section[] {
+  const sections: Section[] = [];
+  const touched = new Set<string>();
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const where = `records[${i}]`;
+    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
+    checkNames(r.type, r.key, where);
+  }
+  // Types are independent, so records are encoded grouped by type (types in order of first
+  // appearance, each type's records in their order): long runs, few sections, the same state.
+  const order = groupByType(records);
+  let run: { kind: 'fields' | 'messages'; type: string; field: string } | undefined;
+  let keys: string[] = [];
+  let values: Array<string | null> = [];
+  let messages: Array<{ key: string; value: string | null }> = [];
+  const flush = (): void => {
+    if (run?.kind === 'fields') {
+      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && new Set(keys).size === keys.length;
+      touched.add(run.type);
+      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh));
+    } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
+    run = undefined;
+    keys = [];
+    values = [];
+    messages = [];
+  };
+  // A lower bound of the bytes (one per UTF-16 unit), so a write far over the limit fails before it is built.
+  let units = 0;
+  const grow = (n: number): void => {
+    units += n;
+    if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${records.length} records is more than ${MAX_BODY} bytes, the limit`);
+  };
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    const r = records[i]!;
+    grow(r.type.length + r.key.length + 16);
+    const names = r.type.isWellFormed() && r.key.isWellFormed();
+    if (r.value === null) {
+      if (names && run?.kind === 'fields' && run.type === r.type) {
+        keys.push(r.key);
+        values.push(null);
+        continue;
+      }
+      if (run?.kind !== 'messages') flush();
+      run = { kind: 'messages', type: '', field: '' };
+      touched.add(r.type);
+      messages.push({ key: encodeKey(r.type, r.key), value: null });
+      continue;
+    }
+    const single = names ? singleField(r.value) : undefined;
+    if (single !== undefined) {
+      if (run?.kind !== 'fields' || run.type !== r.type || run.field !== single.field) {
+        flush();
+        run = { kind: 'fields', type: r.type, field: single.field };
+      }
+      keys.push(r.key);
+      values.push(single.value);
+      grow(single.value.length);
+      continue;
+    }
+    const envelope = encodeEnvelope(r.value, meta, `${r.type} ${JSON.stringify(r.key)}`);
+    grow(envelope.length);
+    if (run?.kind !== 'messages') flush();
+    run = { kind: 'messages', type: '', field: '' };
+    touched.add(r.type);
+    messages.push({ key: encodeKey(r.type, r.key), value: envelope });
+  }
+  flush();
+  return sections;
+}
+
+/** Record indices grouped by type, stably (types in order of first appearance). */
+function groupByType(records: ReadonlyArray<StoreRecord>): Int32Array {
+  const order = new Int32Array(records.length);
+  const next = new Int32Array(records.length).fill(-1); // a linked list of each type's records
+  const tail = new Map<string, number>();
+  const heads: number[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const t = records[i]!.type;
+    const last = tail.get(t);
+    if (last === undefined) heads.push(i);
+    else next[last] = i;
+    tail.set(t, i);
+  }
+  let w = 0;
+  for (const h of heads) for (let i = h; i >= 0; i = next[i]!) order[w++] = i;
+  return order;
+}
+
+const INT_MAX = 2147483647;
+
+/** Validates caller-supplied SSP rows; returns the row count. */
+function checkSspRows(r: SspRows): number {
+  if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', 'ssps must be an object of SSP assignment columns', 'ssps');
+  const n = r.n;
+  if (!Number.isInteger(n) || n < 0) fail('E_STORE_ARG', `ssps.n must be a row count, got ${String(n)}`, 'ssps.n');
+  for (const [name, col] of [['stream', r.stream], ['partition', r.partition], ['list', r.list]] as const) {
+    if (!(col instanceof Int32Array) || col.length < n) fail('E_STORE_ARG', `ssps.${name} must be an Int32Array of at least ${n} rows`, `ssps.${name}`);
+  }
+  if (r.bucket !== null && (!(r.bucket instanceof Int32Array) || r.bucket.length < n)) fail('E_STORE_ARG', `ssps.bucket must be null or an Int32Array of at least ${n} rows`, 'ssps.bucket');
+  for (let i = 0; i < r.streams.length; i++) {
+    const s = r.streams[i]!;
+    if (typeof s?.system !== 'string' || typeof s.stream !== 'string') fail('E_STORE_ARG', `ssps.streams[${i}] must be { system, stream } strings`, `ssps.streams[${i}]`);
+  }
+  for (let i = 0; i < r.lists.length; i++) {
+    if (typeof r.lists[i] !== 'string') fail('E_STORE_ARG', `ssps.lists[${i}] must be a string (the taskNames JSON text)`, `ssps.lists[${i}]`);
+  }
+  for (let i = 0; i < n; i++) {
+    const s = r.stream[i]!;
+    const p = r.partition[i]!;
+    const b = r.bucket === null ? -1 : r.bucket[i]!;
+    const l = r.list[i]!;
+    if (s < 0 || s >= r.streams.length || p < 0 || p > INT_MAX || b < -1 || l < -1 || l >= r.lists.length) {
+      fail('E_STORE_ARG', `ssps row ${i} is out of range (stream ${s}, partition ${p}, keyBucket ${b}, list ${l})`, `ssps[${i}]`);
+    }
+  }
+  return n;
+}
+
+/** SSP rows as an ssps section; rows whose names or list text are not well-formed strings go as plain messages. */
+function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
+  const plainStream = r.streams.map((s) => !s.system.isWellFormed() || !s.stream.isWellFormed());
+  const plainList = r.lists.map((l) => !l.isWellFormed());
+  const odd: StoreRecord[] = [];
+  let keep = r.n;
+  for (let i = 0; i < r.n; i++) if (plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!])) keep--;
+  let cols: SspColumns = { streams: r.streams, lists: r.lists, n: r.n, stream: r.stream, partition: r.partition, bucket: r.bucket, list: r.list, meta: null };
+  if (keep < r.n) {
+    const pick = (a: Int32Array): Int32Array => {
+      const o = new Int32Array(keep);
+      let w = 0;
+      for (let i = 0; i < r.n; i++) if (!(plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!]))) o[w++] = a[i]!;
+      return o;
+    };
+    for (let i = 0; i < r.n; i++) {
+      if (!(plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!]))) continue;
+      const s = r.streams[r.stream[i]!]!;
+      const key = `{"system":${JSON.stringify(s.system)},"partition":${r.partition[i]},"stream":${JSON.stringify(s.stream)},"keyBucket":${r.bucket === null ? -1 : r.bucket[i]}}`;
+      odd.push({ type: SSP_TYPE, key, value: r.list[i]! < 0 ? null : { taskNames: r.lists[r.list[i]!]! } });
+    }
+    cols = { ...cols, n: keep, stream: pick(r.stream), partition: pick(r.partition), bucket: r.bucket === null ? null : pick(r.bucket), list: pick(r.list) };
+  }
+  const sections: Section[] = [];
+  if (cols.n > 0) sections.push(writeSsps(out, cols));
+  if (odd.length > 0) sections.push(...encodeRecords(out, odd, meta));
+  return sections;
+}
+
+// ---- compaction ----------------------------------------------------------------------------
+
+/** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
+function* compactedBodies(state: StoreState): Generator<EncodedBody> {
+  let sink = new Sink();
+  let metas: string[] = [];
+  let local = new Map<number, number>();
+  let records = 0;
+  const metaOf = (global: number): number => {
+    let id = local.get(global);
+    if (id === undefined) {
+      id = metas.length;
+      metas.push(state.metas[global]!);
+      local.set(global, id);
+    }
+    return id;
+  };
+  const take = (): EncodedBody | undefined => {
+    if (records === 0) return undefined;
+    const body = encodeBody(metas, sink, records);
+    sink = new Sink();
+    metas = [];
+    local = new Map();
+    records = 0;
+    return body;
+  };
+  for (const [type, ts] of state.types) {
+    const t = ts.ssp;
+    if (t !== undefined && t.live > 0) {
+      for (let from = 0; from < t.n; ) {
+        const cols = liveSspRows(t, from, COMPACT_ROWS, metaOf);
+        from = cols.next;
+        if (cols.c.n > 0) {
+          writeSsps(sink, cols.c);
+          records += cols.c.n;
+        }
+        if (records >= COMPACT_ROWS) {
+          const b = take();
+          if (b !== undefined) yield b;
+        }
+      }
+    }
+    const k = ts.keyed;
+    let r = 0;
+    while (r < k.n) {
+      if (!k.isLive(r)) {
+        r++;
+        continue;
+      }
+      const kind = k.kind[r]!;
+      if (kind >= 0) {
+        const keys: string[] = [];
+        const values: string[] = [];
+        const meta: number[] = [];
+        let oneMeta = true;
+        for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
+          if (!k.isLive(r)) continue;
+          keys.push(k.keys[r]!);
+          values.push(k.vals[r]!);
+          const m = metaOf(k.meta[r]!);
+          if (m !== 0) oneMeta = false;
+          meta.push(m);
+        }
+        // Compaction writes each key of a type once: every fields section is fresh.
+        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
+        records += keys.length;
+      } else {
+        const msgs: Array<{ key: string; value: string }> = [];
+        for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
+          if (!k.isLive(r)) continue;
+          msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
+        }
+        writeMessages(sink, msgs);
+        records += msgs.length;
+      }
+      if (records >= COMPACT_ROWS || sink.length >= 64 << 20) {
+        const b = take();
+        if (b !== undefined) yield b;
+      }
+    }
+  }
+  const b = take();
+  if (b !== undefined) yield b;
+}
+
+function liveSspRows(t: SspTable, from: number, max: number, metaOf: (g: number) => number): { c: SspColumns; next: number } {
+  let n = 0;
+  let r = from;
+  for (; r < t.n && n < max; r++) if (t.list[r]! >= 0) n++;
+  const c = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
+  let anyBucket = false;
+  let oneMeta = true;
+  let w = 0;
+  for (let i = from; i < r; i++) {
+    if (t.list[i]! < 0) continue;
+    c.stream[w] = t.stream[i]!;
+    c.partition[w] = t.partition[i]!;
+    c.bucket[w] = t.bucket[i]!;
+    if (t.bucket[i] !== -1) anyBucket = true;
+    c.list[w] = t.list[i]!;
+    c.meta[w] = metaOf(t.meta[i]!);
+    if (c.meta[w] !== 0) oneMeta = false;
+    w++;
+  }
+  return {
+    c: { streams: t.streams, lists: t.lists, n, stream: c.stream, partition: c.partition, bucket: anyBucket ? c.bucket : null, list: c.list, meta: oneMeta ? null : c.meta },
+    next: r,
+  };
+}
+
+// ---- reading helpers -----------------------------------------------------------------------
+
+function sspView(t: SspTable, state: StoreState): SspAssignment {
+  return {
+    streams: t.streams,
+    lists: t.lists,
+    rows: t.n,
+    live: t.live,
+    stream: t.stream,
+    partition: t.partition,
+    bucket: t.bucket,
+    list: t.list,
+    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
+    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
+    streamId: (system, stream) => t.streamId(system, stream, false),
+    others: () => {
+      const ts = state.types.get(SSP_TYPE);
+      const out = new Map<string, unknown>();
+      if (ts === undefined) return out;
+      const k = ts.keyed;
+      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
+      return out;
+    },
+  };
+}
+
+function decodeV1Entries(
+  entries: Array<{ key: Buffer; value: Buffer | null }>,
+): Array<{ type: string; key: string; envelope: string | null; parsed: Envelope | undefined }> | string {
+  const out: Array<{ type: string; key: string; envelope: string | null; parsed: Envelope | undefined }> = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     const k = decodeKey(e.key.toString('utf8'));
     if (k === undefined) return `entry ${i} key is not [1, "<type>", "<key>"]`;
     let envelope: string | null = null;
+    let parsed: Envelope | undefined;
     if (e.value !== null) {
       envelope = e.value.toString('utf8');
-      if (decodeEnvelope(envelope) === undefined) return `entry ${i} value is not a JSON object with "values"`;
+      parsed = decodeEnvelope(envelope);
+      if (parsed === undefined) return `entry ${i} value is not a JSON object with "values"`;
     }
-    out.push({ type: k.type, key: k.key, envelope });
+    out.push({ type: k.type, key: k.key, envelope, parsed });
   }
   return out;
 }
@@ -375,104 +933,46 @@ function safeUsername(): string {
   }
 }
 
-function emptyReport(): OpenReport {
-  return { truncatedBytes: 0, backupPath: undefined, staleLock: undefined, removedTempFiles: [] };
-}
-
 function corruptError(file: string, tail: { kind: 'corrupt' | 'malformed'; offset: number }, detail: string): AssignorError {
   return new AssignorError(
     'E_STORE_CORRUPT',
     `${file} is damaged at byte ${tail.offset} (${detail}). This is not an interrupted write, so nothing was changed; ` +
-      `open with { repair: true } to keep a copy of the file and cut the log at that byte.`,
+      `to keep a copy of the file and cut the log at that byte, repair it: --repair on the command line, { repair: true } in the API.`,
     `${file}@${tail.offset}`,
   );
 }
 
-function describeTail(tail: ReturnType<typeof scanFrames>['tail']): string {
-  if (tail.kind === 'corrupt') return `bad frame, yet a valid frame follows at byte ${tail.resumesAt}`;
+function describeTail(tail: Tail): string {
+  if (tail.kind === 'corrupt') return `bad bytes, yet a valid frame or commit marker follows at byte ${tail.resumesAt}`;
   if (tail.kind === 'malformed') return `frame CRC matches but its contents are malformed: ${tail.reason}`;
   return tail.kind;
 }
 
-function openReadOnly(dir: string, options: StoreOptions): CoordinatorStore {
-  const file = path.join(dir, LOG_FILE);
-  let buf: Buffer;
-  try {
-    buf = fs.readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      fail('E_STORE_NOT_FOUND', `no coordinator store at ${dir} (${file} does not exist)`, file);
-    }
-    ioError(e, 'reading', file);
-  }
-  const report = emptyReport();
-  const { store, goodEnd, tail } = CoordinatorStore.fromLog(dir, buf, true, { fd: undefined, lock: undefined, report }, options);
-  if (tail.kind === 'corrupt' || tail.kind === 'malformed') throw corruptError(file, tail, describeTail(tail));
-  // A torn tail may be a writer's append in flight: ignore it, never touch the file.
-  report.truncatedBytes = buf.length - goodEnd;
-  return store;
+/** The last frame before `end` (which ends with it): its body length and CRC. */
+function lastFrameOf(buf: Buffer, end: number): { length: number; crc: number } {
+  const scan = scanFrames(buf.subarray(0, end), buf.subarray(12, 20));
+  const f = scan.frames[scan.frames.length - 1]!;
+  return { length: f.bodyEnd - f.bodyStart, crc: buf.readUInt32BE(f.offset + 8) };
 }
 
-function openWriter(dir: string, options: StoreOptions): CoordinatorStore {
-  const file = path.join(dir, LOG_FILE);
-  try {
-    mkdirs(dir);
-  } catch (e) {
-    ioError(e, 'creating directory', dir);
-  }
-  let lock: Lock;
-  try {
-    lock = acquireLock(path.join(dir, LOCK_FILE), dir);
-  } catch (e) {
-    ioError(e, 'locking', path.join(dir, LOCK_FILE));
-  }
-  let fd: number | undefined;
-  try {
-    const report = emptyReport();
-    report.staleLock = lock.tookOverFrom;
-    // We hold the lock, so any temp file is a leftover of a crashed writer: remove it.
-    for (const name of fs.readdirSync(dir)) {
-      if (TEMP_RE.test(name)) {
-        fs.unlinkSync(path.join(dir, name));
-        report.removedTempFiles.push(name);
-      }
-    }
-    if (report.removedTempFiles.length > 0) fsyncDir(dir);
-    if (!fs.existsSync(file)) createLog(dir, file);
-    fd = fs.openSync(file, 'r+');
-    const buf = readFully(fd);
-    const { store, goodEnd, tail } = CoordinatorStore.fromLog(dir, buf, false, { fd, lock, report }, options);
-    if (tail.kind === 'corrupt' || tail.kind === 'malformed') {
-      if (!options.repair) throw corruptError(file, tail, describeTail(tail));
-      report.backupPath = backUp(dir, buf);
-    }
-    if (goodEnd < buf.length) {
-      fs.ftruncateSync(fd, goodEnd);
-      fs.fsyncSync(fd);
-      report.truncatedBytes = buf.length - goodEnd;
-    }
-    return store;
-  } catch (e) {
-    if (fd !== undefined) fs.closeSync(fd);
-    lock.release();
-    ioError(e, 'opening', file);
-  }
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A new log appears complete or not at all: header written to a temp file, fsync'd, renamed in. */
-function createLog(dir: string, file: string): void {
-  const tmp = path.join(dir, `${LOG_FILE}.create-${process.pid}.tmp`);
+function createLog(file: string): void {
+  const tmp = `${file}.create-${process.pid}.tmp`;
   writeNewFile(tmp, [encodeHeader(newFileId())]);
   fs.renameSync(tmp, file);
-  fsyncDir(dir);
+  fsyncDir(path.dirname(file));
 }
 
 /** Copies the damaged log aside (fsync'd) before repair cuts it. */
-function backUp(dir: string, buf: Buffer): string {
+function backUp(file: string, buf: Buffer): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const backup = path.join(dir, `${LOG_FILE}.corrupt-${stamp}`);
+  const backup = `${file}.corrupt-${stamp}`;
   writeNewFile(backup, [buf]);
-  fsyncDir(dir);
+  fsyncDir(path.dirname(file));
   return backup;
 }
 

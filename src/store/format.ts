@@ -1,23 +1,28 @@
-// The byte layout of the log file: a fixed header, then length+CRC framed frames.
-// Pure functions over Buffers; no file I/O here. docs/store.md is the normative description.
+// The byte layout of the log file (version 2): a fixed header, then frames, each followed by the
+// commit marker that says it was fsync'd. Pure functions over Buffers; no file I/O here.
+// docs/store.md is the normative description.
 import { randomBytes } from 'node:crypto';
 import { crc32 } from './crc32.js';
 import { fail } from '../errors.js';
+import { MAX_BODY } from './body.js';
 
 /** File magic: 0x89 "ACS" CR LF 0x1A LF (PNG-style, so text-mode mangling and truncation show). */
 export const MAGIC = Buffer.from([0x89, 0x41, 0x43, 0x53, 0x0d, 0x0a, 0x1a, 0x0a]);
-export const FORMAT_VERSION = 1;
+/** The version this build writes. */
+export const FORMAT_VERSION = 2;
+/** Versions this build reads (version 1 is upgraded to 2 by a writer's first write). */
+export const READ_VERSIONS: readonly number[] = [1, 2];
 /** magic(8) + version(u32) + fileId(8) + headerCrc(u32). */
 export const HEADER_SIZE = 24;
 export const FILE_ID_SIZE = 8;
-/** bodyLength(u32) + crc(u32). */
-export const FRAME_HEADER_SIZE = 8;
-/** Value length that marks a tombstone (a delete). */
-export const TOMBSTONE = 0xffffffff;
-/** Largest frame body accepted or written (1 GiB): keeps a garbage length from looking plausible. */
-export const MAX_BODY = 1 << 30;
-/** Smallest possible body: count + one entry with an empty key and a tombstone. */
-export const MIN_BODY = 4 + 4 + 0 + 4;
+/** Frame: tag "\xA5FR2", u32 body length, u32 CRC-32 of (file id ‖ tag ‖ length ‖ body), body. */
+export const FRAME_TAG = 0xa5465232;
+export const FRAME_HEADER_SIZE = 12;
+/** Commit marker: tag "\xA5CM2", u32 frame body length, u32 frame CRC, u32 CRC-32 of (file id ‖ the 12 bytes before). */
+export const COMMIT_TAG = 0xa5434d32;
+export const COMMIT_SIZE = 16;
+const FRAME_TAG_BYTES = Buffer.from([0xa5, 0x46, 0x52, 0x32]);
+const COMMIT_TAG_BYTES = Buffer.from([0xa5, 0x43, 0x4d, 0x32]);
 
 export interface Header {
   version: number;
@@ -28,10 +33,10 @@ export function newFileId(): Buffer {
   return randomBytes(FILE_ID_SIZE);
 }
 
-export function encodeHeader(fileId: Buffer): Buffer {
+export function encodeHeader(fileId: Buffer, version = FORMAT_VERSION): Buffer {
   const h = Buffer.alloc(HEADER_SIZE);
   MAGIC.copy(h, 0);
-  h.writeUInt32BE(FORMAT_VERSION, 8);
+  h.writeUInt32BE(version, 8);
   fileId.copy(h, 12, 0, FILE_ID_SIZE);
   h.writeUInt32BE(crc32(h.subarray(0, 20)), 20);
   return h;
@@ -51,178 +56,139 @@ export function decodeHeader(buf: Buffer, file: string): Header {
     fail('E_STORE_FORMAT', `${file} has a corrupt header (CRC mismatch); refusing to touch it`, file);
   }
   const version = buf.readUInt32BE(8);
-  if (version !== FORMAT_VERSION) {
+  if (!READ_VERSIONS.includes(version)) {
     fail(
       'E_STORE_VERSION',
-      `${file} uses coordinator store format version ${version}; this build reads version ${FORMAT_VERSION} only`,
+      `${file} uses coordinator store format version ${version}; this build reads versions ${READ_VERSIONS.join(' and ')}`,
       file,
     );
   }
   return { version, fileId: Buffer.from(buf.subarray(12, 20)) };
 }
 
-/** One message as stored: the UTF-8 key bytes and value bytes (null = tombstone). */
-export interface RawEntry {
-  key: Buffer;
-  value: Buffer | null;
+/** The frame header for a body (one buffer, or chunks), and the commit marker written after the frame is fsync'd. */
+export function encodeFrame(fileId: Buffer, body: Buffer | readonly Buffer[]): { head: Buffer; commit: Buffer } {
+  const chunks = Buffer.isBuffer(body) ? [body] : body;
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  if (length > MAX_BODY) fail('E_STORE_TOO_LARGE', `a frame body of ${length} bytes is over the limit of ${MAX_BODY}`);
+  const head = Buffer.alloc(FRAME_HEADER_SIZE);
+  head.writeUInt32BE(FRAME_TAG, 0);
+  head.writeUInt32BE(length, 4);
+  let crc = crc32(head.subarray(0, 8), crc32(fileId));
+  for (const c of chunks) crc = crc32(c, crc);
+  head.writeUInt32BE(crc, 8);
+  return { head, commit: encodeCommit(fileId, length, crc) };
 }
 
-/** A message about to be written: key and value as text (null value = tombstone). */
-export interface TextEntry {
-  key: string;
-  value: string | null;
+export function encodeCommit(fileId: Buffer, bodyLength: number, frameCrc: number): Buffer {
+  const c = Buffer.alloc(COMMIT_SIZE);
+  c.writeUInt32BE(COMMIT_TAG, 0);
+  c.writeUInt32BE(bodyLength, 4);
+  c.writeUInt32BE(frameCrc, 8);
+  c.writeUInt32BE(crc32(c.subarray(0, 12), crc32(fileId)), 12);
+  return c;
 }
 
-/** Encodes entries as one frame. The CRC covers fileId, the length field and the body. */
-export function encodeFrame(fileId: Buffer, entries: readonly TextEntry[]): Buffer {
-  let bodyLen = 4;
-  const sizes = new Array<number>(entries.length * 2);
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    const k = Buffer.byteLength(e.key, 'utf8');
-    const v = e.value === null ? 0 : Buffer.byteLength(e.value, 'utf8');
-    sizes[2 * i] = k;
-    sizes[2 * i + 1] = v;
-    bodyLen += 8 + k + v;
-  }
-  if (entries.length === 0) fail('E_STORE_INTERNAL', 'a frame needs at least one entry');
-  if (bodyLen > MAX_BODY) {
-    fail('E_STORE_TOO_LARGE', `a single write of ${entries.length} records is ${bodyLen} bytes; the limit is ${MAX_BODY}`);
-  }
-  const frame = Buffer.allocUnsafe(FRAME_HEADER_SIZE + bodyLen);
-  frame.writeUInt32BE(bodyLen, 0);
-  let p = FRAME_HEADER_SIZE;
-  frame.writeUInt32BE(entries.length, p);
-  p += 4;
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    frame.writeUInt32BE(sizes[2 * i]!, p);
-    p += 4;
-    p += frame.write(e.key, p, 'utf8');
-    if (e.value === null) {
-      frame.writeUInt32BE(TOMBSTONE, p);
-      p += 4;
-    } else {
-      frame.writeUInt32BE(sizes[2 * i + 1]!, p);
-      p += 4;
-      p += frame.write(e.value, p, 'utf8');
-    }
-  }
-  frame.writeUInt32BE(frameCrc(fileId, frame, 0, bodyLen), 4);
-  return frame;
-}
+export type Block =
+  | { kind: 'frame'; end: number; bodyStart: number; length: number; crc: number }
+  | { kind: 'commit'; end: number; length: number; crc: number }
+  /** Not a complete block with a matching CRC: torn, garbage, or bit rot. */
+  | { kind: 'bad' };
 
-function frameCrc(fileId: Buffer, buf: Buffer, offset: number, bodyLen: number): number {
-  const lenBytes = buf.subarray(offset, offset + 4);
-  const body = buf.subarray(offset + FRAME_HEADER_SIZE, offset + FRAME_HEADER_SIZE + bodyLen);
-  return crc32(body, crc32(lenBytes, crc32(fileId)));
-}
-
-export type FrameRead =
-  | { kind: 'ok'; end: number; entries: RawEntry[] }
-  /** Not a complete frame with a matching CRC: torn, garbage, or bit rot. */
-  | { kind: 'bad' }
-  /** CRC matches but the body does not parse: written by something broken, never by a crash. */
-  | { kind: 'malformed'; reason: string };
-
-/** Reads the frame starting at `offset` (which must be < buf.length). */
-export function readFrame(buf: Buffer, offset: number, fileId: Buffer): FrameRead {
-  if (offset + FRAME_HEADER_SIZE > buf.length) return { kind: 'bad' };
-  const bodyLen = buf.readUInt32BE(offset);
-  if (bodyLen < MIN_BODY || bodyLen > MAX_BODY) return { kind: 'bad' };
-  const end = offset + FRAME_HEADER_SIZE + bodyLen;
-  if (end > buf.length) return { kind: 'bad' };
-  if (buf.readUInt32BE(offset + 4) !== frameCrc(fileId, buf, offset, bodyLen)) return { kind: 'bad' };
-  // The CRC matched, so these bytes are what a writer produced; now check their structure.
-  let p = offset + FRAME_HEADER_SIZE;
-  const count = buf.readUInt32BE(p);
-  p += 4;
-  if (count === 0) return { kind: 'malformed', reason: 'frame has no entries' };
-  const entries: RawEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (p + 4 > end) return { kind: 'malformed', reason: `entry ${i} runs past the frame` };
-    const kLen = buf.readUInt32BE(p);
-    p += 4;
-    if (p + kLen + 4 > end) return { kind: 'malformed', reason: `entry ${i} key runs past the frame` };
-    const key = buf.subarray(p, p + kLen);
-    p += kLen;
-    const vLen = buf.readUInt32BE(p);
-    p += 4;
-    if (vLen === TOMBSTONE) {
-      entries.push({ key, value: null });
-      continue;
-    }
-    if (p + vLen > end) return { kind: 'malformed', reason: `entry ${i} value runs past the frame` };
-    entries.push({ key, value: buf.subarray(p, p + vLen) });
-    p += vLen;
+/** Reads the frame or commit marker at `o` (o < buf.length). */
+export function readBlock(buf: Buffer, o: number, fileId: Buffer): Block {
+  if (o + 4 > buf.length) return { kind: 'bad' };
+  const tag = buf.readUInt32BE(o);
+  if (tag === FRAME_TAG) {
+    if (o + FRAME_HEADER_SIZE > buf.length) return { kind: 'bad' };
+    const length = buf.readUInt32BE(o + 4);
+    const end = o + FRAME_HEADER_SIZE + length;
+    if (length > MAX_BODY || end > buf.length) return { kind: 'bad' };
+    const crc = crc32(buf.subarray(o + FRAME_HEADER_SIZE, end), crc32(buf.subarray(o, o + 8), crc32(fileId)));
+    if (crc !== buf.readUInt32BE(o + 8)) return { kind: 'bad' };
+    return { kind: 'frame', end, bodyStart: o + FRAME_HEADER_SIZE, length, crc };
   }
-  if (p !== end) return { kind: 'malformed', reason: `${end - p} stray bytes after entry ${count - 1}` };
-  return { kind: 'ok', end, entries };
+  if (tag === COMMIT_TAG) {
+    if (o + COMMIT_SIZE > buf.length) return { kind: 'bad' };
+    if (crc32(buf.subarray(o, o + 12), crc32(fileId)) !== buf.readUInt32BE(o + 12)) return { kind: 'bad' };
+    return { kind: 'commit', end: o + COMMIT_SIZE, length: buf.readUInt32BE(o + 4), crc: buf.readUInt32BE(o + 8) };
+  }
+  return { kind: 'bad' };
 }
 
 export interface Frame {
   offset: number;
-  entries: RawEntry[];
+  bodyStart: number;
+  bodyEnd: number;
+  /** Its commit marker follows it (or a later frame does, which proves it finished too). */
+  committed: boolean;
 }
 
 export type Tail =
-  /** The file ends exactly after the last good frame. */
+  /** The file ends exactly after the last good block. */
   | { kind: 'clean' }
-  /** Bytes after the last good frame contain no valid frame: a torn (interrupted) append. */
+  /** Bytes after the last good block hold no valid frame or commit marker: an unfinished append. */
   | { kind: 'torn'; offset: number }
-  /** A bad frame at `offset` is followed by a valid frame at `resumesAt`: damage, not a crash. */
+  /** Bad bytes at `offset` are followed by a valid frame or commit marker at `resumesAt`: damage, not a crash. */
   | { kind: 'corrupt'; offset: number; resumesAt: number }
-  /** A frame whose CRC matches but whose body does not parse. */
+  /** A block whose CRC matches but whose contents are wrong. */
   | { kind: 'malformed'; offset: number; reason: string };
 
 export interface Scan {
   frames: Frame[];
-  /** End of the last good frame: where a writer appends next. */
+  /** End of the last good block: where a writer appends next. */
   goodEnd: number;
   tail: Tail;
 }
 
-/** Walks the frames after the header. Stops at the first frame that is not good. */
+/**
+ * Walks the blocks after the header and stops at the first that is not good. The rule that tells a
+ * crash from damage: a writer appends a frame, fsyncs, appends its commit marker, fsyncs, and only
+ * then acknowledges, so an unfinished write leaves nothing valid behind it. Bad bytes followed by
+ * any valid frame or commit marker (including the bad frame's own marker) are damage.
+ */
 export function scanFrames(buf: Buffer, fileId: Buffer): Scan {
   const frames: Frame[] = [];
-  let offset = HEADER_SIZE;
-  while (offset < buf.length) {
-    const r = readFrame(buf, offset, fileId);
-    if (r.kind === 'malformed') return { frames, goodEnd: offset, tail: { kind: 'malformed', offset, reason: r.reason } };
-    if (r.kind === 'bad') {
-      const resumesAt = findLaterFrame(buf, offset + 1, fileId);
-      const tail: Tail = resumesAt === undefined ? { kind: 'torn', offset } : { kind: 'corrupt', offset, resumesAt };
-      return { frames, goodEnd: offset, tail };
+  let o = HEADER_SIZE;
+  while (o < buf.length) {
+    const b = readBlock(buf, o, fileId);
+    if (b.kind === 'frame') {
+      if (frames.length > 0) frames[frames.length - 1]!.committed = true;
+      frames.push({ offset: o, bodyStart: b.bodyStart, bodyEnd: b.end, committed: false });
+      o = b.end;
+      continue;
     }
-    frames.push({ offset, entries: r.entries });
-    offset = r.end;
+    if (b.kind === 'commit') {
+      const last = frames[frames.length - 1];
+      if (last === undefined || last.committed || last.bodyEnd !== o) {
+        return { frames, goodEnd: o, tail: { kind: 'malformed', offset: o, reason: 'a commit marker that does not follow a frame' } };
+      }
+      const length = last.bodyEnd - last.bodyStart;
+      if (b.length !== length || b.crc !== buf.readUInt32BE(last.offset + 8)) {
+        return { frames, goodEnd: o, tail: { kind: 'malformed', offset: o, reason: 'a commit marker that does not match the frame before it' } };
+      }
+      last.committed = true;
+      o = b.end;
+      continue;
+    }
+    const resumesAt = findLaterBlock(buf, o + 1, fileId);
+    const tail: Tail = resumesAt === undefined ? { kind: 'torn', offset: o } : { kind: 'corrupt', offset: o, resumesAt };
+    return { frames, goodEnd: o, tail };
   }
-  return { frames, goodEnd: offset, tail: { kind: 'clean' } };
+  return { frames, goodEnd: o, tail: { kind: 'clean' } };
 }
 
-const KEY_PREFIX = Buffer.from('[1,"');
-
-/** Cheap filter before the CRC: entry count >= 1 and a first key that begins like `[1,"`. */
-function looksLikeFrameStart(buf: Buffer, o: number, len: number): boolean {
-  const body = o + FRAME_HEADER_SIZE;
-  if (buf.readUInt32BE(body) === 0) return false;
-  const kLen = buf.readUInt32BE(body + 4);
-  if (kLen < KEY_PREFIX.length || kLen > len) return false;
-  return buf.compare(KEY_PREFIX, 0, KEY_PREFIX.length, body + 8, body + 8 + KEY_PREFIX.length) === 0;
-}
-
-/**
- * Looks for any well-formed frame starting at or after `from`. Appends are sequential and each
- * one is fsync'd before the next starts, so after a crash only the last frame can be torn; a valid
- * frame behind a bad one means the bad bytes are damage. Only candidates whose first key starts
- * with `[1,"` (every key this store writes does) are CRC-checked, which keeps the search linear.
- */
-function findLaterFrame(buf: Buffer, from: number, fileId: Buffer): number | undefined {
-  for (let o = from; o + FRAME_HEADER_SIZE + MIN_BODY <= buf.length; o++) {
-    const len = buf.readUInt32BE(o);
-    if (len < MIN_BODY || len > MAX_BODY || o + FRAME_HEADER_SIZE + len > buf.length) continue;
-    if (!looksLikeFrameStart(buf, o, len)) continue;
-    if (readFrame(buf, o, fileId).kind === 'ok') return o;
+/** The first offset >= from holding a valid frame or commit marker. Only tag positions are CRC-checked. */
+function findLaterBlock(buf: Buffer, from: number, fileId: Buffer): number | undefined {
+  let best: number | undefined;
+  for (const tag of [FRAME_TAG_BYTES, COMMIT_TAG_BYTES]) {
+    for (let o = buf.indexOf(tag, from); o >= 0 && (best === undefined || o < best); o = buf.indexOf(tag, o + 1)) {
+      if (readBlock(buf, o, fileId).kind !== 'bad') {
+        best = o;
+        break;
+      }
+    }
   }
-  return undefined;
+  return best;
 }

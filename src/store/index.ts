@@ -1,13 +1,21 @@
-// Public API of src/store: the embedded coordinator stream store.
+// Public API of src/store: the coordinator-store interface and its embedded (file) backend.
 // Helper names carry a Coordinator/STORE prefix because src/index.ts re-exports every module with `export *`.
 export {
   CoordinatorStore,
+  CoordinatorStore as FileCoordinatorStore,
   LOG_FILE as STORE_LOG_FILE,
   LOCK_FILE as STORE_LOCK_FILE,
+  AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
   type StoreOptions as CoordinatorStoreOptions,
   type StoreRecord as CoordinatorStoreRecord,
   type OpenReport as CoordinatorStoreOpenReport,
 } from './coordinator-store.js';
+export type {
+  CoordinatorStoreBackend,
+  SspRows as CoordinatorSspRows,
+  SspAssignment as CoordinatorSspAssignment,
+  StoreStats as CoordinatorStoreStats,
+} from './backend.js';
 export {
   MessageType as CoordinatorMessageType,
   KEY_VERSION as COORDINATOR_KEY_VERSION,
@@ -17,3 +25,5 @@ export {
   type Envelope as CoordinatorEnvelope,
 } from './messages.js';
 export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
+export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
+export { parseKafkaLocation, samzaCoordinatorTopic, type KafkaLocation } from './kafka-location.js';

@@ -167,5 +167,10 @@ describe('assignor channels expand', () => {
     const r = cli(['channels', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/channels plan --partitions N --width W/);
+    // No command is a usage error: exit 2 with its one line on stderr (issue 14, defect 6).
+    const none = cli(['channels']);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe('assignor: channels needs a command: plan, validate, expand or rewidth (assignor channels --help lists the options)\n');
   });
 });

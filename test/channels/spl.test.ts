@@ -52,8 +52,8 @@ describe('emitSpl', () => {
         expect(manual.map((l) => [...new Set(l)].sort((a, b) => a - b))).toEqual(busy);
         if (fixedArity) expect(new Set(manual.map((l) => l.length)).size).toBe(1);
         const line = parallelLine(spl);
-        const expected = w <= n && (strategy !== 'contiguous' || n % w === 0 || n % w === w - 1);
-        expect(line !== null).toBe(expected);
+        // Every layout without idle channels has a form (issue 13: 12 partitions on 5 channels used to get none).
+        expect(line !== null).toBe(w <= n);
         if (line !== null) for (let c = 0; c < w; c++) expect([...new Set(evalFor(line, c))].sort((a, b) => a - b)).toEqual(want[c]);
       }),
       { numRuns: 300 },

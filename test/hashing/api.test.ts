@@ -1,7 +1,7 @@
 // The API's boundary: bad input gets a clear AssignorError, never a wrong answer.
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { getKernels } from '../../src/engine/kernels.js';
+import { getKernels, rereadEngineSetting } from '../../src/engine/kernels.js';
 import {
   decodeKey,
   partitionForKey,
@@ -78,13 +78,16 @@ describe('engine selection', () => {
     expect(code(() => getKernels({ engine: 'gpu' as never }))).toBe('E_ENGINE');
     const before = process.env.ASSIGNOR_ENGINE;
     process.env.ASSIGNOR_ENGINE = 'fast';
+    rereadEngineSetting();
     try {
       expect(() => getKernels()).toThrow(/ASSIGNOR_ENGINE/);
       process.env.ASSIGNOR_ENGINE = 'reference';
+      rereadEngineSetting();
       expect(getKernels().name).toBe('reference');
     } finally {
       if (before === undefined) delete process.env.ASSIGNOR_ENGINE;
       else process.env.ASSIGNOR_ENGINE = before;
+      rereadEngineSetting();
     }
   });
   it('defaults to WASM with SIMD on this runtime', () => {

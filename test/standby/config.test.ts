@@ -118,9 +118,12 @@ describe('cluster input errors name the place', () => {
     expect(c.clients[1]!.standby[0]).toBe(c.tasks[1]);
   });
   it('misspelt fields are refused instead of silently ignored', () => {
+    // The types refuse these too (JS callers get the runtime check).
+    // @ts-expect-error `actives` is not a field of a client
     const e = err(() => placeStandbys({ clients: [{ id: 'a', actives: ['0_0'] }, { id: 'b' }], numStandbys: 1 }));
     expect(e.message).toBe('unknown field "actives" in clients[0]: expected id, tags, properties, capacity, active, standby');
     expect(e.path).toBe('clients[0].actives');
+    // @ts-expect-error `numStandby` is not a field of the cluster
     const e2 = err(() => placeStandbys({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], numStandby: 1 }));
     expect(e2.message).toBe('unknown field "numStandby" in the input: expected clients, tasks, numStandbys, tagKeys, properties');
     expect(e2.path).toBe('numStandby');
@@ -132,7 +135,7 @@ describe('cluster input errors name the place', () => {
     expect(e.path).toBe('clients[1].standby[1]');
     expect(e.message).toMatch(/standby of 1_0, which is not in tasks/);
     // Without an explicit list every named task is stateful, so the same holders are fine.
-    expect(placeStandbys({ ...spec, tasks: undefined }).report().tasks.map((t) => t.existing)).toEqual([['b'], ['b']]);
+    expect(placeStandbys({ ...spec, tasks: undefined }).report().tasks.map((t) => t.existing.map((e) => e.client))).toEqual([['b'], ['b']]);
   });
   it('UUIDs differing only in case are the same client', () => {
     const spec = { clients: [{ id: 'AAAAAAAA-0000-0000-0000-000000000000' }, { id: 'aaaaaaaa-0000-0000-0000-000000000000' }], numStandbys: 0 };

@@ -91,3 +91,78 @@ export function seededCluster(seed: number, C: number, T: number, S: number, gri
   }
   return { clients, tasks, numStandbys: S, tagKeys: keys };
 }
+
+export interface SkewOptions {
+  maxClients?: number;
+  maxTasks?: number;
+  /** numStandbys is drawn from 0..maxStandbys (default 3). */
+  maxStandbys?: number;
+  minKeys?: number;
+  /** Tag keys are drawn from minKeys..maxKeys (default 0..3). */
+  maxKeys?: number;
+  /** Existing standbys in the clients' `standby` lists. */
+  existing?: boolean;
+  /** Stateful tasks no client runs. */
+  unowned?: boolean;
+}
+
+/**
+ * A seeded random cluster of the shapes that make placement hard: a value held by one client
+ * only, keys with one value, clients lacking keys, capacities 1..8, more standbys than distinct
+ * values, a tag key no one configured, stateless actives, UUIDs sharing their first half (the
+ * signed tie-break on both halves). Every id is a lowercase UUID (Kafka's ProcessId).
+ */
+export function skewedCluster(seed: number, o: SkewOptions = {}): ClusterSpec {
+  const rand = rng(seed);
+  const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
+  const maxC = o.maxClients ?? 40;
+  const C = pick(['small', 'small', 'mid', 'large'] as const) === 'small' ? int(1, 8) : rand() < 0.6 ? int(2, Math.min(30, maxC)) : int(2, maxC);
+  const K = int(o.minKeys ?? 0, o.maxKeys ?? 3);
+  const names = ['zone', 'cluster', 'rack', 'host', 'row'];
+  for (let i = names.length - 1; i > 0; i--) {
+    const j = int(0, i);
+    [names[i], names[j]] = [names[j]!, names[i]!];
+  }
+  const keys = names.slice(0, K);
+  const hex = (n: number): string => Array.from({ length: n }, () => '0123456789abcdef'[int(0, 15)]).join('');
+  const sharedHalf = `${hex(8)}-${hex(4)}-${hex(4)}`;
+  const ids = new Set<string>();
+  while (ids.size < C) ids.add(`${rand() < 0.3 ? sharedHalf : `${hex(8)}-${hex(4)}-${hex(4)}`}-${hex(4)}-${hex(12)}`);
+  const capStyle = pick(['one', 'random', 'tiers'] as const);
+  const clients: ClientSpec[] = [...ids].map((id) => ({
+    id,
+    tags: {},
+    capacity: capStyle === 'one' ? 1 : capStyle === 'random' ? int(1, 8) : pick([1, 8]),
+    active: [],
+  }));
+  for (const key of keys) {
+    const n = pick([1, 2, 2, 3, 3, 4, 6]);
+    const style = n > 1 && rand() < 0.35 ? 'rare' : 'uniform';
+    const missing = pick([0, 0, 0, 0.1, 0.3]);
+    const rare = int(0, C - 1);
+    clients.forEach((c, i) => {
+      if (rand() < missing) return;
+      const v = style === 'rare' ? (i === rare ? 0 : int(1, n - 1)) : int(0, n - 1);
+      (c.tags as Record<string, string>)[key] = `${key}-${v}`;
+    });
+  }
+  // A tag no one configured: Kafka counts it but never uses it.
+  if (K > 0 && K < 5 && rand() < 0.2) for (const c of clients) if (rand() < 0.7) (c.tags as Record<string, string>)[names[K]!] = `x${int(0, 2)}`;
+  const T = int(0, o.maxTasks ?? 40);
+  const tasks: string[] = [];
+  const subtopologies = int(1, 4);
+  for (let i = 0; i < T; i++) {
+    const task = `${i % subtopologies}_${Math.floor(i / subtopologies)}`;
+    tasks.push(task);
+    const owner = o.unowned && rand() < 0.06 ? -1 : int(0, C - 1);
+    if (owner >= 0) clients[owner]!.active!.push(task);
+    if (o.existing && C > 1 && rand() < 0.12) {
+      const e = int(0, C - 1);
+      if (e !== owner) (clients[e]!.standby ??= []).push(task);
+    }
+  }
+  const stateless = rand() < 0.3;
+  if (stateless) clients.forEach((c, i) => { for (let s = int(0, 2); s > 0; s--) c.active!.push(`9_${i * 3 + s}`); });
+  return { clients, tasks, numStandbys: int(0, o.maxStandbys ?? 3), tagKeys: keys };
+}

@@ -247,7 +247,7 @@ describe.each(ENGINES)('kafka mode (%s)', (engine) => {
     expect(standbys(k, '0_1')).toEqual([P(2)]);
     const b = run(cluster(nodes, 1, []), engine, 'balanced');
     expect(standbys(b, '0_0')).toEqual([]); // balanced counts it toward num.standby.replicas
-    expect(b.tasks[0]!.existing).toEqual([P(2)]);
+    expect(b.tasks[0]!.existing.map((e) => e.client)).toEqual([P(2)]);
   });
 });
 

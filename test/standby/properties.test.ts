@@ -1,11 +1,10 @@
 // The properties, checked with fast-check on the reference engine and WASM:
-// no double copies; min(standbys, clients - 1) standbys per task; balanced
-// never below the best level free at the moment of choice; equal clients end
-// within one standby of each other; results independent of input order.
+// no double copies; min(standbys, clients - 1) standbys per task; equal clients end
+// within one standby of each other; results independent of input order. Balanced
+// against kafka mode: never-worse.test.ts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { placeStandbys, type ClusterSpec, type StandbyPlacement } from '../../src/standby/index.js';
-import { maskScore } from '../../src/engine/reference/standby.js';
 import { arbCluster } from './generators.js';
 
 const ENGINES = ['reference', 'wasm-simd'] as const;
@@ -18,36 +17,6 @@ function copiesPerClient(pl: StandbyPlacement): void {
     for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) holders.push(p.holders[h]!);
     for (let j = 0; j < pl.width; j++) if (pl.slots[t * pl.width + j]! >= 0) holders.push(pl.slots[t * pl.width + j]!);
     expect(new Set(holders).size).toBe(holders.length);
-  }
-}
-
-/** Replays each choice: the chosen standby's score equals the best score any free client offered. */
-function bestAtChoice(pl: StandbyPlacement): void {
-  const p = pl.flat.problem;
-  const K = p.keys;
-  for (let t = 0; t < p.tasks; t++) {
-    const holders = new Set<number>();
-    if (p.active[t]! >= 0) holders.add(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) holders.add(p.holders[h]!);
-    for (let j = 0; j < pl.width; j++) {
-      const c = pl.slots[t * pl.width + j]!;
-      if (c < 0) break;
-      const used = new Set<number>();
-      for (const h of holders) for (let k = 0; k < K; k++) if (p.clientValues[h * K + k]! >= 0) used.add(p.clientValues[h * K + k]!);
-      const score = (x: number): number => {
-        let m = 0;
-        for (let k = 0; k < K; k++) {
-          const v = p.clientValues[x * K + k]!;
-          if (v >= 0 && !used.has(v)) m |= 1 << k;
-        }
-        return maskScore(m, K);
-      };
-      let best = -1;
-      for (let x = 0; x < p.clients; x++) if (!holders.has(x)) best = Math.max(best, score(x));
-      expect(score(c)).toBe(best);
-      expect(maskScore(pl.masks[t * pl.width + j]!, K)).toBe(best);
-      holders.add(c);
-    }
   }
 }
 
@@ -80,10 +49,6 @@ describe.each(ENGINES)('standby properties (%s)', (engine) => {
       }),
       { numRuns: 200 },
     );
-  });
-
-  it('balanced: no standby below the best level free at the moment of its choice', () => {
-    fc.assert(fc.property(arbCluster({ missingKeys: true, existing: true }), (spec) => bestAtChoice(placeStandbys(spec, { engine }))), { numRuns: 300 });
   });
 
   it('balanced: identical clients end within one standby of each other', () => {

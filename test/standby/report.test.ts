@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { placeStandbys, explainText, htmlReport } from '../../src/standby/index.js';
+import { placeStandbys, explainText, htmlReport, type ClusterSpec } from '../../src/standby/index.js';
 import { command, itNeeds } from '../support/components.js';
 
 const chromium = command('chromium', 'apt-get install chromium');
@@ -18,7 +18,7 @@ function renderedDom(html: string): string {
 }
 
 // A tag value that reads "(no tag)" and clients that lack the key must stay apart.
-const noTagSpec = {
+const noTagSpec: ClusterSpec = {
   numStandbys: 1,
   tagKeys: ['zone', 'cluster', 'rack'],
   clients: [

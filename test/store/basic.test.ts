@@ -134,10 +134,19 @@ describe('CoordinatorStore basics', () => {
       timestamp: 1234,
       values: { Partition: '0' },
     });
+    s.put('other', 'k', { a: [1], b: 'x' }); // not a single string field: stored as its envelope, verbatim
+    // Export yields Samza's messages exactly: the key JSON and the value envelope, byte for byte.
+    expect([...s.messages()]).toEqual([
+      { key: '[1,"set-changelog","Partition 0"]', value: '{"host":"h1","username":"u1","source":"SamzaContainer","timestamp":1234,"values":{"Partition":"0"}}' },
+      { key: '[1,"other","k"]', value: '{"host":"h1","username":"u1","source":"SamzaContainer","timestamp":1234,"values":{"a":[1],"b":"x"}}' },
+    ]);
     s.close();
     const text = fs.readFileSync(path.join(dir, LOG_FILE)).toString('latin1');
-    expect(text).toContain('[1,"set-changelog","Partition 0"]');
-    expect(text).toContain('{"host":"h1","username":"u1","source":"SamzaContainer","timestamp":1234,"values":{"Partition":"0"}}');
+    expect(text).toContain('[1,"other","k"]');
+    expect(text).toContain('{"host":"h1","username":"u1","source":"SamzaContainer","timestamp":1234,"values":{"a":[1],"b":"x"}}');
+    const r = CoordinatorStore.open(dir, { readOnly: true });
+    expect(r.message('set-changelog', 'Partition 0')).toEqual({ host: 'h1', username: 'u1', source: 'SamzaContainer', timestamp: 1234, values: { Partition: '0' } });
+    r.close();
     expect(encodeKey('a', 'b')).toBe('[1,"a","b"]');
     expect(decodeKey('[1,"a","b"]')).toEqual({ type: 'a', key: 'b' });
     expect(decodeKey('[2,"a","b"]')).toBeUndefined();
@@ -174,7 +183,7 @@ describe('CoordinatorStore basics', () => {
     s.close();
   });
 
-  it('writeBatch appends thousands of records with a single fsync, applied in order', () => {
+  it('writeBatch appends thousands of records as one frame: two fsyncs (the frame, then its commit marker), applied in order', () => {
     const dir = tempDir();
     const s = CoordinatorStore.open(dir);
     const fsync = vi.spyOn(fs, 'fsyncSync');
@@ -183,11 +192,11 @@ describe('CoordinatorStore basics', () => {
     records.push({ type: 'set-task-partition-assignment', key: 'ssp-0', value: null });
     records.push({ type: 'set-task-partition-assignment', key: 'ssp-1', value: { taskNames: '[]' } });
     s.writeBatch(records);
-    expect(fsync).toHaveBeenCalledTimes(1);
+    expect(fsync).toHaveBeenCalledTimes(2);
     s.writeBatch([]); // nothing to write, no fsync
-    expect(fsync).toHaveBeenCalledTimes(1);
+    expect(fsync).toHaveBeenCalledTimes(2);
     s.put('x', 'y', 1);
-    expect(fsync).toHaveBeenCalledTimes(2); // every put is fsync'd
+    expect(fsync).toHaveBeenCalledTimes(4); // every put is fsync'd and committed
     vi.restoreAllMocks();
     const e = s.entries('set-task-partition-assignment');
     expect(e.size).toBe(4999);

@@ -1,11 +1,14 @@
 // Compaction: same state, smaller file, atomic replacement, leftovers of a crashed compaction ignored.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
 import { cleanupTempDirs, snapshot, snapshotOf, tempDir } from './helpers.js';
 
-afterEach(() => cleanupTempDirs());
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanupTempDirs();
+});
 
 function busyStore(dir: string): CoordinatorStore {
   const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 42 });
@@ -93,3 +96,69 @@ describe('compaction', () => {
     s.close();
   });
 });
+
+describe('automatic compaction', () => {
+  it('a writer compacts on its own once half the records are dead, keeping the state; the log stays near its live size', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { autoCompactMinBytes: 4096, host: 'h', username: 'u', now: () => 1 });
+    let largest = 0;
+    for (let round = 0; round < 40; round++) {
+      s.writeBatch(Array.from({ length: 100 }, (_, p) => ({ type: 'set-changelog', key: `Partition ${p}`, value: { Partition: String(p + round) } })));
+      const st = s.stats();
+      expect(st.records).toBeLessThan(2 * st.liveKeys + 100 + 1); // never more than one batch past the trigger
+      largest = Math.max(largest, st.fileBytes);
+    }
+    const st = s.stats();
+    expect(st.liveKeys).toBe(100);
+    expect(largest).toBeLessThan(4 * fs.statSync(s.path).size + 8192);
+    const state = snapshot(s);
+    expect(state['set-changelog']!.at(-1)).toEqual(['Partition 99', { Partition: String(99 + 39) }]);
+    s.close();
+    expect(snapshotOf(dir)).toEqual(state);
+  });
+
+  it('a mostly dead log is compacted when a writer opens it; readers never compact', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { autoCompact: false });
+    for (let round = 0; round < 10; round++) s.writeBatch(Array.from({ length: 50 }, (_, p) => ({ type: 't', key: String(p), value: round })));
+    const state = snapshot(s);
+    s.close();
+    const bytes = fs.readFileSync(path.join(dir, LOG_FILE));
+    const r = CoordinatorStore.open(dir, { readOnly: true, autoCompactMinBytes: 0 });
+    expect(r.stats()).toMatchObject({ records: 500, liveKeys: 50, deadRecords: 450 });
+    r.close();
+    expect(fs.readFileSync(path.join(dir, LOG_FILE)).equals(bytes)).toBe(true);
+    const w = CoordinatorStore.open(dir, { autoCompactMinBytes: 0 });
+    expect(w.openReport.compacted).toBe(true);
+    expect(w.stats()).toMatchObject({ records: 50, liveKeys: 50 });
+    expect(snapshot(w)).toEqual(state);
+    w.close();
+    // The default threshold (1 MiB) leaves a small log alone.
+    const small = CoordinatorStore.open(copyOf(bytes));
+    expect(small.openReport.compacted).toBe(false);
+    small.close();
+  });
+
+  it('a failed automatic compaction does not fail the write it follows', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { autoCompactMinBytes: 0 });
+    s.put('t', 'k', 1);
+    vi.spyOn(fs, 'renameSync').mockImplementation(() => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
+    s.put('t', 'k', 2); // one live, one dead: compaction is due, and fails
+    vi.restoreAllMocks();
+    expect(s.get('t', 'k')).toBe(2);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    s.put('t', 'k', 3); // and the store goes on (this one compacts)
+    expect(s.stats().records).toBe(1);
+    s.close();
+    expect(snapshotOf(dir)).toEqual({ t: [['k', 3]] });
+  });
+});
+
+function copyOf(log: Buffer): string {
+  const d = tempDir();
+  fs.writeFileSync(path.join(d, LOG_FILE), log);
+  return d;
+}

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore, STORE_LOG_FILE as LOG_FILE } from '../../src/store/index.js';
-import { encodeFrame, HEADER_SIZE } from '../../src/store/format.js';
+import { COMMIT_SIZE, encodeFrame, HEADER_SIZE } from '../../src/store/format.js';
+import { encodeBody, Sink, writeMessages, writeSsps } from '../../src/store/body.js';
 import { cleanupTempDirs, copyDir, snapshot, snapshotOf, tempDir, type Snapshot } from './helpers.js';
 import { caught } from '../helpers.js';
 
@@ -15,8 +16,15 @@ afterEach(() => {
 });
 
 
-/** A store with some history, then one more write; returns the sizes and states around that write. */
-function lastWriteFixture(last: (s: CoordinatorStore) => void): { dir: string; start: number; end: number; before: Snapshot; after: Snapshot } {
+/** A store with some history, then one more write; returns the offsets and states around that write. */
+function lastWriteFixture(last: (s: CoordinatorStore) => void): {
+  dir: string;
+  start: number;
+  commitStart: number;
+  end: number;
+  before: Snapshot;
+  after: Snapshot;
+} {
   const dir = tempDir();
   const s = CoordinatorStore.open(dir);
   s.put('set-changelog', 'Partition 0', { Partition: '0' });
@@ -32,7 +40,7 @@ function lastWriteFixture(last: (s: CoordinatorStore) => void): { dir: string; s
   const after = snapshot(s);
   const end = fs.statSync(s.path).size;
   s.close();
-  return { dir, start, end, before, after };
+  return { dir, start, commitStart: end - COMMIT_SIZE, end, before, after };
 }
 
 const lastWrites: Array<[string, (s: CoordinatorStore) => void]> = [
@@ -46,31 +54,48 @@ const lastWrites: Array<[string, (s: CoordinatorStore) => void]> = [
         { type: 'set-changelog', key: 'Partition 3', value: { Partition: '3' } },
         { type: 'set-task-container-assignment', key: 'Partition 0', value: null },
         { type: 'set-config', key: '__proto__', value: { value: 'x' } },
+        { type: 'other', key: 'k', value: { a: [1, 2], b: null } },
       ]),
+  ],
+  [
+    'a batch with SSP rows',
+    (s) =>
+      s.writeBatch([{ type: 'set-changelog', key: 'Partition 4', value: { Partition: '4' } }], {
+        streams: [{ system: 'kafka', stream: 'PVE' }],
+        lists: ['["Partition 0"]', '["Partition 1"]'],
+        n: 3,
+        stream: Int32Array.of(0, 0, 0),
+        partition: Int32Array.of(0, 1, 2),
+        bucket: null,
+        list: Int32Array.of(0, 1, 0),
+      }),
   ],
 ];
 
 describe('torn tail (kill mid-append)', () => {
   for (const [name, last] of lastWrites) {
-    it(`truncating inside ${name} at every byte offset restores the state before it`, () => {
-      const { dir, start, end, before, after } = lastWriteFixture(last);
+    it(`cutting ${name} at every byte: inside the frame restores the state before it; inside its commit marker keeps it and re-marks it`, () => {
+      const { dir, start, commitStart, end, before, after } = lastWriteFixture(last);
       expect(end).toBeGreaterThan(start);
       expect(snapshotOf(copyDir(dir))).toEqual(after);
       const file = path.join(dir, LOG_FILE);
       const original = fs.readFileSync(file);
       for (let cut = start; cut < end; cut++) {
+        const framed = cut >= commitStart; // the frame is complete; only (part of) its marker is missing
         fs.writeFileSync(file, original.subarray(0, cut));
         // A reader ignores the torn bytes and leaves them alone.
         const ro = CoordinatorStore.open(dir, { readOnly: true });
-        expect(snapshot(ro)).toEqual(before);
-        expect(ro.truncatedBytes).toBe(cut - start);
+        expect(snapshot(ro)).toEqual(framed ? after : before);
+        expect(ro.truncatedBytes).toBe(cut - (framed ? commitStart : start));
         ro.close();
         expect(fs.statSync(file).size).toBe(cut);
-        // A writer drops them.
+        // A writer drops them, and marks a complete last frame committed (the marker is deterministic).
         const s = CoordinatorStore.open(dir);
-        expect(snapshot(s)).toEqual(before);
-        expect(s.truncatedBytes).toBe(cut - start);
-        expect(fs.statSync(file).size).toBe(start);
+        expect(snapshot(s)).toEqual(framed ? after : before);
+        expect(s.truncatedBytes).toBe(cut - (framed ? commitStart : start));
+        expect(s.openReport.committedLastFrame).toBe(framed);
+        if (framed) expect(fs.readFileSync(file).equals(original)).toBe(true);
+        else expect(fs.statSync(file).size).toBe(start);
         // and the next append lands on a clean end (checked on a sample of cuts: each costs fsyncs).
         if ((cut - start) % 7 === 1 || cut === end - 1) {
           s.put('after', 'crash', cut);
@@ -98,12 +123,12 @@ describe('torn tail (kill mid-append)', () => {
     s.writeBatch(batch);
     const end = s.fileBytes;
     s.close();
-    fs.truncateSync(path.join(dir, LOG_FILE), end - 1);
+    fs.truncateSync(path.join(dir, LOG_FILE), end - COMMIT_SIZE - 1);
     const t0 = performance.now();
     const r = CoordinatorStore.open(dir);
     const ms = performance.now() - t0;
     expect(snapshot(r)).toEqual({ keep: [['me', 1]] });
-    expect(r.truncatedBytes).toBe(end - 1 - start);
+    expect(r.truncatedBytes).toBe(end - COMMIT_SIZE - 1 - start);
     r.close();
     expect(ms).toBeLessThan(5000);
   });
@@ -121,19 +146,58 @@ describe('torn tail (kill mid-append)', () => {
 
 describe('bit flips', () => {
   for (const [name, last] of lastWrites) {
-    it(`a flipped bit anywhere in ${name} (the last frame) is caught by the CRC`, () => {
-      const { dir, start, end, before } = lastWriteFixture(last);
-      const original = fs.readFileSync(path.join(dir, LOG_FILE));
-      for (let at = start; at < end; at++) {
-        for (const bit of at < start + 8 ? [0, 1, 2, 3, 4, 5, 6, 7] : [(at * 5) % 8]) {
+    it(`a flipped bit anywhere in ${name}, once committed, is damage: refused unchanged, and repair cuts it`, () => {
+      const { dir, start, commitStart, before } = lastWriteFixture(last);
+      const file = path.join(dir, LOG_FILE);
+      const original = fs.readFileSync(file);
+      for (let at = start; at < commitStart; at++) {
+        for (const bit of at < start + 12 ? [0, 3, 7] : [(at * 5) % 8]) {
           const damaged = Buffer.from(original);
           damaged[at]! ^= 1 << bit;
-          fs.writeFileSync(path.join(dir, LOG_FILE), damaged);
-          const s = CoordinatorStore.open(dir);
-          expect(snapshot(s)).toEqual(before);
-          expect(s.truncatedBytes).toBe(end - start);
-          s.close();
+          fs.writeFileSync(file, damaged);
+          const e = caught(() => CoordinatorStore.open(dir));
+          expect(e.code).toBe('E_STORE_CORRUPT');
+          expect(e.path).toBe(`${file}@${start}`);
+          expect(caught(() => CoordinatorStore.open(dir, { readOnly: true })).code).toBe('E_STORE_CORRUPT');
+          expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+          if (at % 11 === 0) {
+            const r = CoordinatorStore.open(dir, { repair: true });
+            expect(snapshot(r)).toEqual(before);
+            expect(fs.readFileSync(r.openReport.backupPath!).equals(damaged)).toBe(true);
+            fs.unlinkSync(r.openReport.backupPath!);
+            r.close();
+          }
         }
+      }
+    });
+
+    it(`a flipped bit in ${name} before it was committed (no marker) is an unfinished write: dropped`, () => {
+      const { dir, start, commitStart, before } = lastWriteFixture(last);
+      const file = path.join(dir, LOG_FILE);
+      const original = fs.readFileSync(file).subarray(0, commitStart);
+      for (let at = start; at < commitStart; at += 3) {
+        const damaged = Buffer.from(original);
+        damaged[at]! ^= 1 << (at % 8);
+        fs.writeFileSync(file, damaged);
+        const s = CoordinatorStore.open(dir);
+        expect(snapshot(s)).toEqual(before);
+        expect(s.truncatedBytes).toBe(commitStart - start);
+        s.close();
+      }
+    });
+
+    it(`a flipped bit in the commit marker of ${name} loses nothing: the marker is rewritten`, () => {
+      const { dir, commitStart, end, after } = lastWriteFixture(last);
+      const file = path.join(dir, LOG_FILE);
+      const original = fs.readFileSync(file);
+      for (let at = commitStart; at < end; at++) {
+        const damaged = Buffer.from(original);
+        damaged[at]! ^= 1 << (at % 8);
+        fs.writeFileSync(file, damaged);
+        const s = CoordinatorStore.open(dir);
+        expect(snapshot(s)).toEqual(after);
+        s.close();
+        expect(fs.readFileSync(file).equals(original)).toBe(true);
       }
     });
   }
@@ -196,16 +260,29 @@ describe('bit flips', () => {
     s.close();
     const file = path.join(dir, LOG_FILE);
     const fileId = fs.readFileSync(file).subarray(12, 20);
-    for (const bad of [
-      { key: '[2,"t","k"]', value: null }, // wrong key version
-      { key: 'not json', value: null },
-      { key: '[1,"t","k"]', value: '{"no":"values"}' },
-      { key: '[1,"t","k"]', value: '[1]' },
-    ]) {
+    const messages = (m: { key: string; value: string | null }) => (o: Sink) => writeMessages(o, [m]);
+    const ssps = (list: number, stream = 0) => (o: Sink) =>
+      writeSsps(o, { streams: [{ system: 'kafka', stream: 'PVE' }], lists: ['["a"]'], n: 1, stream: Int32Array.of(stream), partition: Int32Array.of(0), bucket: null, list: Int32Array.of(list), meta: null });
+    const cases: Array<[string, (o: Sink) => void]> = [
+      ['wrong key version', messages({ key: '[2,"t","k"]', value: null })],
+      ['key not JSON', messages({ key: 'not json', value: null })],
+      ['envelope without values', messages({ key: '[1,"t","k"]', value: '{"no":"values"}' })],
+      ['envelope not an object', messages({ key: '[1,"t","k"]', value: '[1]' })],
+      ['SSP row naming a list that is not there', ssps(1)],
+      ['SSP row naming a stream that is not there', ssps(0, 3)],
+      ['unknown section kind', (o) => [9, 0, 0, 0, 0, 0, 0, 0].forEach((b) => o.u8(b))],
+    ];
+    for (const [what, write] of cases) {
       const d = copyDir(dir);
-      fs.appendFileSync(path.join(d, LOG_FILE), encodeFrame(fileId, [bad]));
+      const sink = new Sink();
+      write(sink);
+      const body = encodeBody(['{"host":"h","username":"u","source":"SamzaContainer","timestamp":1}'], sink, 1);
+      const { head, commit } = encodeFrame(fileId, body.chunks);
+      fs.appendFileSync(path.join(d, LOG_FILE), Buffer.concat([head, ...body.chunks, commit]));
       const before = fs.readFileSync(path.join(d, LOG_FILE));
-      expect(caught(() => CoordinatorStore.open(d)).code).toBe('E_STORE_CORRUPT');
+      const e = caught(() => CoordinatorStore.open(d));
+      expect(e.code, what).toBe('E_STORE_CORRUPT');
+      expect(e.message, what).toContain('malformed');
       expect(fs.readFileSync(path.join(d, LOG_FILE)).equals(before)).toBe(true);
       const r = CoordinatorStore.open(d, { repair: true });
       expect(snapshot(r)).toEqual({ t: [['k', 1]] });

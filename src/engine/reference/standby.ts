@@ -40,6 +40,8 @@ export interface StandbyProblem {
 
 /** Kafka-mode switches. */
 export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
+/** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
+export const NEED_EXACT = 2;
 
 export interface StandbyKernels {
   /**
@@ -47,7 +49,7 @@ export interface StandbyKernels {
    * then [T*W, 2*T*W) the bit mask of keys (bit k = key k) on which that standby
    * differs from every copy placed before it.
    */
-  standbyBalanced(p: StandbyProblem): Int32Array;
+  standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array;
   /**
    * Kafka mode, same output. `fallbackOrder` lists task indices in the order
    * Kafka's fallback loop visits them (a java.util.HashMap order).
@@ -86,18 +88,32 @@ export function referenceStandby(): StandbyKernels {
 
 // ---------------------------------------------------------------- balanced
 
-function standbyBalanced(p: StandbyProblem): Int32Array {
-  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
-  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
-  const load = p.load.slice();
+/**
+ * One binary min-heap per tag group over (load, index), stored in one array:
+ * the least-loaded member of a group without a copy of the current task is
+ * found below the heap's holders only (a task has few copies). `held[c] ===
+ * stamp` marks the clients holding the current task.
+ */
+interface GroupHeaps {
+  /** Least-loaded member of group g with held[c] !== stamp, or -1. */
+  bestFree(g: number, held: Int32Array, stamp: number): number;
+  /** c's load grew by one: move it down its heap. */
+  grew(c: number): void;
+  /** c's load fell by one: move it up its heap. */
+  shrank(c: number): void;
+  before(a: number, b: number): boolean;
+}
+
+function groupHeaps(p: StandbyProblem, load: Int32Array): GroupHeaps {
+  const C = p.clients, G = p.groups;
   const cap = p.capacity;
-  // One binary min-heap per group over (load, index), stored in one array.
   const gStart = new Int32Array(G + 1);
   for (let c = 0; c < C; c++) gStart[p.groupOf[c]! + 1]!++;
   for (let g = 0; g < G; g++) gStart[g + 1]! += gStart[g]!;
   const gSize = new Int32Array(G);
   const heap = new Int32Array(C);
   const pos = new Int32Array(C);
+  const stack = new Int32Array(C + 1);
   const before = (a: number, b: number): boolean => lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) || (!lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) && a < b);
   const siftUp = (g: number, i: number): void => {
     const base = gStart[g]!;
@@ -130,86 +146,206 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
     heap[base + i] = c;
     pos[c] = i;
   };
-  const push = (c: number): void => {
+  for (let c = 0; c < C; c++) {
     const g = p.groupOf[c]!;
     heap[gStart[g]! + gSize[g]!] = c;
     gSize[g]!++;
     siftUp(g, gSize[g]! - 1);
-  };
-  for (let c = 0; c < C; c++) push(c);
-
-  const scoreOf = new Int32Array(1 << K); // maskScore for every mask, computed once
-  for (let m = 0; m < 1 << K; m++) scoreOf[m] = maskScore(m, K);
-  const usedVal = new Int32Array(p.values); // stamp t+1: value carried by a copy of task t
-  const held = new Int32Array(C); // stamp t+1: client holds a copy of task t
-  const stack = new Int32Array(C + 1);
-  let stamp = 0;
-  const hold = (c: number): void => {
-    held[c] = stamp;
-    for (let k = 0; k < K; k++) {
-      const v = p.clientValues[c * K + k]!;
-      if (v >= 0) usedVal[v] = stamp;
-    }
-  };
-  /**
-   * Least-loaded member of group g without a copy: the heap top, unless it holds
-   * one; then search below the holders only (a task has few copies).
-   */
-  const bestFree = (g: number): number => {
-    const base = gStart[g]!;
-    const n = gSize[g]!;
-    let best = -1;
-    let sp = 0;
-    if (n > 0) stack[sp++] = 0;
-    while (sp > 0) {
-      const i = stack[--sp]!;
-      const c = heap[base + i]!;
-      if (held[c] !== stamp) {
-        if (best < 0 || before(c, best)) best = c;
-        continue;
-      }
-      const l = 2 * i + 1;
-      if (l < n) stack[sp++] = l;
-      if (l + 1 < n) stack[sp++] = l + 1;
-    }
-    return best;
-  };
-  for (let t = 0; t < T; t++) {
-    const need = p.need[t]!;
-    if (need <= 0) continue;
-    stamp = t + 1;
-    if (p.active[t]! >= 0) hold(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) hold(p.holders[h]!);
-    for (let j = 0; j < need; j++) {
+  }
+  return {
+    before,
+    grew: (c) => siftDown(p.groupOf[c]!, pos[c]!),
+    shrank: (c) => siftUp(p.groupOf[c]!, pos[c]!),
+    bestFree(g, held, stamp) {
+      const base = gStart[g]!;
+      const n = gSize[g]!;
       let best = -1;
-      let bestScore = -1;
-      let bestMask = 0;
-      for (let g = 0; g < G; g++) {
-        let mask = 0;
-        for (let k = 0; k < K; k++) {
-          const v = p.groupValues[g * K + k]!;
-          if (v >= 0 && usedVal[v] !== stamp) mask |= 1 << k;
+      let sp = 0;
+      if (n > 0) stack[sp++] = 0;
+      while (sp > 0) {
+        const i = stack[--sp]!;
+        const c = heap[base + i]!;
+        if (held[c] !== stamp) {
+          if (best < 0 || before(c, best)) best = c;
+          continue;
         }
-        const score = scoreOf[mask]!;
-        if (score < bestScore) continue;
-        const c = bestFree(g);
-        if (c < 0) continue;
-        if (score > bestScore || before(c, best)) {
-          best = c;
-          bestScore = score;
-          bestMask = mask;
-        }
+        const l = 2 * i + 1;
+        if (l < n) stack[sp++] = l;
+        if (l + 1 < n) stack[sp++] = l + 1;
       }
-      if (best < 0) break;
-      out[t * W + j] = best;
-      out[T * W + t * W + j] = bestMask;
-      hold(best);
-      load[best]!++;
-      siftDown(p.groupOf[best]!, pos[best]!); // its key grew: move it down
+      return best;
+    },
+  };
+}
+
+/**
+ * Balanced mode: Kafka's own placement first (the same kernel as kafka mode,
+ * with balanced's counts), then only changes that keep every task's tag spread
+ * at least Kafka's and every client inside Kafka's range of loads and standby
+ * counts, so the result is never worse than Kafka's on either (docs/standby.md).
+ *   1. improve: per task, replace a standby by the least-loaded client of a group
+ *      that raises the task's spread (distinct values per key, in precedence order);
+ *   2. rebalance: even loads inside groups of identical tags (no spread changes).
+ */
+function standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
+  const out = standbyKafka(p, flags | NEED_EXACT, fallbackOrder);
+  const load = p.load.slice();
+  const count = new Int32Array(p.clients); // standbys per client (existing and placed)
+  for (let h = 0; h < p.holders.length; h++) count[p.holders[h]!]!++;
+  for (let s = 0; s < p.tasks * p.width; s++) {
+    const c = out[s]!;
+    if (c >= 0) {
+      load[c]!++;
+      count[c]!++;
     }
   }
-  rebalance(p, out, load);
+  const env = envelope(p, load, count);
+  improve(p, out, load, count, env);
+  rebalance(p, out, load, count, env);
+  remask(p, out);
   return out;
+}
+
+/** Kafka's range: the least and the most load (as count/capacity), the fewest and the most standbys of any client. */
+interface Envelope {
+  loN: number;
+  loC: number;
+  hiN: number;
+  hiC: number;
+  minCount: number;
+  maxCount: number;
+}
+
+function envelope(p: StandbyProblem, load: Int32Array, count: Int32Array): Envelope {
+  const cap = p.capacity;
+  let lo = 0, hi = 0, minCount = count[0] ?? 0, maxCount = count[0] ?? 0;
+  for (let c = 1; c < p.clients; c++) {
+    if (lessLoad(load[c]!, cap[c]!, load[lo]!, cap[lo]!)) lo = c;
+    if (lessLoad(load[hi]!, cap[hi]!, load[c]!, cap[c]!)) hi = c;
+    if (count[c]! < minCount) minCount = count[c]!;
+    if (count[c]! > maxCount) maxCount = count[c]!;
+  }
+  return { loN: load[lo] ?? 0, loC: cap[lo] ?? 1, hiN: load[hi] ?? 0, hiC: cap[hi] ?? 1, minCount, maxCount };
+}
+
+/** Moving one standby x -> y keeps both clients inside Kafka's range of loads and of standby counts. */
+function insideEnvelope(p: StandbyProblem, load: Int32Array, count: Int32Array, e: Envelope, x: number, y: number): boolean {
+  const cap = p.capacity;
+  if (count[y]! + 1 > e.maxCount || count[x]! - 1 < e.minCount) return false;
+  if (lessLoad(e.hiN, e.hiC, load[y]! + 1, cap[y]!)) return false;
+  return !lessLoad(load[x]! - 1, cap[x]!, e.loN, e.loC);
+}
+
+/** Lexicographic comparison of two spread vectors (distinct values per key, key 0 first). */
+function compareSpread(a: Int32Array, b: Int32Array, K: number): number {
+  for (let k = 0; k < K; k++) if (a[k] !== b[k]) return a[k]! - b[k]!;
+  return 0;
+}
+
+/**
+ * Raises tasks' tag spread: for each standby of a task, the least-loaded free
+ * member of the group that raises the task's spread vector most (ties: least
+ * loaded) takes its place, if the move stays inside Kafka's range. Every move
+ * strictly raises one task's vector, which is bounded, so the pass ends.
+ */
+function improve(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope): void {
+  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
+  if (K === 0 || W === 0) return;
+  const heaps = groupHeaps(p, load);
+  const held = new Int32Array(C);
+  const usedVal = new Int32Array(p.values);
+  const without = new Int32Array(K);
+  const cur = new Int32Array(K);
+  const cand = new Int32Array(K);
+  const bestVec = new Int32Array(K);
+  let u = 0;
+  const mark = (c: number): void => {
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0 && usedVal[v] !== u) {
+        usedVal[v] = u;
+        without[k]!++;
+      }
+    }
+  };
+  const withValues = (vec: Int32Array, values: Int32Array, base: number): void => {
+    for (let k = 0; k < K; k++) {
+      const v = values[base + k]!;
+      vec[k] = without[k]! + (v >= 0 && usedVal[v] !== u ? 1 : 0);
+    }
+  };
+  for (let t = 0; t < T; t++) {
+    const stamp = t + 1;
+    const a = p.active[t]!;
+    if (a >= 0) held[a] = stamp;
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) held[p.holders[h]!] = stamp;
+    for (let j = 0; j < W; j++) if (out[t * W + j]! >= 0) held[out[t * W + j]!] = stamp;
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (let j = 0; j < W; j++) {
+        const x = out[t * W + j]!;
+        if (x < 0) continue;
+        // The task's spread without slot j's copy, then with x (now) and with each group instead.
+        u++;
+        without.fill(0);
+        if (a >= 0) mark(a);
+        for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) mark(p.holders[h]!);
+        for (let i = 0; i < W; i++) if (i !== j && out[t * W + i]! >= 0) mark(out[t * W + i]!);
+        withValues(cur, p.clientValues, x * K);
+        bestVec.set(cur);
+        let best = -1;
+        for (let g = 0; g < G; g++) {
+          withValues(cand, p.groupValues, g * K);
+          const cmp = compareSpread(cand, bestVec, K);
+          if (cmp < 0 || (cmp === 0 && best < 0)) continue;
+          const y = heaps.bestFree(g, held, stamp);
+          if (y < 0 || (cmp === 0 && !heaps.before(y, best))) continue;
+          if (!insideEnvelope(p, load, count, env, x, y)) continue;
+          best = y;
+          bestVec.set(cand);
+        }
+        if (best < 0) continue;
+        out[t * W + j] = best;
+        held[x] = 0;
+        held[best] = stamp;
+        load[x]!--;
+        count[x]!--;
+        heaps.shrank(x);
+        load[best]!++;
+        count[best]!++;
+        heaps.grew(best);
+        moved = true;
+      }
+    }
+  }
+}
+
+/** Recomputes each standby's key mask (keys on which it differs from every copy before it) after moves. */
+function remask(p: StandbyProblem, out: Int32Array): void {
+  const K = p.keys, T = p.tasks, W = p.width;
+  const seen = new Int32Array(p.values);
+  const see = (c: number, stamp: number): void => {
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0) seen[v] = stamp;
+    }
+  };
+  for (let t = 0; t < T; t++) {
+    const stamp = t + 1;
+    if (p.active[t]! >= 0) see(p.active[t]!, stamp);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) see(p.holders[h]!, stamp);
+    for (let j = 0; j < W; j++) {
+      const c = out[t * W + j]!;
+      if (c < 0) continue;
+      let mask = 0;
+      for (let k = 0; k < K; k++) {
+        const v = p.clientValues[c * K + k]!;
+        if (v >= 0 && seen[v] !== stamp) mask |= 1 << k;
+      }
+      out[T * W + t * W + j] = mask;
+      see(c, stamp);
+    }
+  }
 }
 
 /**
@@ -218,7 +354,7 @@ function standbyBalanced(p: StandbyProblem): Int32Array {
  * (n_src - 1)/cap_src >= (n_dst + 1)/cap_dst, which strictly lowers
  * sum(n^2/cap), so it terminates. Only standbys placed by this call move.
  */
-function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
+function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope): void {
   const C = p.clients, G = p.groups, T = p.tasks, W = p.width;
   const cap = p.capacity;
   const S = T * W;
@@ -260,6 +396,8 @@ function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
     out[s] = to;
     load[from]!--;
     load[to]!++;
+    count[from]!--;
+    count[to]!++;
   };
   /** Moves one standby src -> dst that dst does not hold yet. */
   const moveOne = (src: number, dst: number): boolean => {
@@ -304,6 +442,8 @@ function rebalance(p: StandbyProblem, out: Int32Array, load: Int32Array): void {
             const dst = order[b]!;
             // Worth moving only if the source stays at least as loaded as the destination becomes.
             if (lessLoad(load[src]! - 1, cap[src]!, load[dst]! + 1, cap[dst]!)) continue;
+            // ... and the standby counts stay inside Kafka's range.
+            if (count[dst]! + 1 > env.maxCount || count[src]! - 1 < env.minCount) continue;
             moved = pass === 0 ? moveOne(src, dst) : chain(src, dst, base, n);
           }
         }
@@ -333,10 +473,9 @@ function sortBy(order: Int32Array, n: number, first: (a: number, b: number) => b
 // ---------------------------------------------------------------- kafka
 
 function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-  const C = p.clients, K = p.keys, T = p.tasks, W = p.width;
+  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
   const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
   const load = p.load.slice();
-  const cap = p.capacity;
   const tagAware = (flags & KAFKA_TAG_AWARE) !== 0;
   const remaining = p.need.slice();
   const filled = new Int32Array(T);
@@ -369,23 +508,30 @@ function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Arra
     out[t * W + j] = c;
     out[T * W + t * W + j] = mask;
     load[c]!++;
+    heaps.grew(c);
     markHolder(c);
   };
-  /** Least loaded client not holding the task; with `tags`, also outside usedEntries. */
+  const heaps = groupHeaps(p, load);
+  /**
+   * Least loaded client not holding the task; with `tags`, also outside
+   * usedEntries. Kafka's filter reads only a client's values, so it passes or
+   * fails whole tag groups: the answer is the best of the passing groups' least
+   * loaded free members, the same client a scan of all clients finds.
+   */
   const poll = (tags: boolean): number => {
     let best = -1;
-    for (let c = 0; c < C; c++) {
-      if (held[c] === stamp) continue;
+    for (let g = 0; g < G; g++) {
       if (tags) {
         let ok = true;
         for (let k = 0; k < K && ok; k++) {
           if (exhausted[k]) continue;
-          const v = p.clientValues[c * K + k]!;
+          const v = p.groupValues[g * K + k]!;
           if (v >= 0 && usedVal[v] === stamp) ok = false;
         }
         if (!ok) continue;
       }
-      if (best < 0 || lessLoad(load[c]!, cap[c]!, load[best]!, cap[best]!)) best = c;
+      const c = heaps.bestFree(g, held, stamp);
+      if (c >= 0 && (best < 0 || heaps.before(c, best))) best = c;
     }
     return best;
   };
@@ -394,6 +540,7 @@ function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Arra
     for (let t = 0; t < T; t++) {
       const a = p.active[t]!;
       if (a < 0) continue; // no active owner: left for the fallback
+      if (remaining[t]! <= 0 && (flags & NEED_EXACT) !== 0) continue;
       visit(t);
       exhausted.fill(0);
       let usedCount = 1;

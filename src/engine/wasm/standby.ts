@@ -6,13 +6,13 @@ import type { StandbyKernels, StandbyProblem } from '../reference/standby.js';
 interface StandbyExports {
   standbyBalanced(
     C: number, K: number, G: number, T: number, W: number, V: number,
-    clientValues: number, groupOf: number, groupValues: number,
+    clientValues: number, distinct: number, groupOf: number, groupValues: number,
     load: number, cap: number, active: number, need: number, holderStart: number, holders: number,
-    out: number,
+    flags: number, fallbackOrder: number, out: number,
   ): void;
   standbyKafka(
-    C: number, K: number, T: number, W: number, V: number,
-    clientValues: number, distinct: number,
+    C: number, K: number, G: number, T: number, W: number, V: number,
+    clientValues: number, distinct: number, groupOf: number, groupValues: number,
     load: number, cap: number, active: number, need: number, holderStart: number, holders: number,
     flags: number, fallbackOrder: number, out: number,
   ): void;
@@ -21,26 +21,12 @@ interface StandbyExports {
 export function wasmStandby(core: WasmCore): StandbyKernels {
   const raw = core.raw as unknown as StandbyExports;
   return {
-    standbyBalanced(p: StandbyProblem): Int32Array {
-      core.begin();
-      const cv = core.put(p.clientValues);
-      const go = core.put(p.groupOf);
-      const gv = core.put(p.groupValues);
-      const ld = core.put(p.load);
-      const cp = core.put(p.capacity);
-      const ac = core.put(p.active);
-      const nd = core.put(p.need);
-      const hs = core.put(p.holderStart);
-      const hl = core.put(p.holders);
-      const n = 2 * p.tasks * p.width;
-      const out = core.alloc(n * 4);
-      raw.standbyBalanced(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, go, gv, ld, cp, ac, nd, hs, hl, out);
-      return core.takeI32(out, n);
-    },
-    standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
+    standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
       core.begin();
       const cv = core.put(p.clientValues);
       const di = core.put(p.distinct);
+      const go = core.put(p.groupOf);
+      const gv = core.put(p.groupValues);
       const ld = core.put(p.load);
       const cp = core.put(p.capacity);
       const ac = core.put(p.active);
@@ -50,7 +36,25 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
       const fo = core.put(fallbackOrder);
       const n = 2 * p.tasks * p.width;
       const out = core.alloc(n * 4);
-      raw.standbyKafka(p.clients, p.keys, p.tasks, p.width, p.values, cv, di, ld, cp, ac, nd, hs, hl, flags, fo, out);
+      raw.standbyBalanced(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
+      return core.takeI32(out, n);
+    },
+    standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
+      core.begin();
+      const cv = core.put(p.clientValues);
+      const di = core.put(p.distinct);
+      const go = core.put(p.groupOf);
+      const gv = core.put(p.groupValues);
+      const ld = core.put(p.load);
+      const cp = core.put(p.capacity);
+      const ac = core.put(p.active);
+      const nd = core.put(p.need);
+      const hs = core.put(p.holderStart);
+      const hl = core.put(p.holders);
+      const fo = core.put(fallbackOrder);
+      const n = 2 * p.tasks * p.width;
+      const out = core.alloc(n * 4);
+      raw.standbyKafka(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
       return core.takeI32(out, n);
     },
   };

@@ -1,0 +1,104 @@
+// `assignor samza import` and `assignor samza export`: a Samza job's coordinator stream (its Kafka
+// topic, a dump of its messages, or another store) into a store, and a store out as a dump (JSON
+// Lines, one message per line as on the topic; format in docs/coordinator.md). After an import,
+// `samza plan` and `samza watch` continue from the job's real state.
+import { createWriteStream, statSync } from 'node:fs';
+import { AssignorError, EXIT_OK } from '../errors.js';
+import { parseJobFile } from '../samza/job-file.js';
+import type { SamzaConfig } from '../samza/config.js';
+import { openStore } from '../coordinator/open-store.js';
+import { copyStore, MessageDump, writeDump, type ReadableStore } from '../coordinator/transfer.js';
+import { isKafkaLocation } from '../store/kafka-location.js';
+import type { CoordinatorStoreBackend } from '../store/backend.js';
+import { parse, readJsonFile } from './args.js';
+import { Output } from './output.js';
+
+export const IMPORT_HELP = `usage: assignor samza import --from SRC --store S [--job job.json]
+       assignor samza export --store S [--out FILE] [--job job.json]
+
+import: copy a job's coordinator-stream state into an empty store, in one write
+  --from SRC              kafka://HOST:PORT/TOPIC (a Samza coordinator stream), a store directory,
+                          or a dump file (JSON Lines or a JSON array of {"key", "value"} messages)
+  --store S               the store to fill: a directory or kafka://HOST:PORT/TOPIC
+  --job FILE              only to name a Kafka topic left out of a location (__samza_coordinator_<job.name>_<job.id>)
+export: write every live message of a store as JSON Lines ({"key": "<key JSON>", "value": "<envelope JSON>"})
+  --out FILE              write there instead of stdout`;
+
+const IMPORT_OPTIONS = {
+  from: { type: 'string' },
+  store: { type: 'string' },
+  job: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const EXPORT_OPTIONS = {
+  store: { type: 'string' },
+  out: { type: 'string' },
+  job: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function jobConfig(path: string | undefined): SamzaConfig | undefined {
+  return path === undefined ? undefined : parseJobFile(readJsonFile(path)).config;
+}
+
+async function openSource(from: string, config: SamzaConfig | undefined): Promise<ReadableStore & { close?: () => unknown }> {
+  if (isKafkaLocation(from)) return openStore(from, { readOnly: true, config, where: '--from' });
+  let dir = false;
+  try {
+    dir = statSync(from).isDirectory();
+  } catch {
+    // not there: MessageDump.read names the file in its error
+  }
+  if (dir) return openStore(from, { readOnly: true, where: '--from' });
+  return MessageDump.read(from);
+}
+
+export async function importCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, IMPORT_OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${IMPORT_HELP}\n`);
+    return EXIT_OK;
+  }
+  if (values.from === undefined || values.from === '') throw new AssignorError('E_USAGE', '--from is required (kafka://HOST:PORT/TOPIC, a store directory or a dump file)', '--from');
+  if (values.store === undefined || values.store === '') throw new AssignorError('E_USAGE', '--store is required (a directory or kafka://HOST:PORT/TOPIC)', '--store');
+  if (values.from === values.store) throw new AssignorError('E_USAGE', '--from and --store name the same place', '--store');
+  const config = jobConfig(values.job);
+  const source = await openSource(values.from, config);
+  let target: CoordinatorStoreBackend | undefined;
+  try {
+    target = await openStore(values.store, { config });
+    const r = await copyStore(source, target);
+    process.stderr.write(`import: ${r.messages} messages (${r.sspRows} SSP assignments; types ${r.types.join(', ') || 'none'}) from ${source.location} into ${target.location} in one write\n`);
+  } finally {
+    await target?.close();
+    await source.close?.();
+  }
+  return EXIT_OK;
+}
+
+export async function exportCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, EXPORT_OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${IMPORT_HELP}\n`);
+    return EXIT_OK;
+  }
+  if (values.store === undefined || values.store === '') throw new AssignorError('E_USAGE', '--store is required (a directory or kafka://HOST:PORT/TOPIC)', '--store');
+  const store = await openStore(values.store, { readOnly: true, config: jobConfig(values.job) });
+  try {
+    const stream = values.out === undefined ? process.stdout : createWriteStream(values.out);
+    const out = new Output(stream);
+    const n = await writeDump(store, (t) => out.write(t));
+    await out.close();
+    if (stream !== process.stdout) {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.end(resolve);
+      });
+    }
+    process.stderr.write(`export: ${n} messages from ${store.location}\n`);
+  } finally {
+    await store.close();
+  }
+  return EXIT_OK;
+}

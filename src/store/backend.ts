@@ -1,0 +1,128 @@
+// The coordinator-store interface every backend implements: the embedded log (CoordinatorStore,
+// the default) now, a compacted Kafka topic in Samza's coordinator-stream layout next. The
+// logical content is the same for both: Samza coordinator-stream messages, key [1,"<type>","<key>"]
+// and a value envelope, last write wins per (type, key), a null value deletes. docs/store.md has
+// the contract in prose.
+import type { Envelope } from './messages.js';
+import type { SystemStream } from './ssp-table.js';
+
+export type { SystemStream };
+
+/** One message to write; `value` is the envelope's `values` (null: a tombstone). */
+export interface BackendRecord {
+  type: string;
+  key: string;
+  value: unknown | null;
+}
+
+/**
+ * set-task-partition-assignment records in columns: row i stands for the message with key
+ * {"system":S,"partition":P,"stream":T,"keyBucket":B} (the canonical SSP key) and value
+ * { taskNames: lists[list[i]] }, or a tombstone when list[i] is -1. Logically the same as one
+ * record per SSP; backends store them however they like (the file store as columns, a Kafka
+ * store as one message per SSP, as Samza does).
+ */
+export interface SspRows {
+  streams: readonly SystemStream[];
+  /** Distinct taskNames values: the JSON array text Samza stores, e.g. `["Partition 0"]`. */
+  lists: readonly string[];
+  /** Rows used in the columns below. */
+  n: number;
+  stream: Int32Array;
+  partition: Int32Array;
+  /** null: every key bucket is -1. */
+  bucket: Int32Array | null;
+  list: Int32Array;
+}
+
+/**
+ * The stored canonical SSP assignment (read side). Row order is first-write order; rows whose
+ * list is -1 are dead and skipped. The arrays may be longer than `rows`.
+ */
+export interface SspAssignment {
+  streams: readonly SystemStream[];
+  lists: readonly string[];
+  rows: number;
+  /** Live rows. */
+  live: number;
+  stream: Int32Array;
+  partition: Int32Array;
+  bucket: Int32Array;
+  list: Int32Array;
+  /** The live row of an SSP, or -1. */
+  find(system: string, stream: string, partition: number, bucket: number): number;
+  /** The same with a stream id from streamId(). */
+  findById(streamId: number, partition: number, bucket: number): number;
+  /** The id of a (system, stream) pair in `streams`, or -1. */
+  streamId(system: string, stream: string): number;
+  /** The type's other records: keys in another form (older Samza) or values of another shape. */
+  others(): Map<string, unknown>;
+}
+
+/** What `assignor store inspect` shows. */
+export interface StoreStats {
+  /** The store's location: a directory, or kafka://host:port/topic. */
+  location: string;
+  /** The file (or topic) holding the log. */
+  log: string;
+  /** When the log is reached through a symbolic link: the link's target as written. */
+  linkTarget?: string;
+  formatVersion: number;
+  /** Size of the log now. */
+  fileBytes: number;
+  /** Bytes of good, replayed data at open (the append position). */
+  goodBytes: number;
+  frames: number;
+  /** Records in the log: live ones, overwritten ones, deleted ones and tombstones. */
+  records: number;
+  liveKeys: number;
+  deadRecords: number;
+  types: Array<{ type: string; keys: number }>;
+  /** Newest envelope timestamp in the log (epoch ms), if any record carries one. */
+  lastWrite: number | undefined;
+  /** Modification time of the log file (epoch ms). */
+  modified: number | undefined;
+  /** Torn-tail bytes ignored (read-only) or dropped (writer) at open. */
+  tornBytes: number;
+}
+
+/**
+ * A coordinator store. Reads are served from memory: the log replayed at open plus this handle's
+ * own writes, so they are synchronous for every backend. A write is one atomic, durable batch:
+ * after a crash either all of it is visible or none of it. One writer per store; a second one is
+ * refused (file store: the lock) or fenced (Kafka store: the transactional id).
+ *
+ * Errors are AssignorErrors with the E_STORE_* codes listed in docs/store.md.
+ */
+export interface CoordinatorStoreBackend {
+  /** Where the store lives: a directory, or kafka://host:port/topic. */
+  readonly location: string;
+  readonly readOnly: boolean;
+  /** The `values` of the live message, a fresh copy; undefined when absent or deleted. */
+  get(type: string, key: string): unknown | undefined;
+  has(type: string, key: string): boolean;
+  /** The whole value envelope of the live message. */
+  message(type: string, key: string): Envelope | undefined;
+  /** key -> values of one type, first-write order (canonical SSP rows first for the assignment type). */
+  entries(type: string): Map<string, unknown>;
+  /** Types holding at least one live key, in first-write order. */
+  types(): string[];
+  /** Live keys over all types. */
+  readonly size: number;
+  /**
+   * key -> value of `field` for one type when every live record of it is exactly { [field]: "<string>" }
+   * (Samza's usual shape), in first-write order; undefined when any record is not (read entries() then).
+   */
+  singleFields(type: string, field: string): Map<string, string> | undefined;
+  /** set-task-partition-assignment with canonical keys, as columns (the one type that grows with the job). */
+  sspAssignment(): SspAssignment;
+  /**
+   * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store
+   * completes synchronously; a network backend returns a promise (await it either way).
+   */
+  commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): void | Promise<void>;
+  /** Every live message in Samza's layout: key JSON `[1,"<type>","<key>"]` and envelope JSON (export). */
+  messages(): Iterable<{ key: string; value: string }>;
+  stats(): StoreStats;
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,140 @@
+// Coordinator-stream state replayed from Samza's records (key JSON `[1,"<type>","<key>"]`, value
+// envelope JSON or null), with the read side of CoordinatorStoreBackend: the Kafka store replays its
+// topic into it, and `samza import` replays a dump of messages into it. Last record wins per
+// (type, key), a null value deletes, first-write order (StoreState, shared with the file store).
+import { fail } from '../errors.js';
+import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from './messages.js';
+import { StoreState, SSP_TYPE } from './state.js';
+import type { SspTable } from './ssp-table.js';
+import type { SspAssignment } from './backend.js';
+
+export class ReplayedState {
+  protected state = new StoreState();
+  protected lastTimestamp: number | undefined;
+
+  /** Called before every read; stores override it to refuse use after close. */
+  protected checkOpen(): void {}
+
+  /**
+   * Applies one record as Samza's CoordinatorStreamStore would: the key must be
+   * `[1,"<type>","<key>"]` and a value a JSON object with `values` (E_STORE_FORMAT otherwise,
+   * naming `where`, e.g. `topic@offset`).
+   */
+  applyRecord(keyText: string, valueText: string | null, where: string): void {
+    const k = decodeKey(keyText);
+    if (k === undefined) {
+      fail('E_STORE_FORMAT', `${where}: key ${JSON.stringify(keyText.slice(0, 80))} is not a coordinator-stream key [${KEY_VERSION},"<type>","<key>"]`, where);
+    }
+    if (valueText === null) {
+      this.state.applyMessage(k.type, k.key, null);
+      return;
+    }
+    const env = decodeEnvelope(valueText);
+    if (env === undefined) fail('E_STORE_FORMAT', `${where}: the value of ${k.type} ${JSON.stringify(k.key)} is not a JSON object with "values"`, where);
+    const usual = reorder(env);
+    if (usual !== undefined) this.state.applyMessage(k.type, k.key, usual, undefined);
+    else this.state.applyMessage(k.type, k.key, valueText, env);
+    if (typeof env.timestamp === 'number' && (this.lastTimestamp === undefined || env.timestamp > this.lastTimestamp)) this.lastTimestamp = env.timestamp;
+  }
+
+  get(type: string, key: string): unknown | undefined {
+    this.checkOpen();
+    checkNames(type, key);
+    return this.state.values(type, key);
+  }
+
+  has(type: string, key: string): boolean {
+    this.checkOpen();
+    checkNames(type, key);
+    return this.state.has(type, key);
+  }
+
+  message(type: string, key: string): Envelope | undefined {
+    this.checkOpen();
+    checkNames(type, key);
+    const text = this.state.envelope(type, key);
+    return text === undefined ? undefined : (JSON.parse(text) as Envelope);
+  }
+
+  entries(type: string): Map<string, unknown> {
+    this.checkOpen();
+    checkNames(type, '');
+    return new Map(this.state.records(type, false));
+  }
+
+  types(): string[] {
+    this.checkOpen();
+    return [...this.state.types.keys()].filter((t) => this.state.liveOf(t) > 0);
+  }
+
+  get size(): number {
+    return this.state.size;
+  }
+
+  singleFields(type: string, field: string): Map<string, string> | undefined {
+    this.checkOpen();
+    checkNames(type, field);
+    return this.state.singleFields(type, field);
+  }
+
+  sspAssignment(): SspAssignment {
+    this.checkOpen();
+    return sspView(this.state.sspTable(), this.state);
+  }
+
+  /** Every live message in Samza's layout: key JSON and envelope JSON. */
+  *messages(): Generator<{ key: string; value: string }> {
+    this.checkOpen();
+    for (const type of this.state.types.keys()) {
+      for (const [key, envelope] of this.state.records(type, true)) yield { key: encodeKey(type, key), value: envelope as string };
+    }
+  }
+}
+
+const ENVELOPE_FIELDS = ['host', 'username', 'source', 'timestamp', 'values'];
+/**
+ * Samza writes the envelope from a Java HashMap, so its fields come in hash order
+ * ({"host","source","values","username","timestamp"}). An envelope with exactly the usual fields and
+ * a one-string `values` is re-serialised in the order the stores write, so it is held compactly
+ * (the SSP assignment in columns); the content is unchanged, and Samza parses either order.
+ */
+function reorder(env: Envelope): string | undefined {
+  const o = env as unknown as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length !== 5 || !ENVELOPE_FIELDS.every((f) => Object.hasOwn(o, f))) return undefined;
+  if (keys.every((k, i) => k === ENVELOPE_FIELDS[i])) return undefined; // already in order: kept verbatim
+  if (typeof o.host !== 'string' || typeof o.username !== 'string' || typeof o.source !== 'string' || typeof o.timestamp !== 'number') return undefined;
+  const v = o.values;
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.keys(v).length !== 1) return undefined;
+  if (typeof Object.values(v)[0] !== 'string') return undefined;
+  return joinEnvelope(JSON.stringify({ host: o.host, username: o.username, source: o.source, timestamp: o.timestamp }), JSON.stringify(v));
+}
+
+function sspView(t: SspTable, state: StoreState): SspAssignment {
+  return {
+    streams: t.streams,
+    lists: t.lists,
+    rows: t.n,
+    live: t.live,
+    stream: t.stream,
+    partition: t.partition,
+    bucket: t.bucket,
+    list: t.list,
+    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
+    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
+    streamId: (system, stream) => t.streamId(system, stream, false),
+    others: () => {
+      const ts = state.types.get(SSP_TYPE);
+      const out = new Map<string, unknown>();
+      if (ts === undefined) return out;
+      const k = ts.keyed;
+      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
+      return out;
+    },
+  };
+}
+
+export function checkNames(type: unknown, key: unknown, where?: string): asserts type is string {
+  if (typeof type !== 'string') fail('E_STORE_ARG', `message type must be a string, got ${typeof type}`, where);
+  if (typeof key !== 'string') fail('E_STORE_ARG', `message key must be a string, got ${typeof key}`, where);
+}

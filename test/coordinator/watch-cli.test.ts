@@ -1,0 +1,94 @@
+// `assignor samza watch` on a file store (no broker): models on stdout, one JSON line each; a
+// refused change on stderr; SIGTERM stops it cleanly; usage errors are one line and exit 2. And the
+// package without kafkajs: a kafka:// store says what is missing, the file store works.
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cli, ROOT } from '../helpers.js';
+import { cleanupTempDirs, jobFileJson, startCli, statefulConfig, tempDir } from './helpers.js';
+
+afterAll(cleanupTempDirs);
+
+const PVE = 'kafka.PVE';
+const config = statefulConfig([PVE]);
+
+describe('assignor samza watch (file store)', () => {
+  it('prints a model per change, reports a refused change, stops on SIGTERM', async () => {
+    const dir = tempDir();
+    const job = join(dir, 'job.json');
+    writeFileSync(job, jobFileJson(config, { [PVE]: 4 }));
+    const w = startCli(['samza', 'watch', '--job', job, '--store', join(dir, 'store'), '--interval', '50ms']);
+    try {
+      await w.lines(1, 60_000);
+      writeFileSync(job, jobFileJson(config, { [PVE]: 6 }));
+      await w.stderrMatch(/but the new model is refused; keeping the stored model/, 30_000);
+      await w.stderrMatch(/kafka\.PVE: base 4 -> 6 partitions would move 1\/2 of keys \(50%\); counts that keep every key: 4 or 8/, 30_000);
+      writeFileSync(job, jobFileJson(config, { [PVE]: 8 }));
+      await w.lines(2, 30_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(w.out.length).toBe(2);
+      const models = w.out.map((l) => JSON.parse(l) as { streams: Array<{ partitions: number; basePartitions: number }> });
+      expect(models.map((m) => m.streams[0])).toEqual([
+        { stream: PVE, partitions: 4, basePartitions: 4 },
+        { stream: PVE, partitions: 8, basePartitions: 4 },
+      ]);
+      expect(w.err()).toContain('watch: partition counts changed: kafka.PVE 6 -> 8; new job model persisted in one write');
+      expect(w.err()).toContain('kafka.PVE: 4 -> 8 partitions, base 4, folded');
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+      expect(w.err()).toMatch(/watch: stopped\n$/);
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+    // The store holds the last model: a plan with the same counts writes nothing.
+    const again = cli(['samza', 'plan', '--job', job, '--store', join(dir, 'store')]);
+    expect(again.stderr).toContain('store: unchanged (nothing written)');
+  }, 120_000);
+
+  it('usage errors: one line on stderr, exit 2', () => {
+    const job = join(tempDir(), 'job.json');
+    writeFileSync(job, jobFileJson(config, { [PVE]: 4 }));
+    for (const [args, message] of [
+      [['--job', job], '--store is required'],
+      [['--store', 'x'], '--job is required'],
+      [['--job', job, '--store', 'x', '--interval', 'soon'], '--interval must be a duration from 10ms to 24h'],
+      [['--job', job, '--store', 'x', '--brokers', 'nohost'], '"nohost" is not HOST:PORT'],
+      [['--job', job, '--store', 'kafka://h:1/a b'], 'is not a valid Kafka topic name'],
+    ] as const) {
+      const r = cli(['samza', 'watch', ...args]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(message);
+    }
+  });
+});
+
+describe('without kafkajs installed', () => {
+  it('a kafka:// store fails with E_KAFKAJS_MISSING; the file store and the rest still work', () => {
+    // The built package alone, with no node_modules to find kafkajs in.
+    const app = tempDir('assignor-no-kafkajs-');
+    cpSync(join(ROOT, 'dist'), join(app, 'dist'), { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ type: 'module' }));
+    const script = `
+      const a = await import('./dist/index.js');
+      const out = {};
+      try { await a.KafkaCoordinatorStore.open('kafka://127.0.0.1:1/t'); } catch (e) { out.code = e.code; out.message = e.message; }
+      const s = a.CoordinatorStore.open(${JSON.stringify(join(app, 'store'))});
+      s.put('set-config', 'k', { value: 'v' });
+      out.file = s.get('set-config', 'k');
+      s.close();
+      out.partition = a.partitionForKey('100:48069', 12);
+      console.log(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { code: string; message: string; file: unknown; partition: number };
+    expect(out.code).toBe('E_KAFKAJS_MISSING');
+    expect(out.message).toContain('npm install kafkajs');
+    expect(out.file).toEqual({ value: 'v' });
+    expect(out.partition).toBe(9);
+    const c = spawnSync(process.execPath, [join(app, 'dist/cli/main.js'), 'samza', 'export', '--store', 'kafka://127.0.0.1:1/t'], { cwd: app, encoding: 'utf8' });
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/^assignor: the Kafka coordinator store needs the kafkajs package/);
+  }, 60_000);
+});
