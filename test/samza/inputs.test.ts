@@ -149,4 +149,31 @@ describe('the rest of the API takes plain shapes too', () => {
     const state: PreviousState = emptyPrevious();
     expect(calculateJobModel({ config: { 'task.inputs': 'kafka.A' }, partitionCounts: { 'kafka.A': 2 } }, state).grouping.tasks).toEqual(['Partition 0', 'Partition 1']);
   });
+
+  it('any ReadonlyMap (not only a Map) is read as a map, and read only when the plan needs it', () => {
+    // A lazy map as the store cycle hands over: counts how often its entries are walked.
+    let walks = 0;
+    const inner = new Map([['Partition 0', [ssp('kafka', 'A', 0)]], ['Partition 1', [ssp('kafka', 'A', 1)]]]);
+    const lazy: ReadonlyMap<string, readonly SSP[]> = {
+      get size() { return inner.size; },
+      get: (k) => inner.get(k),
+      has: (k) => inner.has(k),
+      forEach: (f) => inner.forEach((v, k) => f(v, k, lazy)),
+      keys: () => inner.keys(),
+      values: () => inner.values(),
+      entries: () => ((walks++), inner.entries()),
+      [Symbol.iterator]: () => ((walks++), inner.entries()),
+    };
+    const job = { config: { ...STATEFUL, 'task.inputs': 'kafka.A' }, partitionCounts: { 'kafka.A': 4 } };
+    const prev = { baseCounts: { 'kafka.A': 2 }, taskToSsps: lazy };
+    // Base mapper, base known, previous partition counts given: the assignment is never walked.
+    const folded = calculateJobModel(job, { ...prev, partitionCounts: { 'kafka.A': 2 } });
+    expect(walks).toBe(0);
+    expect(folded.streams[0]!.previousPartitions).toBe(2);
+    // Without the counts it is read (once), and the model is the same as from a Map.
+    const read = calculateJobModel(job, prev);
+    expect(walks).toBeGreaterThan(0);
+    expect(jobModelJson(read)).toBe(jobModelJson(folded));
+    expect(jobModelJson(calculateJobModel(job, prev, { mapper: 'samza' }))).toBe(jobModelJson(calculateJobModel(job, { ...prev, taskToSsps: inner }, { mapper: 'samza' })));
+  });
 });
