@@ -17,6 +17,7 @@ import {
   configRecord,
   LazyTaskToSsps,
   previousPartitionCounts,
+  previousRowsOfAssignment,
   readBaseCounts,
   readChangelogMapping,
   readConfig,
@@ -249,7 +250,9 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   const prev = snap.previous;
   const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
-  const plan = calculateJobModel(job, prev, { ...options, warn });
+  // The samza mapper reads the whole previous assignment: hand it over flat, from the columns.
+  const planPrev = options.mapper === 'samza' ? { ...prev, taskToSsps: previousRowsOfAssignment(snap.assignment, prev.taskModes) } : prev;
+  const plan = calculateJobModel(job, planPrev, { ...options, warn });
   // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
   //    previous ones when the task count or the standby set changed.
   // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.
