@@ -5,7 +5,7 @@
 // Each message type is read from the store once. The SSP assignment, the one type that grows with
 // the job, is compared and written as columns (one row per SSP, a list id per row); the per-task
 // types as an overlay of puts and deletes on the snapshot. Only what differs is written.
-import { calculateJobModel, type JobInput, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
+import { calculateJobModel, type JobSpec, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
 import { containerLayouts, taskNameIn } from './job-model.js';
 import { standbyTaskName } from './container-groupers.js';
 import {
@@ -229,7 +229,7 @@ function sameFlat(stored: unknown, v: Record<string, string>): boolean {
 }
 
 /** Runs the cycle and writes its one batch (nothing when the store already holds the model). */
-export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
+export function runCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): CycleResult {
   const p = prepareCycle(store, job, options);
   if (p.records.length > 0 || p.ssps.n > 0) store.writeBatch(p.records, p.ssps);
   return { plan: p.plan, changes: p.changes, recordsWritten: p.recordsWritten, warnings: p.warnings };
@@ -239,7 +239,7 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
  * Reads and computes without writing: the plan, what changed, and the batch that would store it
  * (`plan --dry-run`; a network store commits the batch itself). The store is only read.
  */
-export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): PreparedCycle {
+export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): PreparedCycle {
   const warnings: string[] = [];
   const warn = (m: string): void => {
     warnings.push(m);

@@ -11,6 +11,8 @@ import { balanceByContainerCount, groupByContainerIdsWithLocality } from '../../
 import { assignChangelogPartitions, mergeChangelogMappings } from '../../src/samza/changelog.js';
 import { compareSsp, ssp, sspToString, type SSP } from '../../src/samza/model.js';
 import { caught } from '../helpers.js';
+import { prepareCycle, runCycle } from '../../src/samza/cycle.js';
+import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
 import { after, STATEFUL, view } from './helpers.js';
 
 /** Map -> plain object built the way JSON.parse builds it (so __proto__ is an own key). */
@@ -175,5 +177,19 @@ describe('the rest of the API takes plain shapes too', () => {
     expect(walks).toBeGreaterThan(0);
     expect(jobModelJson(read)).toBe(jobModelJson(folded));
     expect(jobModelJson(calculateJobModel(job, prev, { mapper: 'samza' }))).toBe(jobModelJson(calculateJobModel(job, { ...prev, taskToSsps: inner }, { mapper: 'samza' })));
+  });
+
+  it('runCycle and prepareCycle take the job in plain shapes, with the same result as a SamzaConfig and Maps', () => {
+    const cfg = { ...STATEFUL, 'task.inputs': 'kafka.__proto__,kafka.B', 'job.container.count': 2 };
+    const counts = { 'kafka.__proto__': 4, 'kafka.B': 2 };
+    const strict = { config: new SamzaConfig(Object.entries(cfg).map(([k, v]) => [k, String(v)] as [string, string])), partitionCounts: new Map(Object.entries(counts)) };
+    const a = new MemoryCoordinatorStore();
+    const b = new MemoryCoordinatorStore();
+    expect(jobModelJson(runCycle(a, JSON.parse(JSON.stringify({ config: cfg, partitionCounts: counts }))).plan)).toBe(jobModelJson(runCycle(b, strict).plan));
+    const grown = { config: [...Object.entries(cfg)] as Array<[string, string | number]>, partitionCounts: [['kafka.__proto__', 8], ['kafka.B', 2]] as Array<[string, number]> };
+    const dry = prepareCycle(a, grown, { mapper: 'samza' });
+    expect(new Map(dry.plan.streams.map((x) => [x.name, x.previousPartitions]))).toEqual(new Map([['kafka.__proto__', 4], ['kafka.B', 2]]));
+    expect(jobModelJson(runCycle(a, grown, { mapper: 'samza' }).plan)).toBe(jobModelJson(dry.plan));
+    expect(caught(() => runCycle(a, { config: cfg, partitionCounts: { 'kafka.__proto__': -1, 'kafka.B': 2 } }))).toMatchObject({ code: 'E_SAMZA_INPUT', path: 'partitions.kafka.__proto__' });
   });
 });
