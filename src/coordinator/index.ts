@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// Node-only (files, Kafka): types need @types/node, declared as an optional peer dependency.
 // Public API of src/coordinator: the live coordinator loop (partition-count monitor, recompute,
 // persist, events), store selection by location, and import/export of coordinator-stream state.
 export {

@@ -68,6 +68,14 @@ export class WasmCore {
   memoryBytes(): number {
     return this.raw.memory.buffer.byteLength;
   }
+
+  /**
+   * A new instance of the same kernels with its own memory and arena, for data that must stay in
+   * kernel memory across calls (hashing's KeyBatch): the shared instance resets its arena per call.
+   */
+  fork(): WasmCore {
+    return instantiate(this.simd);
+  }
 }
 
 // The modules are embedded in the package as base64 (scripts/embed-wasm.mjs), so loading needs
@@ -94,6 +102,21 @@ function readString(memory: WebAssembly.Memory, ptr: number): string {
   return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 512)));
 }
 
+/** A fresh instance of the SIMD or scalar module, with its own memory. */
+function instantiate(simd: boolean): WasmCore {
+  let memory: WebAssembly.Memory | undefined;
+  // A kernel aborts only on a broken invariant (the release builds carry no assertions), so an
+  // abort is a bug in assignor (a plain Error, not an input error), with the kernel's own words.
+  const abort = (msg: number, file: number, line: number, column: number): never => {
+    const where = memory === undefined ? '' : ` at ${readString(memory, file)}:${line}:${column}`;
+    throw new Error(`assignor kernel aborted: ${memory === undefined ? 'unknown' : readString(memory, msg)}${where}`);
+  };
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(simd)), { env: { abort } });
+  const raw = instance.exports as unknown as RawExports;
+  memory = raw.memory;
+  return new WasmCore(raw);
+}
+
 const cores = new Map<boolean, WasmCore>();
 
 /** Instantiates (once per build) the SIMD or scalar kernel module. */
@@ -103,17 +126,7 @@ export function loadWasmCore(simd: boolean): WasmCore {
     if (simd && !simdSupported()) {
       throw new AssignorError('E_ENGINE', 'this runtime does not support WebAssembly SIMD; use engine "wasm" or "wasm-scalar"');
     }
-    let memory: WebAssembly.Memory | undefined;
-    // A kernel aborts only on a broken invariant (the release builds carry no assertions), so an
-    // abort is a bug in assignor (a plain Error, not an input error), with the kernel's own words.
-    const abort = (msg: number, file: number, line: number, column: number): never => {
-      const where = memory === undefined ? '' : ` at ${readString(memory, file)}:${line}:${column}`;
-      throw new Error(`assignor kernel aborted: ${memory === undefined ? 'unknown' : readString(memory, msg)}${where}`);
-    };
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(simd)), { env: { abort } });
-    const raw = instance.exports as unknown as RawExports;
-    memory = raw.memory;
-    core = new WasmCore(raw);
+    core = instantiate(simd);
     cores.set(simd, core);
   }
   return core;

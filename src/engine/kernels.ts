@@ -22,8 +22,33 @@ export type { StandbyKernels } from './reference/standby.js';
 import type { ChannelKernels } from './reference/channels.js';
 import type { StandbyKernels } from './reference/standby.js';
 
-/** Fills `data` with key bytes and `offsets` (count + 1 entries, offsets[0] = 0); returns nothing. */
-export type KeyEncoder = (data: Uint8Array, offsets: Int32Array) => void;
+/**
+ * Kernel memory for hashing string keys run by run (a run: consecutive keys of
+ * one batch). Per run, the producer writes cumulative unit counts into
+ * offsets[from .. to] (offsets[from] = 0) and either the keys' UTF-16 units into
+ * `units` (then hashUnits) or, when it knows them to be ASCII, their bytes into
+ * `bytes` (then hashBytes: ASCII bytes are the UTF-16 units, so the offsets hold).
+ * The views stay valid for the whole producer call.
+ */
+export interface StringRuns {
+  /** Room for one run's UTF-16 code units, as bytes (UTF-16LE). */
+  readonly units: Uint8Array;
+  /** Room for one run's bytes: 3 per unit, plus 4. */
+  readonly bytes: Uint8Array;
+  /** count + 1 entries. */
+  readonly offsets: Int32Array;
+  /** The results, count entries; the producer may fill some itself (null keys). */
+  readonly out: Int32Array;
+  /**
+   * Encodes keys from .. to-1 from `units`, each on its own, as Java's
+   * String.getBytes(UTF_8) does (an unpaired surrogate is '?', and no pair
+   * forms across two keys), and hashes them into out[from .. to). Returns the
+   * run's byte count (equal to its unit count when the run was ASCII).
+   */
+  hashUnits(from: number, to: number): number;
+  /** Hashes keys from .. to-1 from `bytes` into out[from .. to). */
+  hashBytes(from: number, to: number): void;
+}
 
 export interface HashKernels {
   /**
@@ -34,10 +59,33 @@ export interface HashKernels {
   /** Key i is data[i*keyLen .. (i+1)*keyLen); results as for hashVar. */
   hashFixed(data: Uint8Array, keyLen: number, count: number, n: number): Int32Array;
   /**
-   * Lets a producer write key bytes straight into kernel memory: `encode` gets a
-   * byte buffer of at least `byteBound` bytes and an offsets array to fill.
+   * Hashes `count` keys that a producer writes run by run into kernel memory
+   * (see StringRuns); runs hold at most `runUnits` UTF-16 units. Results as for hashVar.
    */
-  hashEncoded(encode: KeyEncoder, count: number, byteBound: number, n: number): Int32Array;
+  hashRuns(count: number, runUnits: number, n: number, produce: (runs: StringRuns) => void): Int32Array;
+  /**
+   * Kernel memory that stays put across calls (see PinnedKeys): room for
+   * `maxBytes` key bytes and `maxKeys` keys. The WASM engines give it an
+   * instance of its own, so no other call ever touches it.
+   */
+  pinKeys(maxBytes: number, maxKeys: number): PinnedKeys;
+}
+
+/**
+ * Key bytes that a caller writes straight into kernel memory once and hashes
+ * in place: no copy in, no copy out (results are a view of `out`). The caller
+ * checks bounds; the kernels trust them.
+ */
+export interface PinnedKeys {
+  readonly bytes: Uint8Array;
+  /** maxKeys + 1 entries: key i is bytes[offsets[i] .. offsets[i+1]). */
+  readonly offsets: Int32Array;
+  /** maxKeys entries: results of the last call. */
+  readonly out: Int32Array;
+  /** out[i] for key i = bytes[i*keyLen .. (i+1)*keyLen), i < count; results as for hashVar. */
+  hashFixed(keyLen: number, count: number, n: number): void;
+  /** out[i] for key i = bytes[offsets[i] .. offsets[i+1]), i < count. */
+  hashVar(count: number, n: number): void;
 }
 
 export interface FoldKernels {

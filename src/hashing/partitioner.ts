@@ -3,14 +3,20 @@
 // A null key has no partition (Kafka never hashes it; the producer's sticky
 // partitioner picks one), so single calls return -1 and batches hold -1 there.
 // An empty key is not null: it is hashed.
+//
+// Single keys run in plain JS (single-key.ts) unless a caller names an engine:
+// every engine gives the same answer, and a WASM call costs more than one key.
 import { AssignorError, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import { encodeJavaUtf8Into, javaUtf8Bound, javaUtf8Bytes } from './java-utf8.js';
+import { getKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
+import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
+import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
 export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
 export const NO_PARTITION = -1;
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
 
 export type Key = string | Uint8Array | null | undefined;
 
@@ -29,14 +35,33 @@ function keyBytes(key: string | Uint8Array, where: string): Uint8Array {
   throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof key}`, where);
 }
 
-/** Kafka's murmur2 of the key's bytes (strings as Java's UTF-8), as a signed int32. */
+/**
+ * Kafka's murmur2 of the key's bytes (strings as Java's UTF-8), as a signed int32.
+ * Plain JS; with `options.engine` the named engine's kernel computes it.
+ */
 export function murmur2(key: string | Uint8Array, options?: EngineOptions): number {
+  if (options?.engine === undefined) {
+    if (typeof key === 'string') return murmur2OfString(key);
+    if (key instanceof Uint8Array) return murmur2OfBytes(key);
+  }
   const bytes = keyBytes(key, 'key');
   return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, 0)[0]!;
 }
 
-/** The partition Kafka's producer picks for this key, or -1 for a null key. */
+/**
+ * The partition Kafka's producer picks for this key, or -1 for a null key.
+ * Plain JS, no WASM call and no allocation for ASCII keys; with `options.engine`
+ * the named engine's kernel computes it (the same answer, slower).
+ */
 export function partitionForKey(key: Key, numPartitions: number, options?: EngineOptions): number {
+  if (options?.engine === undefined) {
+    if (typeof key === 'string') return partitionForString(key, numPartitions);
+    if (key === null || key === undefined) {
+      partitionCount(numPartitions);
+      return NO_PARTITION;
+    }
+    return partitionForBytes(key, numPartitions);
+  }
   const n = checkPartitions(numPartitions);
   if (key === null || key === undefined) return NO_PARTITION;
   const bytes = keyBytes(key, 'key');
@@ -45,16 +70,18 @@ export function partitionForKey(key: Key, numPartitions: number, options?: Engin
 
 /** Partition of an IntegerSerializer key (4 bytes big-endian). */
 export function partitionForInt32(value: number, numPartitions: number, options?: EngineOptions): number {
-  requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
-  return partitionForKey(int32Bytes(value), numPartitions, options);
+  if ((value | 0) !== value) requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
+  if (options?.engine !== undefined) return partitionForKey(int32Bytes(value), numPartitions, options);
+  return (murmur2OfInt32(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
 
 /** Partition of a LongSerializer key (8 bytes big-endian). */
 export function partitionForInt64(value: bigint, numPartitions: number, options?: EngineOptions): number {
-  if (typeof value !== 'bigint' || value < -(1n << 63n) || value >= 1n << 63n) {
+  if (typeof value !== 'bigint' || value < INT64_MIN || value > INT64_MAX) {
     throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(value)}`, 'key');
   }
-  return partitionForKey(int64Bytes(value), numPartitions, options);
+  if (options?.engine !== undefined) return partitionForKey(int64Bytes(value), numPartitions, options);
+  return (murmur2OfInt64(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
 
 /**
@@ -73,38 +100,102 @@ export function murmur2Batch(keys: readonly Key[], options?: EngineOptions): Int
 
 function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
   if (!Array.isArray(keys)) throw new AssignorError('E_KEY_TYPE', 'keys must be an array', 'keys');
+  return getKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
+}
+
+/** Keys per run and UTF-16 units per run: a run's units and bytes stay in cache. */
+const RUN_KEYS = 2048;
+const RUN_UNITS = 1 << 16;
+const utf8 = new TextEncoder();
+/** The current run's keys, reused so that a run costs no array allocation. */
+const runKeys: StringKey[] = [];
+type StringKey = string | null | undefined;
+
+/**
+ * Hashes the keys run by run, each run in one or two kernel calls:
+ *  - strings (and nulls, which join as empty): charCodeAt costs more per
+ *    character than the hash, so a run is joined (Array.prototype.join) and its
+ *    characters copied out of V8 natively: straight as bytes when the run is
+ *    ASCII (TextEncoder.encodeInto writes ASCII as is), otherwise as UTF-16 code
+ *    units (Buffer#write 'utf16le', a copy), which the kernel encodes key by key
+ *    as Java does; so unpaired surrogates, and pairs that the join formed across
+ *    two keys, come out as '?'. The direct try is made while runs are ASCII;
+ *    after a run that was not, it waits for the kernel to see an ASCII run.
+ *  - byte keys: copied into the run's bytes.
+ *  - a key longer than a run: hashed alone in JS (single-key.ts).
+ * Null keys give -1 (or 0 for raw hashes).
+ */
+function hashInRuns(keys: readonly Key[], n: number, runs: StringRuns): void {
+  const { offsets, out, bytes } = runs;
+  // Node's Buffer copies a string's UTF-16 units natively; elsewhere a charCodeAt loop does.
+  const units = typeof Buffer === 'function' ? Buffer.from(runs.units.buffer, runs.units.byteOffset, runs.units.byteLength) : null;
+  const none = n > 0 ? NO_PARTITION : 0;
   const count = keys.length;
-  let bound = 0;
-  let nulls = 0;
-  for (let i = 0; i < count; i++) {
-    const k = keys[i];
-    if (typeof k === 'string') bound += javaUtf8Bound(k);
-    else if (k instanceof Uint8Array) bound += k.length;
-    else if (k === null || k === undefined) nulls++;
-    else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${i}]`);
-  }
-  const out = getKernels(options).hashEncoded(
-    (data, offsets) => {
-      let pos = 0;
-      offsets[0] = 0;
-      for (let i = 0; i < count; i++) {
-        const k = keys[i];
-        if (typeof k === 'string') pos = encodeJavaUtf8Into(k, data, pos);
-        else if (k instanceof Uint8Array) {
-          data.set(k, pos);
-          pos += k.length;
-        }
-        offsets[i + 1] = pos;
+  let ascii = true;
+  let s = 0;
+  while (s < count) {
+    const limit = Math.min(count, s + RUN_KEYS);
+    offsets[s] = 0;
+    let e = s;
+    let u = 0;
+    let nulls = 0;
+    let k = keys[s];
+    if (typeof k === 'string' || k === null || k === undefined) {
+      for (; e < limit; k = keys[e]) {
+        if (typeof k === 'string') {
+          if (u + k.length > RUN_UNITS) break;
+          u += k.length;
+        } else if (k === null || k === undefined) nulls++;
+        else break;
+        runKeys[e - s] = k;
+        offsets[++e] = u;
       }
-    },
-    count,
-    bound,
-    n,
-  );
-  if (nulls > 0 && n > 0) {
-    for (let i = 0; i < count; i++) if (keys[i] === null || keys[i] === undefined) out[i] = NO_PARTITION;
+      if (e > s) {
+        runKeys.length = e - s;
+        const run = runKeys.join('');
+        if (ascii && utf8.encodeInto(run, bytes).written === run.length) {
+          runs.hashBytes(s, e);
+        } else {
+          writeUnits(run, units, runs.units);
+          ascii = runs.hashUnits(s, e) === run.length;
+        }
+      }
+    } else if (k instanceof Uint8Array) {
+      for (; e < limit && k instanceof Uint8Array && u + k.length <= bytes.length - 4; k = keys[e]) {
+        bytes.set(k, u);
+        u += k.length;
+        offsets[++e] = u;
+      }
+      if (e > s) runs.hashBytes(s, e);
+    }
+    if (e === s) {
+      // keys[s] does not fit a run (or is no key): alone, in JS.
+      if (typeof k === 'string') out[s] = finalize(murmur2OfString(k), n);
+      else if (k instanceof Uint8Array) out[s] = finalize(murmur2OfBytes(k), n);
+      else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${s}]`);
+      e = s + 1;
+    }
+    if (nulls > 0) for (let i = s; i < e; i++) if (keys[i] === null || keys[i] === undefined) out[i] = none;
+    s = e;
   }
-  return out;
+  runKeys.length = 0; // keep no keys alive
+}
+
+/** The run's UTF-16 code units, little-endian, into the kernel's units area. */
+function writeUnits(run: string, units: Buffer | null, area: Uint8Array): void {
+  if (units !== null) {
+    units.write(run, 0, 'utf16le');
+    return;
+  }
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    area[2 * i] = c & 0xff;
+    area[2 * i + 1] = c >> 8;
+  }
+}
+
+function finalize(h: number, n: number): number {
+  return n > 0 ? (h & 0x7fffffff) % n : h;
 }
 
 /**

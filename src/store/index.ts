@@ -1,5 +1,7 @@
+/// <reference types="node" preserve="true" />
+// Node-only (files, Kafka): types need @types/node, declared as an optional peer dependency.
 // Public API of src/store: the coordinator-store interface and its embedded (file) backend.
-// Helper names carry a Coordinator/STORE prefix because src/index.ts re-exports every module with `export *`.
+// Names carry a Coordinator/STORE prefix so they read unambiguously next to the root's exports.
 export {
   CoordinatorStore,
   CoordinatorStore as FileCoordinatorStore,

@@ -71,7 +71,7 @@ describe('without kafkajs installed', () => {
     cpSync(join(ROOT, 'dist'), join(app, 'dist'), { recursive: true });
     writeFileSync(join(app, 'package.json'), JSON.stringify({ type: 'module' }));
     const script = `
-      const a = await import('./dist/index.js');
+      const a = { ...(await import('./dist/index.js')), ...(await import('./dist/store/index.js')) };
       const out = {};
       try { await a.KafkaCoordinatorStore.open('kafka://127.0.0.1:1/t'); } catch (e) { out.code = e.code; out.message = e.message; }
       const s = a.CoordinatorStore.open(${JSON.stringify(join(app, 'store'))});

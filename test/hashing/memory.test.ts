@@ -2,7 +2,7 @@
 // calls leave WASM linear memory exactly the size the first call grew it to.
 import { describe, expect, it } from 'vitest';
 import { loadWasmCore } from '../../src/engine/core.js';
-import { partitionsForKeys, partitionsForPacked } from '../../src/hashing/index.js';
+import { createKeyBatch, partitionsForKeys, partitionsForPacked } from '../../src/hashing/index.js';
 
 describe('WASM memory across calls', () => {
   for (const simd of [false, true]) {
@@ -20,6 +20,28 @@ describe('WASM memory across calls', () => {
         partitionsForPacked(bytes, offsets, 31, { engine });
       }
       expect(core.memoryBytes()).toBe(size);
+    });
+
+    it(`a KeyBatch's memory neither grows nor moves across 10,000 calls, nor does the shared instance's (${simd ? 'simd' : 'scalar'})`, () => {
+      const engine = simd ? 'wasm-simd' : 'wasm-scalar';
+      const core = loadWasmCore(simd);
+      partitionsForKeys(['warm'], 31, { engine });
+      const shared = core.memoryBytes();
+      const batch = createKeyBatch({ engine, maxBytes: 64 * 1024, maxKeys: 4096 });
+      const { bytes, offsets } = batch;
+      const size = bytes.buffer.byteLength;
+      for (let i = 0; i < 64 * 1024; i++) bytes[i] = i * 7;
+      for (let i = 0; i <= 1024; i++) offsets[i] = i * 64;
+      const first = batch.partitionsForFixed(16, 4096, 31).slice();
+      for (let i = 0; i < 10_000; i++) {
+        batch.partitionsForFixed(16, 4096, 31);
+        batch.partitionsForPacked(1024, 31);
+      }
+      // A grown memory would have detached the views (byteLength 0) and given a new buffer.
+      expect(bytes.buffer.byteLength).toBe(size);
+      expect(batch.bytes).toBe(bytes);
+      expect(core.memoryBytes()).toBe(shared);
+      expect(Array.from(batch.partitionsForFixed(16, 4096, 31))).toEqual(Array.from(first));
     });
   }
 });

@@ -32,6 +32,7 @@ const PROBE = `
     batch: Array.from(root.partitionsForKeys(['a', null, 'ключ'], 12)),
     channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels.map((c) => c.partitions),
     engine: root.getKernels().name,
+    nodeOnly: [typeof store.CoordinatorStore, typeof coordinator.Coordinator, 'CoordinatorStore' in root],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -46,6 +47,7 @@ function expectProbe(stdout: string): void {
   expect(out.channels).toEqual([[0, 1], [2, 3], [4, 5]]);
   expect(out.engine).toBe('wasm-simd');
   expect(out.error).toEqual([true, 'E_RANGE']);
+  expect(out.nodeOnly).toEqual(['function', 'function', false]); // Node-only parts: own entry points
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -73,12 +75,12 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('runs from ESM', () => {
-    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; ${PROBE}`);
+    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     expectProbe(run('node', ['esm.mjs']));
   });
 
   it('runs from CommonJS (require)', () => {
-    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const channels = require('assignor/channels'); ${PROBE}`);
+    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
     expectProbe(run('node', ['cjs.cjs']));
   });
 
@@ -107,7 +109,11 @@ describe('the packed package, installed into an empty project', () => {
     const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\n";
     writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
     writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
-    writeFileSync(join(app, 'tsconfig.kafkajs.json'), JSON.stringify(tsconfig(['node'], ['producer.mts', 'producer.cts'])));
+    // The Node-only entry points (their types reference @types/node, an optional peer dependency).
+    const node = "const open: typeof CoordinatorStore.open = CoordinatorStore.open;\nconsole.log(open, Coordinator, KafkaPartitionCounts);\n";
+    writeFileSync(join(app, 'node.mts'), `import { CoordinatorStore } from 'assignor/store';\nimport { Coordinator, KafkaPartitionCounts } from 'assignor/coordinator';\n${node}`);
+    writeFileSync(join(app, 'node.cts'), `import { CoordinatorStore } from 'assignor/store';\nimport { Coordinator, KafkaPartitionCounts } from 'assignor/coordinator';\n${node}`);
+    writeFileSync(join(app, 'tsconfig.kafkajs.json'), JSON.stringify(tsconfig(['node'], ['producer.mts', 'producer.cts', 'node.mts', 'node.cts'])));
     run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.kafkajs.json']);
   });
 
@@ -117,7 +123,7 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('bundles with esbuild (ESM and CommonJS output) and the bundle runs without node_modules', async () => {
-    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; ${PROBE}`);
+    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const elsewhere = mkdtempSync(join(tmpdir(), 'assignor-bundle-run-'));
     for (const format of ['esm', 'cjs'] as const) {

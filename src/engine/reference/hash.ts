@@ -28,6 +28,53 @@ export function murmur2Ref(data: Uint8Array, start = 0, end = data.length): numb
   return h | 0;
 }
 
+/**
+ * Twin of assembly/utf8.ts javaUtf8Keys: keys 0 .. count-1 have their UTF-16LE
+ * units back to back in `units` and cumulative unit counts in offsets[at .. at+count];
+ * writes each key's Java UTF-8 into data from 0 and rewrites those offsets as byte offsets.
+ */
+export function javaUtf8KeysRef(units: Uint8Array, offsets: Int32Array, at: number, count: number, data: Uint8Array): number {
+  const unit = (k: number) => units[2 * k]! | (units[2 * k + 1]! << 8);
+  let q = 0;
+  let u = 0;
+  let prev = offsets[at]!;
+  offsets[at] = 0;
+  for (let i = at; i < at + count; i++) {
+    const next = offsets[i + 1]!;
+    const end = u + (next - prev);
+    while (u < end) {
+      const c = unit(u++);
+      let cp = c;
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = u < end ? unit(u) : 0; // the key's own next unit, never the next key's
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          u++;
+        } else {
+          cp = 0x3f; // unpaired: '?', as Java writes it
+        }
+      }
+      if (cp < 0x80) data[q++] = cp;
+      else if (cp < 0x800) {
+        data[q++] = 0xc0 | (cp >> 6);
+        data[q++] = 0x80 | (cp & 0x3f);
+      } else if (cp < 0x10000) {
+        data[q++] = 0xe0 | (cp >> 12);
+        data[q++] = 0x80 | ((cp >> 6) & 0x3f);
+        data[q++] = 0x80 | (cp & 0x3f);
+      } else {
+        data[q++] = 0xf0 | (cp >> 18);
+        data[q++] = 0x80 | ((cp >> 12) & 0x3f);
+        data[q++] = 0x80 | ((cp >> 6) & 0x3f);
+        data[q++] = 0x80 | (cp & 0x3f);
+      }
+    }
+    offsets[i + 1] = q;
+    prev = next;
+  }
+  return q;
+}
+
 /** n > 0: Utils.toPositive(h) % n; n == 0: the raw hash. */
 function finalize(h: number, n: number): number {
   return n > 0 ? (h & 0x7fffffff) % n : h;
@@ -45,11 +92,43 @@ export function referenceHash(): HashKernels {
       for (let i = 0; i < count; i++) out[i] = finalize(murmur2Ref(data, i * keyLen, (i + 1) * keyLen), n);
       return out;
     },
-    hashEncoded(encode, count, byteBound, n) {
-      const data = new Uint8Array(byteBound);
+    hashRuns(count, runUnits, n, produce) {
+      const units = new Uint8Array(runUnits * 2);
+      const bytes = new Uint8Array(runUnits * 3 + 4);
       const offsets = new Int32Array(count + 1);
-      encode(data, offsets);
-      return this.hashVar(data, offsets, count, n);
+      const out = new Int32Array(count);
+      const hashRun = (from: number, to: number) => {
+        for (let i = from; i < to; i++) out[i] = finalize(murmur2Ref(bytes, offsets[i]!, offsets[i + 1]!), n);
+      };
+      produce({
+        units,
+        bytes,
+        offsets,
+        out,
+        hashUnits(from, to) {
+          const written = javaUtf8KeysRef(units, offsets, from, to - from, bytes);
+          hashRun(from, to);
+          return written;
+        },
+        hashBytes: hashRun,
+      });
+      return out;
+    },
+    pinKeys(maxBytes, maxKeys) {
+      const bytes = new Uint8Array(maxBytes);
+      const offsets = new Int32Array(maxKeys + 1);
+      const out = new Int32Array(maxKeys);
+      return {
+        bytes,
+        offsets,
+        out,
+        hashFixed(keyLen, count, n) {
+          for (let i = 0; i < count; i++) out[i] = finalize(murmur2Ref(bytes, i * keyLen, (i + 1) * keyLen), n);
+        },
+        hashVar(count, n) {
+          for (let i = 0; i < count; i++) out[i] = finalize(murmur2Ref(bytes, offsets[i]!, offsets[i + 1]!), n);
+        },
+      };
     },
   };
 }
