@@ -11,16 +11,20 @@ import { referenceFold } from './reference/fold.js';
 import { referenceChannels } from './reference/channels.js';
 import { referenceStandby } from './reference/standby.js';
 import { referenceSamza } from './reference/samza.js';
+import { referenceGroup } from './reference/group.js';
 import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
 import { wasmHash } from './wasm/hash.js';
 import { wasmFold } from './wasm/fold.js';
 import { wasmChannels } from './wasm/channels.js';
 import { wasmStandby } from './wasm/standby.js';
 import { wasmSamza } from './wasm/samza.js';
+import { wasmGroup } from './wasm/group.js';
 export type { ChannelKernels } from './reference/channels.js';
 export type { StandbyKernels } from './reference/standby.js';
 import type { ChannelKernels } from './reference/channels.js';
 import type { StandbyKernels } from './reference/standby.js';
+export type { GroupKernels, GroupProblem } from './reference/group.js';
+import type { GroupKernels } from './reference/group.js';
 
 /**
  * Kernel memory for hashing string keys run by run (a run: consecutive keys of
@@ -161,7 +165,7 @@ export interface SamzaKernels {
   samzaProxy(input: SamzaProxyInput): SamzaProxyResult;
 }
 
-export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, SamzaKernels {
+export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, SamzaKernels, GroupKernels {
   /** 'reference', 'wasm-scalar' or 'wasm-simd'. */
   readonly name: EngineName;
 }
@@ -194,7 +198,8 @@ let envDefault: EngineChoice | AssignorError | undefined;
 
 function defaultChoice(): EngineChoice {
   if (envDefault === undefined) {
-    const env = process.env.ASSIGNOR_ENGINE;
+    // Browsers and workers have no `process`: there the default is simply 'wasm'.
+    const env = typeof process === 'undefined' ? undefined : process.env?.ASSIGNOR_ENGINE;
     try {
       envDefault = env === undefined || env === '' ? 'wasm' : parseChoice(env, 'ASSIGNOR_ENGINE');
     } catch (e) {
@@ -227,7 +232,7 @@ export function getKernels(options: EngineOptions = {}): Kernels {
 
 function build(name: EngineName, core: WasmCore | null): Kernels {
   if (core === null) {
-    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceSamza() };
+    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceSamza(), ...referenceGroup() };
   }
-  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmSamza(core) };
+  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmSamza(core), ...wasmGroup(core) };
 }
