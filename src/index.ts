@@ -46,6 +46,7 @@ export {
   parseJobFile,
   SamzaConfig,
   type JobInput,
+  type JobSpec,
   type JobFile,
   type JobModel,
   type JobModelPlan,

@@ -12,7 +12,7 @@ type Command = (argv: string[]) => Promise<number> | number;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   hash: { summary: 'key -> partition, Kafka murmur2 (keys from --key or stdin)', load: async () => (await import('./hash.js')).run },
   samza: { summary: 'Samza job models with partition expansion (plan, expansion, watch, import, export)', load: async () => (await import('./samza.js')).run },
-  channels: { summary: 'partition sets for parallel consumer channels (plan, validate, expand)', load: async () => (await import('./channels.js')).run },
+  channels: { summary: 'partition sets for parallel consumer channels (plan, validate, expand, rewidth)', load: async () => (await import('./channels.js')).run },
   standby: { summary: 'rack-aware standby placement (KIP-708)', load: async () => (await import('./standby.js')).run },
   store: { summary: 'look after a coordinator store (inspect, compact, export)', load: async () => (await import('./store.js')).run },
 };

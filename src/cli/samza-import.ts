@@ -2,7 +2,7 @@
 // topic, a dump of its messages, or another store) into a store, and a store out as a dump (JSON
 // Lines, one message per line as on the topic; format in docs/coordinator.md). After an import,
 // `samza plan` and `samza watch` continue from the job's real state.
-import { createWriteStream, statSync } from 'node:fs';
+import fs, { statSync } from 'node:fs';
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { parseJobFile } from '../samza/job-file.js';
 import type { SamzaConfig } from '../samza/config.js';
@@ -22,7 +22,7 @@ import: copy a job's coordinator-stream state into an empty store, in one write
   --store S               the store to fill: a directory or kafka://HOST:PORT/TOPIC
   --job FILE              only to name a Kafka topic left out of a location (__samza_coordinator_<job.name>_<job.id>)
 export: write every live message of a store as JSON Lines ({"key": "<key JSON>", "value": "<envelope JSON>"})
-  --out FILE              write there instead of stdout`;
+  --out FILE              write there instead of stdout (- is stdout)`;
 
 const IMPORT_OPTIONS = {
   from: { type: 'string' },
@@ -84,21 +84,66 @@ export async function exportCommand(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (values.store === undefined || values.store === '') throw new AssignorError('E_USAGE', '--store is required (a directory or kafka://HOST:PORT/TOPIC)', '--store');
+  if (values.out === '') throw new AssignorError('E_USAGE', '--out needs a file name, got an empty string', '--out');
   const store = await openStore(values.store, { readOnly: true, config: jobConfig(values.job) });
   try {
-    const stream = values.out === undefined ? process.stdout : createWriteStream(values.out);
-    const out = new Output(stream);
-    const n = await writeDump(store, (t) => out.write(t));
-    await out.close();
-    if (stream !== process.stdout) {
-      await new Promise<void>((resolve, reject) => {
-        stream.once('error', reject);
-        stream.end(resolve);
-      });
+    let n: number;
+    if (values.out === undefined || values.out === '-') { // '-' is stdout, as for every other output
+      const out = new Output(process.stdout);
+      n = await writeDump(store, (t) => out.write(t));
+      await out.close();
+    } else {
+      n = await dumpToFile(store, values.out);
     }
     process.stderr.write(`export: ${n} messages from ${store.location}\n`);
   } finally {
     await store.close();
   }
   return EXIT_OK;
+}
+
+/**
+ * Writes the dump to `file` through a temporary file renamed over it once complete, so a failed
+ * export never leaves a truncated or half-written dump in place of an earlier one. A FIFO or a
+ * device (/dev/stdout) is written directly.
+ */
+async function dumpToFile(store: CoordinatorStoreBackend, file: string): Promise<number> {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isDirectory()) throw new AssignorError('E_OUTPUT', `--out ${file} is a directory; name a file`, '--out');
+  const direct = st !== undefined && !st.isFile();
+  const target = direct ? file : `${file}.${process.pid}.tmp`;
+  let fd: number;
+  try {
+    fd = fs.openSync(target, direct ? 'w' : 'wx');
+  } catch (e) {
+    throw new AssignorError('E_OUTPUT', `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--out');
+  }
+  let done = false;
+  try {
+    const n = await writeDump(store, async (t) => {
+      const b = Buffer.from(t, 'utf8');
+      for (let off = 0; off < b.length; ) off += fs.writeSync(fd, b, off, b.length - off);
+    });
+    if (!direct) fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    done = true;
+    if (!direct) fs.renameSync(target, file);
+    return n;
+  } catch (e) {
+    if (!done) fs.closeSync(fd);
+    if (!direct) {
+      try {
+        fs.unlinkSync(target);
+      } catch {
+        // already renamed or never created
+      }
+    }
+    if (e instanceof AssignorError) throw e;
+    throw new AssignorError('E_OUTPUT', `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--out');
+  }
 }

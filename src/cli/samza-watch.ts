@@ -86,6 +86,10 @@ export async function watch(argv: string[]): Promise<number> {
   }
   if (values.job === undefined || values.job === '') throw new AssignorError('E_USAGE', '--job is required', '--job');
   if (values.store === undefined || values.store === '') throw new AssignorError('E_USAGE', '--store is required (a directory or kafka://HOST:PORT/TOPIC)', '--store');
+  if (values.job === '-' && values.brokers === undefined) {
+    // Without --brokers the job file is read again on every poll (it is where counts change); stdin can be read once.
+    throw new AssignorError('E_USAGE', '--job - (stdin) needs --brokers: without it the partition counts are re-read from the job file on every poll', '--job');
+  }
   const intervalMs = values.interval === undefined ? 5000 : parseInterval(values.interval);
   const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
   getKernels({ engine });

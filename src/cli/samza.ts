@@ -13,6 +13,7 @@ import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';
 import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
+import { startProgress, type Progress } from './progress.js';
 
 const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
@@ -57,7 +58,7 @@ const EXPANSION_OPTIONS = {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined) missingSubcommand('samza', ['plan', 'expansion']);
+  if (sub === undefined) missingSubcommand('samza', ['plan', 'expansion', 'watch', 'import', 'export']);
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
     return sub === undefined ? 2 : EXIT_OK;
@@ -70,6 +71,8 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === 'export') return (await import('./samza-import.js')).exportCommand(rest);
   throw new AssignorError('E_USAGE', `unknown samza subcommand ${JSON.stringify(sub)}: expected plan, expansion, watch, import or export`);
 }
+
+type PlanValues = ReturnType<typeof parse<typeof PLAN_OPTIONS>>['values'];
 
 async function plan(argv: string[]): Promise<number> {
   const { values } = parse(argv, PLAN_OPTIONS);
@@ -87,7 +90,18 @@ async function plan(argv: string[]): Promise<number> {
   if (values['dry-run'] && values.repair) throw new AssignorError('E_USAGE', '--repair writes to the store, so it cannot be combined with --dry-run', '--repair');
   const engine = engineOption(values.engine);
   getKernels({ engine });
-  const job = parseJobFile(readJsonFile(values.job));
+  // Large jobs (a store of millions of SSPs, a JobModel of hundreds of MB) take seconds: a bar on a
+  // terminal's stderr once the run has lasted 2 s (progress.ts), while the JobModel is written.
+  const progress = startProgress('samza plan: writing the JobModel', { unit: 'chars', enabled: process.stdout.isTTY !== true });
+  try {
+    return await planWith(values, engine, progress);
+  } finally {
+    progress.end();
+  }
+}
+
+async function planWith(values: PlanValues, engine: ReturnType<typeof engineOption>, progress: Progress): Promise<number> {
+  const job = parseJobFile(readJsonFile(values.job!));
   const mapper: MapperMode = values.mapper !== undefined ? choiceOption<MapperMode>(values.mapper, '--mapper', ['base', 'samza'], 'base') : (job.mapper ?? 'base');
   const options = {
     mapper,
@@ -131,15 +145,19 @@ async function plan(argv: string[]): Promise<number> {
   }
   const out = new Output(process.stdout);
   let buf = '';
+  let written = 0;
   for (const chunk of jobModelJsonChunks(result)) {
     buf += chunk;
     if (buf.length >= 1 << 20) {
       await out.write(buf);
+      written += buf.length;
+      progress.tick(written);
       buf = '';
     }
   }
   await out.write(buf);
   await out.close();
+  progress.end();
   if (!values.quiet) process.stderr.write(summary);
   return EXIT_OK;
 }

@@ -58,6 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   getKernels({ engine }); // fail early on an engine this runtime lacks
   const placement = placeStandbys(normalizeCluster(readInput(values.input)), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
   const report = placement.report();
+  if (values.html === '-') throw new AssignorError('E_USAGE', '--html needs a file name: stdout already carries the JSON report', '--html');
   if (values.html !== undefined) {
     try {
       writeFileSync(values.html, htmlReport(report));

@@ -4,7 +4,7 @@
 //   export:  every live message in Samza's coordinator-stream layout, one JSON object per line.
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { CoordinatorStore, type CoordinatorStoreStats } from '../store/index.js';
-import { parse } from './args.js';
+import { docPath, missingSubcommand, parse } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor store inspect --store DIR [--json]
@@ -21,7 +21,7 @@ compact   rewrite the log with only the live records, atomically (temp file, fsy
 export    every live message as Samza writes it to its coordinator stream, one JSON object per
           line: {"key":"[1,\\"<type>\\",\\"<key>\\"]","value":"<envelope JSON>"}. Reads only.
 
-Format and guarantees: docs/store.md.`;
+Format and guarantees: ${docPath('store.md')}.`;
 
 const OPTIONS = {
   store: { type: 'string' },
@@ -32,9 +32,11 @@ const OPTIONS = {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+  // A usage error is one line on stderr (exit 2); only --help prints the usage, on stdout.
+  if (sub === undefined) missingSubcommand('store', ['inspect', 'compact', 'export']);
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
-    return sub === undefined ? 2 : EXIT_OK;
+    return EXIT_OK;
   }
   if (sub !== 'inspect' && sub !== 'compact' && sub !== 'export') {
     throw new AssignorError('E_USAGE', `unknown store subcommand ${JSON.stringify(sub)}: expected inspect, compact or export`);
@@ -88,7 +90,7 @@ function describe(s: CoordinatorStoreStats): string {
 }
 
 function compact(dir: string, repair: boolean): number {
-  const store = CoordinatorStore.open(dir, { repair, autoCompact: false });
+  const store = CoordinatorStore.open(dir, { repair, autoCompact: false, create: false });
   try {
     const r = store.openReport;
     if (r.backupPath !== undefined) {

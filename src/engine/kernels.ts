@@ -10,15 +10,21 @@ import { referenceHash } from './reference/hash.js';
 import { referenceFold } from './reference/fold.js';
 import { referenceChannels } from './reference/channels.js';
 import { referenceStandby } from './reference/standby.js';
+import { referenceSamza } from './reference/samza.js';
+import { referenceGroup } from './reference/group.js';
 import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
 import { wasmHash } from './wasm/hash.js';
 import { wasmFold } from './wasm/fold.js';
 import { wasmChannels } from './wasm/channels.js';
 import { wasmStandby } from './wasm/standby.js';
+import { wasmSamza } from './wasm/samza.js';
+import { wasmGroup } from './wasm/group.js';
 export type { ChannelKernels } from './reference/channels.js';
 export type { StandbyKernels } from './reference/standby.js';
 import type { ChannelKernels } from './reference/channels.js';
 import type { StandbyKernels } from './reference/standby.js';
+export type { GroupKernels, GroupProblem } from './reference/group.js';
+import type { GroupKernels } from './reference/group.js';
 
 /**
  * Kernel memory for hashing string keys run by run (a run: consecutive keys of
@@ -97,7 +103,69 @@ export interface FoldKernels {
   foldPartitions(streams: Int32Array, partitions: Int32Array, bases: Int32Array): Int32Array | { bad: number };
 }
 
-export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels {
+/** rowTask value of a row whose SSP is in every task (AllSspToSingleTask), in SamzaProxyInput. */
+export const EVERY_TASK = -2;
+/** SamzaProxyResult.failKind: the mapper refused a count that is not a multiple / the previous task is not a current task. */
+export const FAIL_NOT_MULTIPLE = 1;
+export const FAIL_NO_TASK = 2;
+
+/**
+ * Samza's SSPGrouperProxy + HashSystemStreamPartitionMapper on flat rows (assembly/samza-proxy.ts
+ * says how the SSP -> task table is laid out). Streams are indices of the current input streams.
+ */
+export interface SamzaProxyInput {
+  /** Previous assignment, one row per (task, SSP) occurrence: stream is an index into prevStreamToCur. */
+  prevStream: Int32Array;
+  /** Previous stream -> current input stream index, or -1 for a stream that is no input now. */
+  prevStreamToCur: Int32Array;
+  prevPartition: Int32Array;
+  /** null: every previous row has key bucket -1. */
+  prevBucket: Int32Array | null;
+  /** Index of the row's previous task (into prevToCur and prevRank). */
+  prevTask: Int32Array;
+  /** Rank of each previous task in Java String order; needed only when an SSP has several previous tasks. */
+  prevRank: Int32Array | null;
+  /** Previous task -> current task index, or -1 when it is not a task of the raw grouping. */
+  prevToCur: Int32Array;
+  /** Per stream: its partition count (the table covers partitions below it). */
+  limit: Int32Array;
+  /** Per stream: first table slot; offset[S] = table size. */
+  offset: Int32Array;
+  /** Slots per partition: 1 (elasticity off), or factor + 1 (key buckets -1 .. factor - 1). */
+  width: number;
+  /** Per stream: its (task, SSP) occurrences in the raw grouping. */
+  curCount: Int32Array;
+  /** Table slots of broadcast SSPs (never moved, never looked up). */
+  exclude: Int32Array;
+  /** The raw grouping's rows in SSP order. */
+  stream: Int32Array;
+  partition: Int32Array;
+  bucket: Int32Array | null;
+  /** Raw task of each row, or EVERY_TASK. */
+  rowTask: Int32Array;
+  nTasks: number;
+}
+
+export type SamzaProxyResult =
+  | { needsRanks: true }
+  | {
+      needsRanks: false;
+      /** Task of each row after the proxy (EVERY_TASK rows that stay everywhere keep EVERY_TASK). */
+      task: Int32Array;
+      /** Per stream: its (task, SSP) occurrences in the previous assignment. */
+      prevCount: Int32Array;
+      /** The row Samza fails at first, or -1; with failKind and the previous task involved. */
+      failedRow: number;
+      failKind: number;
+      failPrevTask: number;
+    };
+
+export interface SamzaKernels {
+  /** Returns `{ needsRanks: true }` when an SSP has two previous tasks and prevRank is null. */
+  samzaProxy(input: SamzaProxyInput): SamzaProxyResult;
+}
+
+export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, SamzaKernels, GroupKernels {
   /** 'reference', 'wasm-scalar' or 'wasm-simd'. */
   readonly name: EngineName;
 }
@@ -130,7 +198,8 @@ let envDefault: EngineChoice | AssignorError | undefined;
 
 function defaultChoice(): EngineChoice {
   if (envDefault === undefined) {
-    const env = process.env.ASSIGNOR_ENGINE;
+    // Browsers and workers have no `process`: there the default is simply 'wasm'.
+    const env = typeof process === 'undefined' ? undefined : process.env?.ASSIGNOR_ENGINE;
     try {
       envDefault = env === undefined || env === '' ? 'wasm' : parseChoice(env, 'ASSIGNOR_ENGINE');
     } catch (e) {
@@ -163,7 +232,7 @@ export function getKernels(options: EngineOptions = {}): Kernels {
 
 function build(name: EngineName, core: WasmCore | null): Kernels {
   if (core === null) {
-    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby() };
+    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceSamza(), ...referenceGroup() };
   }
-  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core) };
+  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmSamza(core), ...wasmGroup(core) };
 }

@@ -8,3 +8,12 @@ export {
   type PartitionerOptions,
   type PartitionMessagesOptions,
 } from './partitioner.js';
+export {
+  StickyAssigner,
+  createStickyAssigner,
+  STICKY_ASSIGNER_NAME,
+  STICKY_ASSIGNER_VERSION,
+  type StickyAssignerOptions,
+  type StickyAssignmentReport,
+} from './sticky/assigner.js';
+export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from './sticky/plan.js';

@@ -1,9 +1,11 @@
 // Changelog partitions are stable: a task keeps the partition it had, and
 // unseen tasks take max+1, max+2, ... in task-name order.
 import { AssignorError } from '../errors.js';
+import { toMap, VALUES, type MapInput } from './inputs.js';
 
 /** `tasks` sorted by name; returns each task's changelog partition. */
-export function assignChangelogPartitions(tasks: readonly string[], existing: ReadonlyMap<string, number>): Int32Array {
+export function assignChangelogPartitions(tasks: readonly string[], existingInput: MapInput<number>): Int32Array {
+  const existing = existingInput instanceof Map ? (existingInput as ReadonlyMap<string, number>) : toMap(existingInput, 'changelog', VALUES.int(0));
   let max = -1;
   for (const p of existing.values()) if (p > max) max = p;
   const out = new Int32Array(tasks.length);
@@ -18,8 +20,8 @@ export function assignChangelogPartitions(tasks: readonly string[], existing: Re
 }
 
 /** Samza's updatePartitionMapping: the new mapping overlaid with the previous one, previous entries winning. */
-export function mergeChangelogMappings(previous: ReadonlyMap<string, number>, fresh: ReadonlyMap<string, number>): Map<string, number> {
-  const out = new Map(fresh);
-  for (const [t, p] of previous) out.set(t, p);
+export function mergeChangelogMappings(previous: MapInput<number>, fresh: MapInput<number>): Map<string, number> {
+  const out = new Map(toMap(fresh, 'fresh', VALUES.int(0)));
+  for (const [t, p] of toMap(previous, 'previous', VALUES.int(0))) out.set(t, p);
   return out;
 }

@@ -1,5 +1,6 @@
 // Samza config keys, read verbatim from a flat key -> string map (Samza's Config).
-import { AssignorError } from '../errors.js';
+import { AssignorError, describe } from '../errors.js';
+import { entriesOf, type MapInput } from './inputs.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareSsp, parseSystemStream, ssp, type SSP, type SystemStream, compareSystemStream, systemStreamId } from './model.js';
 
@@ -51,12 +52,27 @@ function simpleName(cls: string, pkg: string): string {
   return cls.includes('.') ? '' : cls;
 }
 
+/** A config as callers give it: a SamzaConfig, or its key -> value map in any MapInput shape. */
+export type ConfigInput = SamzaConfig | MapInput<string | number | boolean>;
+
 /** A Samza Config: a flat string map. Values from JSON may be numbers or booleans; they become strings. */
 export class SamzaConfig {
   readonly map: Map<string, string>;
 
   constructor(entries: Iterable<[string, string]> = []) {
     this.map = new Map(entries);
+  }
+
+  /** A SamzaConfig as it is, or one made from a Map, a plain object or an array of pairs. */
+  static from(input: ConfigInput, path = 'config'): SamzaConfig {
+    if (input instanceof SamzaConfig) return input;
+    const out = new SamzaConfig();
+    for (const [k, v] of entriesOf(input, path)) {
+      if (typeof v === 'string') out.map.set(k, v);
+      else if (typeof v === 'number' || typeof v === 'boolean') out.map.set(k, String(v));
+      else throw new AssignorError('E_SAMZA_CONFIG', `config value of ${JSON.stringify(k)} must be a string, number or boolean, got ${describe(v)}`, `${path}.${k}`);
+    }
+    return out;
   }
 
   get(key: string): string | undefined {
@@ -88,7 +104,8 @@ export class SamzaConfig {
 }
 
 /** task.inputs: comma-separated system.stream names, each trimmed; blanks skipped. Sorted, distinct. */
-export function inputStreams(config: SamzaConfig): SystemStream[] {
+export function inputStreams(input: ConfigInput): SystemStream[] {
+  const config = SamzaConfig.from(input);
   const raw = config.get(KEYS.inputs);
   if (raw === undefined) return [];
   const seen = new Map<string, SystemStream>();
@@ -114,7 +131,8 @@ const RANGE = /^\[(\d+)-(\d+)\]$/;
  * task.broadcast.inputs: `system.stream#N` or `system.stream#[A-B]` items.
  * A range with A > B adds nothing (Samza only logs a warning). Sorted, distinct.
  */
-export function broadcastSsps(config: SamzaConfig, warn: (msg: string) => void = () => {}): SSP[] {
+export function broadcastSsps(input: ConfigInput, warn: (msg: string) => void = () => {}): SSP[] {
+  const config = SamzaConfig.from(input);
   const raw = config.get(KEYS.broadcastInputs);
   if (raw === undefined || raw.trim() === '') return [];
   const out = new Map<string, SSP>();
@@ -162,7 +180,8 @@ export function broadcastStreams(config: SamzaConfig): SystemStream[] {
 }
 
 /** task.inputs ∪ broadcast streams: what Samza's partition-count monitor watches. */
-export function allInputStreams(config: SamzaConfig): SystemStream[] {
+export function allInputStreams(input: ConfigInput): SystemStream[] {
+  const config = SamzaConfig.from(input);
   const seen = new Map<string, SystemStream>();
   for (const s of [...inputStreams(config), ...broadcastStreams(config)]) seen.set(systemStreamId(s), s);
   return [...seen.values()].sort(compareSystemStream);
@@ -279,7 +298,8 @@ export interface JobSettings {
   durable: boolean;
 }
 
-export function readSettings(config: SamzaConfig, warn: (msg: string) => void = () => {}): JobSettings {
+export function readSettings(input: ConfigInput, warn: (msg: string) => void = () => {}): JobSettings {
+  const config = SamzaConfig.from(input);
   const g = sspGrouper(config);
   mapperFactory(config);
   return {

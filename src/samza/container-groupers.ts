@@ -1,8 +1,12 @@
 // Task -> container groupers: GroupByContainerCount (plain round-robin and the
 // host-affinity balance path) and GroupByContainerIds (ids and locality paths),
-// with Samza's errors. Tasks are given sorted by name; results map task -> container id.
+// with Samza's errors. Tasks come in any order (Samza's come as a Set) and are
+// sorted by name here, as Samza sorts them; results map task -> container id.
+import { AssignorError } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava } from './model.js';
+import { javaHashMapKeyOrder } from './java-order.js';
+import { toMap, VALUES, type MapInput } from './inputs.js';
 
 export const ANY_HOST = 'ANY_HOST';
 
@@ -21,6 +25,24 @@ function range(n: number): string[] {
   return Array.from({ length: n }, (_, i) => String(i));
 }
 
+/** Indices of `tasks` in name order (Java String order); a name given twice is refused (Samza gets a Set). */
+function byName(tasks: readonly string[]): number[] {
+  const order = Array.from(tasks.keys()).sort((a, b) => compareJava(tasks[a]!, tasks[b]!));
+  for (let k = 1; k < order.length; k++) {
+    if (tasks[order[k]!] === tasks[order[k - 1]!]) {
+      throw new AssignorError('E_SAMZA_DUPLICATE_TASK', `task ${JSON.stringify(tasks[order[k]!])} is given twice`, `tasks[${Math.max(order[k]!, order[k - 1]!)}]`);
+    }
+  }
+  return order;
+}
+
+/** Round-robin of the name-sorted tasks over `n` containers: containerOf in the input order. */
+function roundRobin(tasks: readonly string[], n: number): Int32Array {
+  const containerOf = new Int32Array(tasks.length);
+  byName(tasks).forEach((t, i) => (containerOf[t] = i % n));
+  return containerOf;
+}
+
 export function groupByContainerCountValidate(n: number, taskCount: number): void {
   if (n <= 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.atLeastOneContainer);
   if (taskCount === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
@@ -30,9 +52,7 @@ export function groupByContainerCountValidate(n: number, taskCount: number): voi
 /** GroupByContainerCount.group(tasks): name-sorted task i goes to container i mod n. */
 export function groupByContainerCount(tasks: readonly string[], n: number): ContainerAssignment {
   groupByContainerCountValidate(n, tasks.length);
-  const containerOf = new Int32Array(tasks.length);
-  for (let i = 0; i < tasks.length; i++) containerOf[i] = i % n;
-  return byIds(range(n), containerOf);
+  return byIds(range(n), roundRobin(tasks, n));
 }
 
 export interface BalanceResult extends ContainerAssignment {
@@ -45,8 +65,9 @@ export interface BalanceResult extends ContainerAssignment {
  * GroupByContainerCount.group(tasks, metadata): keep tasks where they were,
  * moving only the surplus (largest names first) when the container count changes.
  */
-export function balanceByContainerCount(tasks: readonly string[], n: number, previous: ReadonlyMap<string, string>): BalanceResult {
+export function balanceByContainerCount(tasks: readonly string[], n: number, previousInput: MapInput<string>): BalanceResult {
   groupByContainerCountValidate(n, tasks.length);
+  const previous = toMap(previousInput, 'previousTaskToContainer', VALUES.string);
   const plain = (reason: string): BalanceResult => ({ ...groupByContainerCount(tasks, n), path: 'plain', reason });
   if (previous.size === 0) return plain('no previous task-to-container mapping');
   if (previous.size !== tasks.length) return plain(`previous mapping has ${previous.size} tasks, now ${tasks.length}`);
@@ -87,13 +108,15 @@ export function balanceByContainerCount(tasks: readonly string[], n: number, pre
 
 /** GroupByContainerIds.group(tasks, ids): round-robin over the ids in the given order (smallest t ids when there are more). */
 export function groupByContainerIds(tasks: readonly string[], ids: readonly string[] | null, count = 1): ContainerAssignment {
-  if (ids === null) return groupByContainerIds(tasks, range(count));
+  if (ids === null) {
+    // Samza sizes an ArrayList with the count first: a negative count fails there.
+    if (count < 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', `Illegal Capacity: ${count}`);
+    return groupByContainerIds(tasks, range(count));
+  }
   if (ids.length === 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.atLeastOneContainer);
   if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.emptyGroup(ids));
   const used = ids.length > tasks.length ? [...ids].sort(compareJava).slice(0, tasks.length) : [...ids];
-  const containerOf = new Int32Array(tasks.length);
-  for (let i = 0; i < tasks.length; i++) containerOf[i] = i % used.length;
-  return byIds(used, containerOf);
+  return byIds(used, roundRobin(tasks, used.length));
 }
 
 /**
@@ -103,30 +126,38 @@ export function groupByContainerIds(tasks: readonly string[], ids: readonly stri
  */
 export function groupByContainerIdsWithLocality(
   tasks: readonly string[],
-  processorLocality: ReadonlyMap<string, string>,
-  taskLocality: ReadonlyMap<string, string>,
+  processorLocalityInput: MapInput<string>,
+  taskLocalityInput: MapInput<string>,
 ): ContainerAssignment {
+  const processorLocality = toMap(processorLocalityInput, 'processorLocality', VALUES.string);
+  const taskLocality = toMap(taskLocalityInput, 'taskLocality', VALUES.string);
   if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
   if (processorLocality.size === 0) return groupByContainerIds(tasks, []);
   const procs = [...processorLocality.keys()].sort(compareJava).slice(0, tasks.length);
   const perProc = Math.floor(tasks.length / procs.length);
   const load = new Int32Array(procs.length);
   const containerOf = new Int32Array(tasks.length).fill(-1);
-  tasks.forEach((task, i) => {
+  // Samza keeps the processors in a TreeMap, but cuts a longer list down into a HashMap: then the
+  // processors of a host, and the round-robin, follow the HashMap's order.
+  const walk = processorLocality.size > tasks.length ? javaHashMapKeyOrder(procs).map((id) => procs.indexOf(id)) : procs.map((_, j) => j);
+  // Samza walks its task Set (a HashSet, whose order varies between JVM runs); we walk names in order.
+  const order = byName(tasks);
+  order.forEach((i) => {
+    const task = tasks[i]!;
     const host = taskLocality.get(task);
     if (host === undefined) return;
-    const p = procs.findIndex((id, j) => processorLocality.get(id) === host && load[j]! < perProc);
+    const p = walk.find((j) => processorLocality.get(procs[j]!) === host && load[j]! < perProc) ?? -1;
     if (p >= 0) {
       containerOf[i] = p;
       load[p]!++;
     }
   });
   let rr = 0;
-  tasks.forEach((_, i) => {
+  order.forEach((i) => {
     if (containerOf[i] !== -1) return;
     let p = -1;
     for (let j = 0; j < procs.length; j++) if (load[j]! < perProc) { p = j; break; }
-    if (p < 0) p = rr++ % procs.length;
+    if (p < 0) p = walk[rr++ % procs.length]!;
     containerOf[i] = p;
     load[p]!++;
   });

@@ -5,7 +5,7 @@
 // Each message type is read from the store once. The SSP assignment, the one type that grows with
 // the job, is compared and written as columns (one row per SSP, a list id per row); the per-task
 // types as an overlay of puts and deletes on the snapshot. Only what differs is written.
-import { calculateJobModel, type JobInput, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
+import { calculateJobModel, type JobSpec, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
 import { containerLayouts, taskNameIn } from './job-model.js';
 import { standbyTaskName } from './container-groupers.js';
 import {
@@ -17,6 +17,7 @@ import {
   configRecord,
   LazyTaskToSsps,
   previousPartitionCounts,
+  previousRowsOfAssignment,
   readBaseCounts,
   readChangelogMapping,
   readConfig,
@@ -228,7 +229,7 @@ function sameFlat(stored: unknown, v: Record<string, string>): boolean {
 }
 
 /** Runs the cycle and writes its one batch (nothing when the store already holds the model). */
-export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
+export function runCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): CycleResult {
   const p = prepareCycle(store, job, options);
   if (p.records.length > 0 || p.ssps.n > 0) store.writeBatch(p.records, p.ssps);
   return { plan: p.plan, changes: p.changes, recordsWritten: p.recordsWritten, warnings: p.warnings };
@@ -238,7 +239,7 @@ export function runCycle(store: CoordinatorStoreLike, job: JobInput, options: Pl
  * Reads and computes without writing: the plan, what changed, and the batch that would store it
  * (`plan --dry-run`; a network store commits the batch itself). The store is only read.
  */
-export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): PreparedCycle {
+export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): PreparedCycle {
   const warnings: string[] = [];
   const warn = (m: string): void => {
     warnings.push(m);
@@ -249,7 +250,9 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobInput, options
   const prev = snap.previous;
   const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
-  const plan = calculateJobModel(job, prev, { ...options, warn });
+  // The samza mapper reads the whole previous assignment: hand it over flat, from the columns.
+  const planPrev = options.mapper === 'samza' ? { ...prev, taskToSsps: previousRowsOfAssignment(snap.assignment, prev.taskModes) } : prev;
+  const plan = calculateJobModel(job, planPrev, { ...options, warn });
   // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
   //    previous ones when the task count or the standby set changed.
   // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.

@@ -35,6 +35,7 @@ export const MSG = {
   elasticity: 'Elasticity factor can not be less than 1',
   allSspBroadcast: 'The job configured with AllSspToSingleTaskGrouper cannot have broadcast streams.',
   sspSetNull: 'ssp set cannot be null!',
+  processorListEmpty: 'processor list cannot be empty!',
   noInputSsps: 'Cannot process stream task with no input system stream partitions',
   notMultiple: (cur: number, prev: number) => `New partition count: ${cur} should be a multiple of previous partition count: ${prev}.`,
   proxy:

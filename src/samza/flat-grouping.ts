@@ -42,22 +42,47 @@ function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
   return { sorted: order.map((i) => names[i]!), rank };
 }
 
-export function groupFlat(input: FlatGroupInput): Grouping {
-  const { streams, counts, rules, broadcast } = input;
-  const F = input.elasticityFactor;
-  const S = streams.length;
-  const streamIndex = new Map<string, number>();
-  streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
+/** A grouper's output before the sort by task: rows in SSP order, each with its task. */
+export interface GroupRows {
+  streams: SystemStream[];
+  /** Task names sorted in Java String order. */
+  tasks: string[];
+  rowTask: Int32Array;
+  stream: Int32Array;
+  partition: Int32Array;
+  bucket: Int32Array | null;
+  everyTask: SSP[];
+}
 
-  // Broadcast SSPs that are also inputs are not grouped; they join every task instead.
+export function groupFlat(input: FlatGroupInput): Grouping {
+  if (input.grouper === 'AllSspToSingleTask') {
+    const { stream, partition } = inputRows(input);
+    return allSspToSingleTask(input, stream, partition);
+  }
+  const r = groupRows(input);
+  return fromRows(r.streams, r.tasks, r.rowTask, r.stream, r.partition, r.bucket, r.everyTask);
+}
+
+/** Broadcast SSPs that are also inputs are not grouped (they join every task instead): stream index -> partitions. */
+function skippedPartitions(input: FlatGroupInput): Map<number, Set<number>> {
+  const streamIndex = new Map<string, number>();
+  input.streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
   const skip = new Map<number, Set<number>>();
-  for (const b of broadcast) {
+  for (const b of input.broadcast) {
     const si = streamIndex.get(systemStreamId(b));
-    if (si === undefined || b.partition >= counts[si]!) continue;
+    if (si === undefined || b.partition >= input.counts[si]!) continue;
     let set = skip.get(si);
     if (set === undefined) skip.set(si, (set = new Set()));
     set.add(b.partition);
   }
+  return skip;
+}
+
+/** The input SSPs as (stream, partition) rows in SSP order, broadcast ones left out. */
+export function inputRows(input: FlatGroupInput): { stream: Int32Array; partition: Int32Array; skip: Map<number, Set<number>> } {
+  const { counts } = input;
+  const S = input.streams.length;
+  const skip = skippedPartitions(input);
   let n = 0;
   for (let s = 0; s < S; s++) n += counts[s]! - (skip.get(s)?.size ?? 0);
   const stream = new Int32Array(n);
@@ -74,13 +99,22 @@ export function groupFlat(input: FlatGroupInput): Grouping {
       for (let p = 0; p < c; p++) if (!skipped.has(p)) { stream[i] = s; partition[i++] = p; }
     }
   }
+  return { stream, partition, skip };
+}
 
-  if (input.grouper === 'AllSspToSingleTask') return allSspToSingleTask(input, stream, partition);
+/** GroupByPartition / GroupBySystemStreamPartition (with the base mapper's slot rules) as rows. */
+export function groupRows(input: FlatGroupInput): GroupRows {
+  const { streams, counts, rules, broadcast } = input;
+  const F = input.elasticityFactor;
+  const S = streams.length;
+  const { stream, partition, skip } = inputRows(input);
+  const n = stream.length;
 
   // slot = p mod base[stream]; identity streams use their own count, so p mod C = p.
   const bases = new Int32Array(S);
   for (let s = 0; s < S; s++) bases[s] = rules[s]!.kind === 'fold' ? (rules[s] as { base: number }).base : Math.max(1, counts[s]!);
-  const slot = n === 0 ? new Int32Array(0) : foldPartitions(stream, partition, bases, { engine: input.engine });
+  // Identity rules need no fold: p mod count = p for every p < count.
+  const slot = rules.every((r) => r.kind === 'identity') ? partition.slice() : n === 0 ? new Int32Array(0) : foldPartitions(stream, partition, bases, { engine: input.engine });
   for (let r = 0; r < n; ) {
     const s = stream[r]!;
     let end = r;
@@ -158,7 +192,7 @@ export function groupFlat(input: FlatGroupInput): Grouping {
     }
   }
   // No task exists for broadcast SSPs alone, so with no rows there are no tasks to join.
-  return fromRows(streams, sorted, rowTask, rowStream, rowPartition, rowBucket, sorted.length === 0 ? [] : broadcast);
+  return { streams, tasks: sorted, rowTask, stream: rowStream, partition: rowPartition, bucket: rowBucket, everyTask: sorted.length === 0 ? [] : broadcast };
 }
 
 function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Grouping {

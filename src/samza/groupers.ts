@@ -2,11 +2,14 @@
 // path (samza mapper mode, tests); the base mapper's large-scale path lives in
 // flat-plan.ts and is checked against these in tests.
 import { SamzaError, MSG } from './errors.js';
-import { KEYS, broadcastSsps, elasticityFactor, sspGrouper, type SamzaConfig, type SspGrouperKind } from './config.js';
-import { compareSsp, sspToString, SspSet, ssp, type SSP, type TaskGrouping } from './model.js';
+import { KEYS, SamzaConfig, broadcastSsps, elasticityFactor, sspGrouper, type ConfigInput, type SspGrouperKind } from './config.js';
+import { compareSsp, sspToString, SspSet, ssp, type SSP, type SspInput, type TaskGrouping } from './model.js';
+import { toSsps } from './inputs.js';
+import { javaSplit } from './java-order.js';
 
 export interface SspGrouper {
-  group(ssps: readonly SSP[] | null): TaskGrouping;
+  /** SSPs without keyBucket have none (-1); a malformed SSP is refused with E_SAMZA_INPUT. */
+  group(ssps: readonly SspInput[] | null): TaskGrouping;
 }
 
 export function partitionTaskName(partition: number, keyBucket: number): string {
@@ -17,9 +20,9 @@ export function allSspTaskName(processorId: string): string {
   return `Task-${processorId}`;
 }
 
-/** Expands an SSP into its key-bucket copies (itself when F = 1). */
+/** Expands an SSP into its key-bucket copies; with F = 1 the one copy has key bucket -1, whatever the input had (as Samza). */
 function bucketCopies(s: SSP, factor: number): SSP[] {
-  if (factor === 1) return [s];
+  if (factor === 1) return [s.keyBucket === -1 ? s : ssp(s.system, s.stream, s.partition, -1)];
   const out: SSP[] = [];
   for (let i = 0; i < factor; i++) out.push(ssp(s.system, s.stream, s.partition, i));
   return out;
@@ -47,13 +50,14 @@ export class GroupByPartition implements SspGrouper {
   private readonly broadcast: SSP[];
   private readonly factor: number;
 
-  constructor(config: SamzaConfig) {
-    this.broadcast = broadcastSsps(config);
-    this.factor = elasticityFactor(config);
+  constructor(config: ConfigInput) {
+    const c = SamzaConfig.from(config);
+    this.broadcast = broadcastSsps(c);
+    this.factor = elasticityFactor(c);
   }
 
-  group(ssps: readonly SSP[] | null): TaskGrouping {
-    return groupBy(ssps ?? [], this.broadcast, this.factor, (s) => partitionTaskName(s.partition, s.keyBucket));
+  group(ssps: readonly SspInput[] | null): TaskGrouping {
+    return groupBy(toSsps(ssps ?? [], 'ssps'), this.broadcast, this.factor, (s) => partitionTaskName(s.partition, s.keyBucket));
   }
 }
 
@@ -61,30 +65,41 @@ export class GroupBySystemStreamPartition implements SspGrouper {
   private readonly broadcast: SSP[];
   private readonly factor: number;
 
-  constructor(config: SamzaConfig) {
-    this.broadcast = broadcastSsps(config);
-    this.factor = elasticityFactor(config);
+  constructor(config: ConfigInput) {
+    const c = SamzaConfig.from(config);
+    this.broadcast = broadcastSsps(c);
+    this.factor = elasticityFactor(c);
   }
 
-  group(ssps: readonly SSP[] | null): TaskGrouping {
-    return groupBy(ssps ?? [], this.broadcast, this.factor, sspToString);
+  group(ssps: readonly SspInput[] | null): TaskGrouping {
+    return groupBy(toSsps(ssps ?? [], 'ssps'), this.broadcast, this.factor, sspToString);
   }
 }
 
 export class AllSspToSingleTaskGrouper implements SspGrouper {
   constructor(private readonly processors: readonly string[]) {}
 
-  group(ssps: readonly SSP[] | null): TaskGrouping {
+  group(ssps: readonly SspInput[] | null): TaskGrouping {
     if (ssps === null) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.sspSetNull);
     if (ssps.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, 'task.inputs');
+    const all = toSsps(ssps, 'ssps');
     const out: TaskGrouping = new Map();
-    for (const p of this.processors) out.set(allSspTaskName(p), SspSet.of(ssps));
+    for (const p of this.processors) out.set(allSspTaskName(p), SspSet.of(all));
     return out;
   }
 }
 
+/** processor.list as AllSspToSingleTaskGrouperFactory reads it: Java's split, which drops trailing empty ids. */
+export function allSspProcessors(list: string): string[] {
+  const ids = javaSplit(list, ',');
+  if (ids.length === 0) throw new SamzaError('E_SAMZA_PROCESSORS', 'SamzaException', MSG.processorListEmpty, KEYS.processorList);
+  return ids;
+}
+
 /** The factory step: AllSspToSingleTask refuses broadcast streams and reads processor.list. */
-export function createSspGrouper(config: SamzaConfig, kind: SspGrouperKind = sspGrouper(config).kind): SspGrouper {
+export function createSspGrouper(input: ConfigInput, kind?: SspGrouperKind): SspGrouper {
+  const config = SamzaConfig.from(input);
+  kind ??= sspGrouper(config).kind;
   switch (kind) {
     case 'GroupByPartition':
       return new GroupByPartition(config);
@@ -92,7 +107,10 @@ export function createSspGrouper(config: SamzaConfig, kind: SspGrouperKind = ssp
       return new GroupBySystemStreamPartition(config);
     case 'AllSspToSingleTask': {
       if (broadcastSsps(config).length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, KEYS.broadcastInputs);
-      return new AllSspToSingleTaskGrouper((config.get(KEYS.processorList) ?? '').split(','));
+      const list = config.get(KEYS.processorList);
+      // Samza splits a null processor.list: a NullPointerException there.
+      if (list === undefined) throw new SamzaError('E_SAMZA_PROCESSORS', 'NullPointerException', `${KEYS.processorList} is not set: AllSspToSingleTaskGrouper needs the processor ids`, KEYS.processorList);
+      return new AllSspToSingleTaskGrouper(allSspProcessors(list));
     }
   }
 }

@@ -8,13 +8,15 @@ export {
   sspToString,
   SspSet,
   type SSP,
+  type SspInput,
   type SystemStream,
   type TaskMode,
   type TaskModel,
   type ContainerModel,
   type TaskGrouping,
 } from './model.js';
-export { SamzaConfig, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
+export { type MapInput } from './inputs.js';
+export { SamzaConfig, type ConfigInput, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
 export { GroupByPartition, GroupBySystemStreamPartition, AllSspToSingleTaskGrouper, createSspGrouper, type SspGrouper } from './groupers.js';
 export { hashMapperPreviousSsp, sspGrouperProxy } from './samza-proxy.js';
 export {
@@ -30,12 +32,15 @@ export {
   calculateJobModel,
   emptyPrevious,
   type JobInput,
+  type JobSpec,
   type JobModelPlan,
   type MapperMode,
   type PlanOptions as SamzaPlanOptions,
   type PreviousState,
+  type PreviousInput,
   type StreamReport,
 } from './plan.js';
+export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
 export { toJobModel, jobModelJson, jobModelJsonChunks, type JobModel } from './job-model.js';
 export { runCycle, readPrevious, type CycleResult, type Changes } from './cycle.js';
 export { MemoryCoordinatorStore, type CoordinatorStoreLike } from './store-types.js';

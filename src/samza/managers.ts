@@ -4,7 +4,8 @@
 // would make two identical plans write different bytes).
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
-import { compareJava, ssp, systemStreamName, type SSP, type TaskMode } from './model.js';
+import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
+import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
 import { parseCanonical, SspTable } from '../store/ssp-table.js';
 import type { SspAssignment } from '../store/backend.js';
@@ -488,4 +489,88 @@ export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMa
     set.add(s.partition);
   }
   return new Map([...sets].map(([name, set]) => [name, set.size]));
+}
+
+/**
+ * The active tasks' previous assignment as flat rows, straight from the store's columns: the same
+ * rows, in the same order, as previousRows(new LazyTaskToSsps(a, modes)) (tasks in name order, each
+ * task's table rows then its extra records), without an SSP object per row. The samza mapper reads
+ * this; at millions of SSPs the objects and the garbage collector walking them cost seconds.
+ */
+export function previousRowsOfAssignment(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): PreviousRows {
+  const { table, listTasks } = a;
+  const extras = [...a.extra.values()];
+  // Active task names, sorted as LazyTaskToSsps sorts them; per list, its active tasks' indices.
+  const names = new Set<string>();
+  const usedList = new Uint8Array(listTasks.length);
+  for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) usedList[table.list[r]!] = 1;
+  listTasks.forEach((l, i) => {
+    if (usedList[i]) for (const t of l) if (isActive(modes, t)) names.add(t);
+  });
+  for (const { tasks } of extras) for (const t of tasks) if (isActive(modes, t)) names.add(t);
+  const tasks = [...names].sort(compareJava);
+  const index = new Map(tasks.map((t, i) => [t, i] as [string, number]));
+  const listActive = listTasks.map((l, i) => (usedList[i] ? Int32Array.from(l.filter((t) => isActive(modes, t)), (t) => index.get(t)!) : new Int32Array(0)));
+  // Counting sort by task: rows per task first, then each task's rows in table order, extras last.
+  const start = new Int32Array(tasks.length + 1);
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l >= 0) for (const t of listActive[l]!) start[t + 1]!++;
+  }
+  const extraTasks = extras.map(({ tasks: ts }) => ts.filter((t) => isActive(modes, t)).map((t) => index.get(t)!));
+  for (const ts of extraTasks) for (const t of ts) start[t + 1]!++;
+  for (let t = 0; t < tasks.length; t++) start[t + 1]! += start[t]!;
+  const n = start[tasks.length]!;
+  const at = start.slice(0, tasks.length);
+  const task = new Int32Array(n);
+  const tableStream = new Int32Array(n).fill(-1); // table stream id, or -1 - k for extra k
+  const partition = new Int32Array(n);
+  const bucket = new Int32Array(n);
+  let anyBucket = false;
+  for (let r = 0; r < table.rows; r++) {
+    const l = table.list[r]!;
+    if (l < 0) continue;
+    for (const t of listActive[l]!) {
+      const i = at[t]!++;
+      task[i] = t;
+      tableStream[i] = table.stream[r]!;
+      partition[i] = table.partition[r]!;
+      bucket[i] = table.bucket[r]!;
+      if (table.bucket[r] !== -1) anyBucket = true;
+    }
+  }
+  extras.forEach(({ ssp: s }, k) => {
+    for (const t of extraTasks[k]!) {
+      const i = at[t]!++;
+      task[i] = t;
+      tableStream[i] = -1 - k;
+      partition[i] = s.partition;
+      bucket[i] = s.keyBucket;
+      if (s.keyBucket !== -1) anyBucket = true;
+    }
+  });
+  // Streams numbered by first appearance, as previousRows numbers them.
+  const streams: SystemStream[] = [];
+  const ids = new Map<string, number>();
+  const fromTable = new Int32Array(table.streams.length).fill(-1);
+  const stream = new Int32Array(n);
+  const idOf = (s: SystemStream): number => {
+    const key = systemStreamId(s);
+    let id = ids.get(key);
+    if (id === undefined) {
+      ids.set(key, (id = streams.length));
+      streams.push({ system: s.system, stream: s.stream });
+    }
+    return id;
+  };
+  for (let i = 0; i < n; i++) {
+    const ts = tableStream[i]!;
+    if (ts >= 0) {
+      if (fromTable[ts] === -1) fromTable[ts] = idOf(table.streams[ts]!);
+      stream[i] = fromTable[ts]!;
+    } else {
+      stream[i] = idOf(extras[-1 - ts]!.ssp);
+    }
+  }
+  return { tasks, streams, task, stream, partition, bucket: anyBucket ? bucket : null };
 }

@@ -14,6 +14,12 @@ export interface SSP extends SystemStream {
   readonly keyBucket: number;
 }
 
+/** An SSP as callers may give it: without keyBucket it has none (-1). */
+export interface SspInput extends SystemStream {
+  readonly partition: number;
+  readonly keyBucket?: number;
+}
+
 export type TaskMode = 'Active' | 'Standby';
 
 /** Java String.compareTo order: UTF-16 code units, which is what JS `<` compares. */
@@ -26,15 +32,14 @@ export function ssp(system: string, stream: string, partition: number, keyBucket
 }
 
 /** `SystemStreamPartition [kafka, PVE, 0]`, or `[kafka, PVE, 0, 1]` with a key bucket. */
-export function sspToString(s: SSP): string {
-  return s.keyBucket === -1
-    ? `SystemStreamPartition [${s.system}, ${s.stream}, ${s.partition}]`
-    : `SystemStreamPartition [${s.system}, ${s.stream}, ${s.partition}, ${s.keyBucket}]`;
+export function sspToString(s: SspInput): string {
+  const b = s.keyBucket ?? -1;
+  return b === -1 ? `SystemStreamPartition [${s.system}, ${s.stream}, ${s.partition}]` : `SystemStreamPartition [${s.system}, ${s.stream}, ${s.partition}, ${b}]`;
 }
 
 /** Samza's SSP ordering: system, stream, partition, keyBucket. */
-export function compareSsp(a: SSP, b: SSP): number {
-  return compareJava(a.system, b.system) || compareJava(a.stream, b.stream) || a.partition - b.partition || a.keyBucket - b.keyBucket;
+export function compareSsp(a: SspInput, b: SspInput): number {
+  return compareJava(a.system, b.system) || compareJava(a.stream, b.stream) || a.partition - b.partition || (a.keyBucket ?? -1) - (b.keyBucket ?? -1);
 }
 
 export function compareSystemStream(a: SystemStream, b: SystemStream): number {
@@ -45,8 +50,8 @@ export function compareSystemStream(a: SystemStream, b: SystemStream): number {
  * An injective string for using an SSP as a Map key (system and stream are
  * length-prefixed, so no separator inside a name can collide).
  */
-export function sspId(s: SSP): string {
-  return `${s.system.length}:${s.system}${s.stream.length}:${s.stream}#${s.partition}#${s.keyBucket}`;
+export function sspId(s: SspInput): string {
+  return `${s.system.length}:${s.system}${s.stream.length}:${s.stream}#${s.partition}#${s.keyBucket ?? -1}`;
 }
 
 export function systemStreamId(s: SystemStream): string {
@@ -85,21 +90,21 @@ export type TaskGrouping = Map<string, SspSet>;
 export class SspSet {
   private readonly items = new Map<string, SSP>();
 
-  static of(ssps: Iterable<SSP>): SspSet {
+  static of(ssps: Iterable<SspInput>): SspSet {
     const s = new SspSet();
     for (const x of ssps) s.add(x);
     return s;
   }
 
-  add(s: SSP): void {
-    this.items.set(sspId(s), s);
+  add(s: SspInput): void {
+    this.items.set(sspId(s), s.keyBucket === undefined ? ssp(s.system, s.stream, s.partition) : (s as SSP));
   }
 
-  has(s: SSP): boolean {
+  has(s: SspInput): boolean {
     return this.items.has(sspId(s));
   }
 
-  delete(s: SSP): boolean {
+  delete(s: SspInput): boolean {
     return this.items.delete(sspId(s));
   }
 

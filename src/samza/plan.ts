@@ -6,11 +6,13 @@ import { AssignorError } from '../errors.js';
 import { SamzaError } from './errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
 import type { EngineChoice } from '../engine/kernels.js';
-import { KEYS, readSettings, type JobSettings, type SamzaConfig } from './config.js';
-import { createSspGrouper, partitionTaskName } from './groupers.js';
-import { sspGrouperProxy } from './samza-proxy.js';
+import { KEYS, SamzaConfig, readSettings, type ConfigInput, type JobSettings } from './config.js';
+import { toMap, VALUES, type MapInput } from './inputs.js';
 import { groupFlat, type SlotRule } from './flat-grouping.js';
-import { fromTaskGrouping, type Grouping } from './grouping.js';
+import type { Grouping } from './grouping.js';
+import { samzaGrouping } from './samza-mapper.js';
+import { javaHashMapKeyOrder, javaSplit } from './java-order.js';
+import { inferBases, isPreviousRows, previousPartitionCounts, previousRows, type PreviousRows } from './previous.js';
 import { assignChangelogPartitions } from './changelog.js';
 import {
   ANY_HOST,
@@ -21,7 +23,7 @@ import {
   singleContainer,
   type ContainerAssignment,
 } from './container-groupers.js';
-import { ssp, sspToString, systemStreamName, type SSP, type TaskMode } from './model.js';
+import { systemStreamName, type SSP, type SspInput, type TaskMode } from './model.js';
 
 export type MapperMode = 'base' | 'samza';
 
@@ -31,8 +33,13 @@ export interface PlanOptions {
   /** Base mapper only: accept a partition count that is not a multiple of the base, moving the least keys. */
   allowKeyMovement?: boolean;
   engine?: EngineChoice;
-  /** Processor id -> host. Default: container ids "0".."n-1" with their stored host, else ANY_HOST. */
-  processors?: ReadonlyMap<string, string>;
+  /**
+   * Processor id -> host (a Map, a plain object or [id, host] pairs; GroupByContainerIds deals
+   * tasks out in this order, so prefer a Map or pairs: a plain object lists integer-like ids first).
+   * Default: container ids "0".."n-1" in java.util.HashMap order (as Samza's JobModelHelper hands
+   * them over), with their stored host, else ANY_HOST.
+   */
+  processors?: MapInput<string>;
   warn?: (msg: string) => void;
 }
 
@@ -49,6 +56,49 @@ export interface PreviousState {
   taskContainer: ReadonlyMap<string, string>;
   taskModes: ReadonlyMap<string, TaskMode>;
   containerHosts: ReadonlyMap<string, string>;
+}
+
+/**
+ * What calculateJobModel takes as the previous state: a PreviousState, or any part of one with
+ * each map as a Map, a plain object or [key, value] pairs, and SSPs with or without keyBucket.
+ * The previous assignment may also come in flat form (from previousRowsOfGrouping, or a store
+ * that reads it without building an object per SSP).
+ */
+export interface PreviousInput {
+  baseCounts?: MapInput<number>;
+  taskToSsps?: MapInput<readonly SspInput[]> | PreviousRows;
+  /** Distinct partitions per stream name in taskToSsps, when the caller has them cheaper (the store cycle). */
+  partitionCounts?: MapInput<number>;
+  changelog?: MapInput<number>;
+  taskContainer?: MapInput<string>;
+  taskModes?: MapInput<TaskMode>;
+  containerHosts?: MapInput<string>;
+}
+
+/** The previous state with every map a Map, checked, and the assignment in flat form. */
+interface Previous {
+  baseCounts: ReadonlyMap<string, number>;
+  /** The assignment in flat form, read on first use: the base mapper with known bases and given partition counts never reads it (the store cycle's lazy inversion stays unbuilt). */
+  rows: () => PreviousRows;
+  partitionCounts: ReadonlyMap<string, number> | undefined;
+  changelog: ReadonlyMap<string, number>;
+  taskContainer: ReadonlyMap<string, string>;
+  taskModes: ReadonlyMap<string, TaskMode>;
+  containerHosts: ReadonlyMap<string, string>;
+}
+
+function readPreviousInput(p: PreviousInput): Previous {
+  const tts = p.taskToSsps ?? new Map<string, SSP[]>();
+  let rows: PreviousRows | undefined = isPreviousRows(tts) ? tts : undefined;
+  return {
+    baseCounts: toMap(p.baseCounts, 'previous.baseCounts', VALUES.int(0)),
+    rows: () => (rows ??= previousRows(tts as MapInput<readonly SspInput[]>)),
+    partitionCounts: p.partitionCounts === undefined ? undefined : toMap(p.partitionCounts, 'previous.partitionCounts', VALUES.int(0)),
+    changelog: toMap(p.changelog, 'previous.changelog', VALUES.int(0)),
+    taskContainer: toMap(p.taskContainer, 'previous.taskContainer', VALUES.string),
+    taskModes: toMap(p.taskModes, 'previous.taskModes', VALUES.taskMode),
+    containerHosts: toMap(p.containerHosts, 'previous.containerHosts', VALUES.string),
+  };
 }
 
 export function emptyPrevious(): PreviousState {
@@ -99,46 +149,65 @@ export interface JobInput {
   partitionCounts: ReadonlyMap<string, number>;
 }
 
-export function calculateJobModel(job: JobInput, previous: PreviousState = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
+/** What calculateJobModel takes: a JobInput, or the same in plain shapes. */
+export interface JobSpec {
+  /** A SamzaConfig, or key -> value as a Map, a plain object or pairs (numbers and booleans become strings). */
+  config: ConfigInput;
+  /** Partition count of each input stream, by `system.stream` (a Map, a plain object or pairs). */
+  partitionCounts: MapInput<number>;
+}
+
+/**
+ * Samza's JobModelCalculator: groups the input SSPs into tasks (base or samza mapper), gives tasks
+ * changelog partitions and groups them into containers.
+ * Throws AssignorError: E_SAMZA_INPUT, E_SAMZA_CONFIG, E_SAMZA_PARTITIONS, E_SAMZA_PREVIOUS,
+ * E_SAMZA_TOO_LARGE, E_KEY_MOVEMENT, E_SAMZA_GROUPER, E_SAMZA_MAPPER, E_SAMZA_CHANGELOG, E_ENGINE,
+ * and SamzaError (Samza's own conditions and texts; samzaType names the Java exception).
+ */
+export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = emptyPrevious(), options: PlanOptions = {}): JobModelPlan {
   const warn = options.warn ?? (() => {});
   const mapper = options.mapper ?? 'base';
-  const settings = readSettings(job.config, warn);
-  if (options.processors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
+  const config = SamzaConfig.from(job.config);
+  const partitionCounts = toMap(job.partitionCounts, 'partitions', VALUES.int(0));
+  const previous = readPreviousInput(previousInput);
+  const givenProcessors = options.processors === undefined ? undefined : toMap(options.processors, 'processors', VALUES.string);
+  const settings = readSettings(config, warn);
+  if (givenProcessors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
     throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
   }
+  // Samza's JobModelHelper puts container ids 0..n-1 in a HashMap and hands the groupers its keys in
+  // the HashMap's order (GroupByContainerIds deals tasks out in that order: 0, 11, 1, 2, ... for 12).
   const processors = new Map<string, string>(
-    options.processors ?? Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => [String(i), previous.containerHosts.get(String(i)) ?? ANY_HOST] as [string, string]),
+    givenProcessors ??
+      javaHashMapKeyOrder(Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => String(i))).map((id) => [id, previous.containerHosts.get(id) ?? ANY_HOST] as [string, string]),
   );
   const counts = settings.inputs.map((s) => {
     const name = systemStreamName(s);
-    const c = job.partitionCounts.get(name);
+    const c = partitionCounts.get(name);
     if (c === undefined) throw new AssignorError('E_SAMZA_PARTITIONS', `no partition count for input stream ${name}`, `partitions.${name}`);
     return c;
   });
-  checkPlanSize(settings, counts, processors.size, options.processors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevPartitions = previous.partitionCounts ?? previousPartitionCounts(previous.taskToSsps);
+  checkPlanSize(settings, counts, processors.size, givenProcessors === undefined ? KEYS.containerCount : 'processors', mapper);
+  const prevPartitions = previous.partitionCounts ?? previousPartitionCounts(previous.rows());
   const streams: StreamReport[] = [];
   const baseCounts = new Map<string, number>();
   let grouping: Grouping;
 
   if (mapper === 'samza') {
     if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
-    const withProcs = job.config.with(KEYS.processorList, [...processors.keys()].join(','));
-    const grouper = createSspGrouper(withProcs, settings.grouper);
-    const ssps: SSP[] = [];
-    settings.inputs.forEach((s, i) => {
-      for (let p = 0; p < counts[i]!; p++) ssps.push(ssp(s.system, s.stream, p));
-    });
-    let bypass: string | undefined;
-    if (settings.expansionEnabled) {
-      const r = sspGrouperProxy(grouper, withProcs, ssps, previous.taskToSsps);
-      grouping = fromTaskGrouping(r.grouping);
-      bypass = r.bypass === 'stateless' ? 'stateless job (no persistent store): the proxy returns the raw grouping' : r.bypass === 'first-run' ? 'no previous assignment: raw grouping' : undefined;
-    } else {
-      grouping = fromTaskGrouping(grouper.group(ssps));
-      bypass = `${KEYS.expansionEnabled} = false: raw grouping`;
-      warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
-    }
+    // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
+    const processorList = javaSplit([...processors.keys()].join(','), ',');
+    const r = samzaGrouping({ settings, counts, processors: processorList, previous: previous.rows(), ...(options.engine !== undefined ? { engine: options.engine } : {}) });
+    grouping = r.grouping;
+    if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
+    const bypass =
+      r.bypass === 'stateless'
+        ? 'stateless job (no persistent store): the proxy returns the raw grouping'
+        : r.bypass === 'first-run'
+          ? 'no previous assignment: raw grouping'
+          : r.bypass === 'disabled'
+            ? `${KEYS.expansionEnabled} = false: raw grouping`
+            : undefined;
     settings.inputs.forEach((s, i) => {
       const name = systemStreamName(s);
       const base = previous.baseCounts.get(name) ?? counts[i]!;
@@ -155,11 +224,13 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
     });
   } else {
     const rules: SlotRule[] = [];
+    const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
+    const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(previous.rows(), settings.grouper, unknown);
     settings.inputs.forEach((s, i) => {
       const name = systemStreamName(s);
       const c = counts[i]!;
       const prev = prevPartitions.get(name);
-      const known = previous.baseCounts.get(name) ?? inferBase(name, previous.taskToSsps, settings.grouper);
+      const known = previous.baseCounts.get(name) ?? inferred.get(name);
       const report = (handling: StreamHandling, base: number, why: string, extra: Partial<StreamReport> = {}): void => {
         baseCounts.set(name, base);
         streams.push({ name, partitions: c, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
@@ -207,10 +278,10 @@ export function calculateJobModel(job: JobInput, previous: PreviousState = empty
   const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog);
   let maxCl = -1;
   for (let i = 0; i < changelog.length; i++) if (changelog[i]! > maxCl) maxCl = changelog[i]!;
-  const containerPath = options.processors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
-  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, job.config), containerPath);
+  const containerPath = givenProcessors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
+  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, config), containerPath);
   return {
-    config: job.config,
+    config,
     settings,
     mapper,
     grouping,
@@ -242,11 +313,10 @@ function located<T>(f: () => T, containerPath: string): T {
 /**
  * The largest plans computed. Past these the process would run out of memory
  * (a crash after minutes) instead of failing: (task, SSP) memberships, standby
- * copies included, per mapper (the samza mapper works on SSP objects), and
- * tasks, standby copies included. Measured: 10 million single-SSP tasks plan in
- * about 2 GB; the samza mapper needs about 2.5 GB for 4 million SSPs.
+ * copies included, per mapper (both work on flat rows), and tasks, standby
+ * copies included. Measured: 10 million single-SSP tasks plan in about 2 GB.
  */
-export const PLAN_LIMITS = { memberships: { base: 2 ** 25, samza: 2 ** 22 }, tasks: 2 ** 24 } as const;
+export const PLAN_LIMITS = { memberships: { base: 2 ** 25, samza: 2 ** 25 }, tasks: 2 ** 24 } as const;
 
 /** Refuses, before any allocation, a job whose plan would exceed PLAN_LIMITS; the path names the setting that multiplies. */
 function checkPlanSize(settings: JobSettings, counts: readonly number[], processorCount: number, processorsPath: string, mapper: MapperMode): void {
@@ -286,7 +356,7 @@ function checkPlanSize(settings: JobSettings, counts: readonly number[], process
 function groupTasks(
   tasks: string[],
   settings: JobSettings,
-  previous: PreviousState,
+  previous: Pick<Previous, 'taskContainer' | 'taskModes'>,
   processors: Map<string, string>,
   config: SamzaConfig,
 ): { assignment: ContainerAssignment; note?: string } {
@@ -307,41 +377,4 @@ function groupTasks(
     case 'SingleContainer':
       return { assignment: singleContainer(tasks, config.get(KEYS.processorId) ?? '0') };
   }
-}
-
-/** Distinct partitions per stream name in a previous assignment. */
-function previousPartitionCounts(taskToSsps: ReadonlyMap<string, readonly SSP[]>): Map<string, number> {
-  const sets = new Map<string, Set<number>>();
-  for (const list of taskToSsps.values()) {
-    for (const s of list) {
-      const name = systemStreamName(s);
-      let set = sets.get(name);
-      if (set === undefined) sets.set(name, (set = new Set()));
-      set.add(s.partition);
-    }
-  }
-  return new Map([...sets].map(([k, v]) => [k, v.size]));
-}
-
-/**
- * A store written without base counts (by Samza, or the samza mapper): the
- * base is k when partitions 0..k-1 each still own the task named after them
- * (the tasks first created), else the number of distinct partitions.
- */
-function inferBase(name: string, taskToSsps: ReadonlyMap<string, readonly SSP[]>, grouper: JobSettings['grouper']): number | undefined {
-  const own = new Set<number>();
-  const all = new Set<number>();
-  for (const [task, list] of taskToSsps) {
-    for (const s of list) {
-      if (systemStreamName(s) !== name) continue;
-      all.add(s.partition);
-      const b = s.keyBucket;
-      const ownName = grouper === 'GroupBySystemStreamPartition' ? sspToString(ssp(s.system, s.stream, s.partition, b)) : partitionTaskName(s.partition, b);
-      if (task === ownName) own.add(s.partition);
-    }
-  }
-  if (all.size === 0) return undefined;
-  let k = 0;
-  while (own.has(k)) k++;
-  return k > 0 && k === own.size ? k : all.size;
 }

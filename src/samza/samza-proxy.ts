@@ -2,12 +2,13 @@
 // SSPGrouperProxy with their conditions, counting rules and error texts,
 // quirks included (see docs/samza.md, "Samza quirks reproduced").
 import { SamzaError, MSG } from './errors.js';
-import { broadcastSsps, persistentStoreCount, type SamzaConfig } from './config.js';
-import { compareJava, ssp, sspId, SspSet, systemStreamId, type SSP, type TaskGrouping } from './model.js';
+import { SamzaConfig, broadcastSsps, persistentStoreCount, type ConfigInput } from './config.js';
+import { compareJava, ssp, sspId, SspSet, systemStreamId, type SSP, type SspInput, type TaskGrouping } from './model.js';
+import { entriesOf, toSsps, type MapInput } from './inputs.js';
 import type { SspGrouper } from './groupers.js';
 
 /** New partition n came from old partition n mod previousCount; only integer multiples are accepted. */
-export function hashMapperPreviousSsp(current: SSP | null, previousCount: number, currentCount: number): SSP {
+export function hashMapperPreviousSsp(current: SspInput | null, previousCount: number, currentCount: number): SSP {
   if (current === null) throw new SamzaError('E_SAMZA_NULL', 'NullPointerException', 'currentSSP is null');
   if (previousCount === 0) throw new SamzaError('E_SAMZA_ARITHMETIC', 'IllegalArgumentException', '/ by zero');
   if (currentCount % previousCount !== 0) {
@@ -36,11 +37,14 @@ export interface ProxyResult {
  */
 export function sspGrouperProxy(
   grouper: SspGrouper,
-  config: SamzaConfig,
-  ssps: readonly SSP[],
-  previousTaskToSsps: ReadonlyMap<string, readonly SSP[]>,
+  configInput: ConfigInput,
+  ssps: readonly SspInput[],
+  previousInput: MapInput<readonly SspInput[]>,
 ): ProxyResult {
-  const grouped = grouper.group(ssps);
+  const config = SamzaConfig.from(configInput);
+  const previousTaskToSsps = new Map<string, SSP[]>();
+  for (const [task, list] of entriesOf(previousInput, 'previousTaskToSsps')) previousTaskToSsps.set(task, toSsps(list, `previousTaskToSsps[${JSON.stringify(task)}]`));
+  const grouped = grouper.group(toSsps(ssps, 'ssps'));
   if (persistentStoreCount(config) === 0) return { grouping: grouped, bypass: 'stateless' };
   if (previousTaskToSsps.size === 0) return { grouping: grouped, bypass: 'first-run' };
   const broadcast = SspSet.of(broadcastSsps(config));

@@ -33,6 +33,12 @@ export interface StoreOptions {
    * refusing to open.
    */
   repair?: boolean;
+  /**
+   * Writer only: create the store (directory and empty log) when it does not exist (default true).
+   * false: a missing store is E_STORE_NOT_FOUND and nothing is created (commands that only look
+   * after an existing store, like `store compact`).
+   */
+  create?: boolean;
   /** Writer only: compact when at least half the records in the log are dead (default true). */
   autoCompact?: boolean;
   /** Writer only: logs smaller than this are never compacted automatically (default AUTO_COMPACT_MIN_BYTES, 1 MiB). */
@@ -480,7 +486,9 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   }
 
   private static openWriter(dir: string, options: StoreOptions): CoordinatorStore {
-    const paths = resolveStorePaths(dir, true);
+    const create = options.create ?? true;
+    const paths = resolveStorePaths(dir, create, true);
+    if (!create && !paths.exists) fail('E_STORE_NOT_FOUND', `no coordinator store at ${paths.dir} (${paths.logName} does not exist); nothing was created`, paths.logName);
     let lock: Lock;
     try {
       lock = acquireLock(paths.lock, paths.dir);
@@ -937,7 +945,7 @@ function corruptError(file: string, tail: { kind: 'corrupt' | 'malformed'; offse
   return new AssignorError(
     'E_STORE_CORRUPT',
     `${file} is damaged at byte ${tail.offset} (${detail}). This is not an interrupted write, so nothing was changed; ` +
-      `to keep a copy of the file and cut the log at that byte, repair it: --repair on the command line, { repair: true } in the API.`,
+      `to keep a copy of the file and cut the log at that byte, repair it: samza plan --repair or store compact --repair, { repair: true } in the API.`,
     `${file}@${tail.offset}`,
   );
 }

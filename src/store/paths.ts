@@ -89,11 +89,11 @@ function lockOf(log: string): string {
 }
 
 /**
- * Resolves the store's files under the link rules. `create` (a writer) makes the directory when
- * missing; nothing is ever created through a link. Throws E_STORE_LINK, E_STORE_FORMAT (a log that
- * is not a regular file), E_STORE_IO.
+ * Resolves the store's files under the link rules. `create` makes the directory when missing;
+ * nothing is ever created through a link. `writer` (default: create) also refuses a lock file that
+ * is a link. Throws E_STORE_LINK, E_STORE_FORMAT (a log that is not a regular file), E_STORE_IO.
  */
-export function resolveStorePaths(dirArg: string, create: boolean): StorePaths {
+export function resolveStorePaths(dirArg: string, create: boolean, writer = create): StorePaths {
   const dir = path.resolve(dirArg);
   let dst: fs.Stats | undefined;
   try {
@@ -135,7 +135,7 @@ export function resolveStorePaths(dirArg: string, create: boolean): StorePaths {
     fail('E_STORE_FORMAT', `${logName} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; refusing to use it as a coordinator log`, logName);
   }
   const lock = lockOf(log);
-  if (create) {
+  if (writer) {
     let lst: fs.Stats | undefined;
     try {
       lst = fs.lstatSync(lock);

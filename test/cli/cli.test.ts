@@ -32,7 +32,8 @@ function expectUsageError(r: ReturnType<typeof cli>, message: RegExp): void {
 describe('a command line without its command is a usage error', () => {
   for (const [args, msg] of [
     [[], /^assignor: missing command: hash, samza, channels, standby/],
-    [['samza'], /^assignor: samza needs a subcommand: plan or expansion/],
+    [['samza'], /^assignor: samza needs a subcommand: plan, expansion, watch, import or export/],
+    [['store'], /^assignor: store needs a subcommand: inspect, compact or export/],
     [['channels'], /^assignor: channels needs a (sub)?command: plan, validate, /],
   ] as Array<[string[], RegExp]>) {
     it(`assignor ${args.join(' ')}: exit 2, one line on stderr, nothing on stdout`, () => {
@@ -42,7 +43,7 @@ describe('a command line without its command is a usage error', () => {
     });
   }
 
-  for (const args of [['--help'], ['-h'], ['samza', '--help'], ['channels', '--help'], ['hash', '--help'], ['standby', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['samza', '--help'], ['channels', '--help'], ['hash', '--help'], ['standby', '--help'], ['store', '--help']]) {
     it(`assignor ${args.join(' ')}: usage on stdout, exit 0`, () => {
       const r = cli(args);
       expect(r.status).toBe(0);
@@ -213,7 +214,7 @@ describe('help names only files the package ships', () => {
   it('every docs/ or examples/ path in every help text exists and is in package.json "files"', () => {
     const shipped = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
     let seen = 0;
-    for (const args of [['--help'], ['hash', '--help'], ['samza', '--help'], ['channels', '--help'], ['standby', '--help']]) {
+    for (const args of [['--help'], ['hash', '--help'], ['samza', '--help'], ['channels', '--help'], ['standby', '--help'], ['store', '--help']]) {
       const text = cli(args).stdout;
       for (const m of text.matchAll(/\S*\b(?:docs|examples)\/[\w.-]*\w/g)) {
         // Absolute (resolved from the installed package, see docPath) or relative to the package root.
@@ -242,5 +243,29 @@ describe('error lines stay one bounded line', () => {
     expectUsageError(cli(['samza', 'plan', '--job', deep]), /job must be a JSON object, got \[{80}… \(array of 1 item\)/);
     const deepMapper = file('deep-mapper.json', `{"config":{},"mapper":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
     expectUsageError(cli(['samza', 'plan', '--job', deepMapper]), /mapper must be "base" or "samza", got \[{80}… \(array of 1 item\)$/m);
+  });
+});
+
+describe("'-' in an output or re-read argument (issue 8: '-' means stdin/stdout, or a clear refusal)", () => {
+  it('samza export --out - writes the dump to stdout (no file named -)', () => {
+    const store = join(tmp, 'export-store');
+    const job = join(ROOT, 'examples/job.json');
+    expect(cli(['samza', 'plan', '--job', job, '--store', store]).status).toBe(0);
+    const r = cli(['samza', 'export', '--store', store, '--out', '-'], undefined, {});
+    expect(r.status).toBe(0);
+    expect(existsSync(join(ROOT, '-'))).toBe(false);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.parse(lines[0]!)).toHaveProperty('key');
+  });
+
+  it('standby --html - is refused: stdout carries the JSON', () => {
+    expectUsageError(cli(['standby', '--input', join(ROOT, 'examples/cluster.json'), '--html', '-']), /--html needs a file name/);
+    expect(existsSync(join(ROOT, '-'))).toBe(false);
+  });
+
+  it('samza watch --job - without --brokers is refused (the job file is re-read on every poll)', () => {
+    const r = cli(['samza', 'watch', '--job', '-', '--store', join(tmp, 'watch-store')], readFileSync(join(ROOT, 'examples/job.json'), 'utf8'));
+    expectUsageError(r, /--job - \(stdin\) needs --brokers/);
   });
 });

@@ -21,7 +21,7 @@ import { commits, readRaw, replay, tailTopic } from './kafka-helpers.js';
 const brokers = useSharedBroker();
 afterAll(cleanupTempDirs);
 
-const KILLS = process.env.ASSIGNOR_LONG ? 100 : 30;
+const KILLS = Number(process.env.ASSIGNOR_LONG) ? 100 : 30;
 const BASE = 500;
 const STREAM = 'kafka.crash-input';
 /** Partition counts: multiples of the base, up and down, so every step moves no key and writes 500 to 1,500 records. */

@@ -2,7 +2,7 @@
 // array) replayed as Samza replays its topic, copied into stores, and written out again; the CLI
 // commands on file stores; `kafka://` locations.
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore } from '../../src/store/index.js';
@@ -164,6 +164,39 @@ describe('assignor samza import / export (file stores)', () => {
     const missing = cli(['samza', 'import', '--from', join(dir, 'nope.jsonl'), '--store', join(dir, 's2')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^assignor: cannot read .*nope\.jsonl: ENOENT/);
+  });
+});
+
+describe('samza export --out', () => {
+  it('a directory or an unwritable place is one line, exit 2; a failed export leaves an earlier dump as it was', () => {
+    const dir = tempDir();
+    const store = join(dir, 'store');
+    const job = join(dir, 'job.json');
+    writeFileSync(job, jobFileJson(statefulConfig(['kafka.PVE']), { 'kafka.PVE': 4 }));
+    expect(cli(['samza', 'plan', '--job', job, '--store', store, '--quiet']).status).toBe(0);
+    const out = join(dir, 'out.jsonl');
+    expect(cli(['samza', 'export', '--store', store, '--out', out]).status).toBe(0);
+    const good = readFileSync(out, 'utf8');
+    expect(good.trim().split('\n').length).toBeGreaterThan(4);
+    for (const [args, text] of [
+      [['--out', dir], `--out ${dir} is a directory`],
+      [['--out', join(dir, 'no', 'such', 'dir.jsonl')], 'cannot write'],
+      [['--out', ''], '--out needs a file name'],
+    ] as Array<[string[], string]>) {
+      const r = cli(['samza', 'export', '--store', store, ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(text);
+    }
+    // The store is missing: the earlier dump is neither truncated nor replaced, and no temp file stays.
+    const r = cli(['samza', 'export', '--store', join(dir, 'missing'), '--out', out]);
+    expect(r.status).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe(good);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    // A second export replaces the dump whole, with the same content.
+    expect(cli(['samza', 'export', '--store', store, '--out', out]).status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(good);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import vm from 'node:vm';
 import { ROOT } from '../helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
@@ -33,6 +34,7 @@ const PROBE = `
     channels: channels.planToJson(channels.planChannels({ partitions: 6, width: 3 })).channels.map((c) => c.partitions),
     engine: root.getKernels().name,
     nodeOnly: [typeof store.CoordinatorStore, typeof coordinator.Coordinator, 'CoordinatorStore' in root],
+    sticky: [typeof kafkajs.StickyAssigner, typeof kafkajs.createStickyAssigner],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -48,6 +50,7 @@ function expectProbe(stdout: string): void {
   expect(out.engine).toBe('wasm-simd');
   expect(out.error).toEqual([true, 'E_RANGE']);
   expect(out.nodeOnly).toEqual(['function', 'function', false]); // Node-only parts: own entry points
+  expect(out.sticky).toEqual(['function', 'function']);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -106,9 +109,10 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(join(app, 'tsconfig.plain.json'), JSON.stringify(tsconfig([], ['plain.mts'])));
     run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.plain.json']);
     // With @types/node (every KafkaJS user has it): the KafkaJS adapters, from ESM and from CJS.
-    const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\n";
-    writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
-    writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    // StickyAssigner and createStickyAssigner(...) must type as KafkaJS's own PartitionAssigner.
+    const producer = "kafka.producer({ createPartitioner: JavaCompatiblePartitioner });\nconst msgs = partitionMessages([{ key: 'k', value: 'v' }], 12);\nconsole.log(msgs[0]?.partition);\nkafka.consumer({ groupId: 'g', partitionAssigners: [StickyAssigner, createStickyAssigner({ rackId: 'az-1', growthSkew: 2 })] });\n";
+    writeFileSync(join(app, 'producer.mts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages, StickyAssigner, createStickyAssigner } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
+    writeFileSync(join(app, 'producer.cts'), `import { Kafka } from 'kafkajs';\nimport { JavaCompatiblePartitioner, partitionMessages, StickyAssigner, createStickyAssigner } from 'assignor/kafkajs';\nconst kafka = new Kafka({ brokers: ['localhost:9092'] });\n${producer}`);
     // The Node-only entry points (their types reference @types/node, an optional peer dependency).
     const node = "const open: typeof CoordinatorStore.open = CoordinatorStore.open;\nconsole.log(open, Coordinator, KafkaPartitionCounts);\n";
     writeFileSync(join(app, 'node.mts'), `import { CoordinatorStore } from 'assignor/store';\nimport { Coordinator, KafkaPartitionCounts } from 'assignor/coordinator';\n${node}`);
@@ -134,5 +138,33 @@ describe('the packed package, installed into an empty project', () => {
     expect(readdirSync(elsewhere).sort()).toEqual(['bundle.cjs', 'bundle.mjs']);
     expectProbe(run('node', ['bundle.mjs'], elsewhere));
     expectProbe(run('node', ['bundle.cjs'], elsewhere));
+  });
+
+  it('the root runs in a browser bundle (no process, no require, no fs)', () => {
+    writeFileSync(join(app, 'browser-entry.mjs'), [
+      "import { partitionForKey, partitionsForKeys, planChannels, planToJson, placeStandbys } from 'assignor';",
+      "globalThis.out = { one: partitionForKey('100:48069', 12), batch: Array.from(partitionsForKeys(['a', null], 12)),",
+      "  channels: planToJson(planChannels({ partitions: 6, width: 3 })).channels.length,",
+      "  standbys: placeStandbys({ numStandbys: 1, clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }] }).report().totals };",
+    ].join('\n'));
+    const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
+    const outfile = join(app, 'browser.js');
+    execFileSync(esbuild, ['browser-entry.mjs', '--bundle', '--platform=browser', '--format=iife', '--log-level=error', `--outfile=${outfile}`], { cwd: app });
+    // A bare context: WebAssembly, TextEncoder and the language itself, nothing of Node.
+    const context = vm.createContext({ WebAssembly, TextEncoder, TextDecoder, atob });
+    vm.runInContext(readFileSync(outfile, 'utf8'), context);
+    const out = JSON.parse(JSON.stringify(vm.runInContext('globalThis.out', context)));
+    expect(out.one).toBe(9);
+    expect(out.batch[1]).toBe(-1);
+    expect(out.channels).toBe(3);
+    expect(out.standbys).toBeDefined();
+  });
+
+  it("the README's API example runs as written", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("from 'assignor'"));
+    expect(block).toBeDefined();
+    writeFileSync(join(app, 'readme.mjs'), `${block!}\nconsole.log('readme ok');\n`);
+    expect(run('node', ['readme.mjs'])).toContain('readme ok');
   });
 });

@@ -154,9 +154,9 @@ describe('assignor samza plan', () => {
       expect(r.stderr).toMatch(/^assignor: .*(at most|more than)/);
       expect(r.stderr.trimEnd().endsWith(at), r.stderr).toBe(true);
     });
-    const samza = cli(['samza', 'plan', '--mapper', 'samza', '--job', jobFile('big-samza.json', { 'kafka.PVE': 5_000_000 })]);
+    const samza = cli(['samza', 'plan', '--mapper', 'samza', '--job', jobFile('big-samza.json', { 'kafka.PVE': 15_000_000, 'kafka.A': 15_000_000, 'kafka.B': 15_000_000 })]);
     expect(samza.status).toBe(2);
-    expect(samza.stderr).toContain('the samza mapper plans at most 4194304 (at partitions)');
+    expect(samza.stderr).toContain('the samza mapper plans at most 33554432 (at partitions)');
   }, 30_000);
 
   it('handles __proto__ as a stream and a processor id', () => {

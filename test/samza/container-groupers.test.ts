@@ -150,3 +150,38 @@ describe('GroupByContainerIds', () => {
     });
   });
 });
+
+describe('the groupers sort their input as Samza does', () => {
+  const sorted = tasks(11);
+  // A fixed shuffle of the same names.
+  const shuffled = [5, 0, 9, 2, 10, 7, 1, 8, 3, 6, 4].map((i) => sorted[i]!);
+  const byName = (names: string[], a: ContainerAssignment) => Object.fromEntries(Object.entries(layout(names, a)).map(([id, l]) => [id, l.sort(compareJava)]));
+
+  it('GroupByContainerCount and GroupByContainerIds give the same layout for any input order', () => {
+    expect(byName(shuffled, groupByContainerCount(shuffled, 3))).toEqual(byName(sorted, groupByContainerCount(sorted, 3)));
+    expect(byName(shuffled, groupByContainerIds(shuffled, ['b', 'a']))).toEqual(byName(sorted, groupByContainerIds(sorted, ['b', 'a'])));
+    expect(byName(shuffled, groupByContainerIds(shuffled, null, 4))).toEqual(byName(sorted, groupByContainerIds(sorted, null, 4)));
+  });
+
+  it('the balance path and the locality path too', () => {
+    const prev = new Map(sorted.map((t, i) => [t, String(i % 3)] as [string, string]));
+    expect(byName(shuffled, balanceByContainerCount(shuffled, 2, prev))).toEqual(byName(sorted, balanceByContainerCount(sorted, 2, prev)));
+    const procs = new Map([['0', 'h1'], ['1', 'h2'], ['2', 'h1']]);
+    const located = new Map(sorted.filter((_, i) => i % 2 === 0).map((t, i) => [t, i % 2 === 0 ? 'h1' : 'h2'] as [string, string]));
+    expect(byName(shuffled, groupByContainerIdsWithLocality(shuffled, procs, located))).toEqual(byName(sorted, groupByContainerIdsWithLocality(sorted, procs, located)));
+  });
+
+  it('a task given twice is refused (Samza gets a Set)', () => {
+    try {
+      groupByContainerCount(['Partition 1', 'Partition 0', 'Partition 1'], 1);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as { code: string }).code).toBe('E_SAMZA_DUPLICATE_TASK');
+      expect((e as { path: string }).path).toBe('tasks[2]');
+    }
+  });
+
+  it('GroupByContainerIds without ids and a negative count fails where Samza sizes its list', () => {
+    expect(() => groupByContainerIds(sorted, null, -1)).toThrow('Illegal Capacity: -1');
+  });
+});

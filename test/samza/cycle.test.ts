@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { runCycleReference } from './cycle-reference.js';
-import { prepareCycle, runCycle } from '../../src/samza/cycle.js';
+import { prepareCycle, readPrevious, runCycle } from '../../src/samza/cycle.js';
+import { previousRows } from '../../src/samza/previous.js';
 import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
-import { parseSspKey, readTaskPartitionAssignments, sspKeyJson, TYPES } from '../../src/samza/managers.js';
+import { parseSspKey, previousRowsOfAssignment, readTaskPartitionAssignments, sspKeyJson, TYPES } from '../../src/samza/managers.js';
 import { jobModelJson } from '../../src/samza/job-model.js';
 import { ssp } from '../../src/samza/model.js';
 import { CoordinatorStore } from '../../src/store/index.js';
@@ -240,6 +241,9 @@ describe('the columnar cycle equals the previous per-record implementation', () 
           const want = outcome(() => runCycleReference(reference, job(cfg, counts), options));
           const got = outcome(() => runCycle(memory, job(cfg, counts), options));
           expect(got).toEqual(want);
+          // The flat previous assignment the samza mapper gets equals the one read from SSP objects.
+          const snap = readPrevious(memory);
+          expect(previousRowsOfAssignment(snap.assignment, snap.previous.taskModes)).toEqual(previousRows(snap.previous.taskToSsps));
           const file = CoordinatorStore.open(dir);
           const onDisk = outcome(() => runCycle(file, job(cfg, counts), options));
           file.close();

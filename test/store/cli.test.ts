@@ -81,22 +81,33 @@ describe('assignor store inspect / compact / export', () => {
   it('usage errors exit 2 with one line', () => {
     const dir = tempDir();
     const cases: Array<[string[], string]> = [
-      [['store'], ''],
+      [['store'], 'store needs a subcommand: inspect, compact or export'],
       [['store', 'frobnicate', '--store', dir], 'unknown store subcommand "frobnicate"'],
       [['store', 'inspect'], '--store is required'],
       [['store', 'inspect', '--store', ''], '--store needs a directory'],
       [['store', 'inspect', '--store', dir, '--repair'], '--repair writes to the store; inspect only reads'],
       [['store', 'inspect', '--store', path.join(dir, 'nothing')], 'no coordinator store at'],
+      [['store', 'export', '--store', path.join(dir, 'nothing')], 'no coordinator store at'],
+      [['store', 'compact', '--store', path.join(dir, 'nothing')], 'no coordinator store at'],
+      [['store', 'compact', '--store', path.join(dir, 'nothing', 'deeper'), '--repair'], 'no coordinator store at'],
     ];
     for (const [args, text] of cases) {
       const r = cli(args);
       expect(r.status, args.join(' ')).toBe(2);
-      if (text !== '') {
-        expect(r.stderr).toContain(text);
-        expect(r.stderr.split('\n')).toHaveLength(2);
-      }
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr).toContain(text);
+      expect(r.stderr.split('\n')).toHaveLength(2);
     }
+    // A command that only reads or looks after a store never creates one.
     expect(fs.existsSync(path.join(dir, 'nothing'))).toBe(false);
+  });
+
+  it('compact on an empty directory refuses and creates no log or lock in it', () => {
+    const dir = tempDir();
+    const r = cli(['store', 'compact', '--store', dir]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^assignor: no coordinator store at .*nothing was created/);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -1,0 +1,613 @@
+// Consumer-group balancing kernel (issue 9): the interface and its pure-TS twin. assembly/group.ts
+// must agree with this file exactly, so both are written in the same flat, index-based style.
+//
+// The problem: items (a partition, or a unit the caller built: partition p of every topic of a
+// co-partitioned set) belong to topics; each topic has subscribers.
+// Find an owner for every item such that
+//   1. per topic, every subscriber holds floor(N/S) or ceil(N/S) items (N items, S subscribers);
+//   2. per balanced class (topics whose subscribers all subscribe exactly the class's topics and
+//      nothing else), the members' item totals differ by at most one;
+//   3. as few items as possible leave their previous owner (weighted by topicWeight);
+// then, without changing the counts: an orphan goes to its soft owner (the growth parent's
+// owner) when that member still has room, then to a member in one of its replica racks.
+//
+// Why 3 is exact: with per-topic quotas n = floor + extra (extra in {0, 1}), a member keeps
+// min(held, n) of its items, so the moves are sum(max(0, held - floor)) minus the extras given to
+// members that hold more than the floor. Choosing the extras is a min-cost flow (topics -> members,
+// cost -topicWeight on such "useful" pairs) when totals must balance, and a per-topic choice
+// otherwise. The flow is solved by primal-dual: Dijkstra on reduced costs, then blocking flows
+// (Dinic) on the zero-reduced-cost arcs, until every extra is placed.
+
+/** A flat group-balancing problem (built by src/kafkajs/sticky/plan.ts). */
+export interface GroupProblem {
+  /** Member count. Members are 0..members-1; ties go to the lowest index. */
+  members: number;
+  /** Distinct racks: memberRack and racks hold indices below this, or -1. */
+  rackCount: number;
+  /** Per member: its rack, or -1. */
+  memberRack: Int32Array;
+  /** Per topic: the balanced class it belongs to (0..topics-1), or -1 when only per-topic balance applies. */
+  topicClass: Int32Array;
+  /** Per topic: partitions that keep their owner when one item keeps it (>= 1). */
+  topicWeight: Int32Array;
+  /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
+  subStart: Int32Array;
+  subs: Int32Array;
+  /** Items of topic t: itemStart[t] .. itemStart[t+1]. */
+  itemStart: Int32Array;
+  /** Per item: its previous owner, or -1. An owner that does not subscribe the topic counts as -1. */
+  prevOwner: Int32Array;
+  /** Per item: preferred owner when the item is placed afresh, or -1. Empty: no item has one. */
+  softOwner: Int32Array;
+  /** Replica racks of item i: racks[rackStart[i] .. rackStart[i+1]), distinct. Read only when rackCount > 0 (may be empty otherwise). */
+  rackStart: Int32Array;
+  racks: Int32Array;
+}
+
+export interface GroupKernels {
+  /** Owner (member index) of every item; -1 for items of topics without subscribers. */
+  groupAssign(p: GroupProblem): Int32Array;
+}
+
+const INF = 0x3fffffff;
+
+/** The extras flow of one balanced class: topics tc[0..T) (all with the same S subscribers). */
+class ClassFlow {
+  // Node ids: source 0, topic i -> 1 + i, member j -> 1 + T + j, bonus 1 + T + S, sink 2 + T + S.
+  readonly V: number;
+  readonly bonus: number;
+  readonly sink: number;
+  readonly st: Int32Array; // flow source -> topic
+  readonly ms: Int32Array; // flow member -> sink (cap lo)
+  readonly mb: Int32Array; // flow member -> bonus (cap 1)
+  bz = 0; // flow bonus -> sink (cap R)
+  readonly pot: Int32Array;
+  readonly dist: Int32Array;
+  readonly level: Int32Array;
+  readonly cur: Int32Array;
+  readonly done: Uint8Array;
+
+  constructor(
+    readonly T: number,
+    readonly S: number,
+    readonly base: Int32Array, // base[i]: slot of (topic i, member 0); member j is base[i] + j
+    readonly r: Int32Array, // extras of topic i
+    readonly lo: number,
+    readonly R: number,
+    readonly gain: Int32Array, // per slot
+    readonly x: Int32Array, // per slot: 1 when the extra of (topic, member) is taken
+  ) {
+    this.V = 3 + T + S;
+    this.bonus = 1 + T + S;
+    this.sink = 2 + T + S;
+    this.st = new Int32Array(T);
+    this.ms = new Int32Array(S);
+    this.mb = new Int32Array(S);
+    this.pot = new Int32Array(this.V);
+    this.dist = new Int32Array(this.V);
+    this.level = new Int32Array(this.V);
+    this.cur = new Int32Array(this.V);
+    this.done = new Uint8Array(this.V);
+  }
+
+  arcCount(u: number): number {
+    const T = this.T;
+    const S = this.S;
+    if (u === 0) return T;
+    if (u <= T) return S;
+    if (u <= T + S) return 2 + T;
+    if (u === this.bonus) return 1 + S;
+    return 0;
+  }
+
+  /** Head of arc a of u when it has residual capacity, else -1. */
+  arcHead(u: number, a: number): number {
+    const T = this.T;
+    const S = this.S;
+    if (u === 0) return this.st[a]! < this.r[a]! ? 1 + a : -1;
+    if (u <= T) return this.x[this.base[u - 1]! + a] === 0 ? 1 + T + a : -1;
+    if (u <= T + S) {
+      const j = u - 1 - T;
+      if (a === 0) return this.ms[j]! < this.lo ? this.sink : -1;
+      if (a === 1) return this.mb[j] === 0 ? this.bonus : -1;
+      return this.x[this.base[a - 2]! + j] === 1 ? 1 + (a - 2) : -1;
+    }
+    if (u === this.bonus) {
+      if (a === 0) return this.bz < this.R ? this.sink : -1;
+      return this.mb[a - 1] === 1 ? 1 + T + (a - 1) : -1;
+    }
+    return -1;
+  }
+
+  /** Cost of arc a of u (valid only when arcHead is not -1). */
+  arcCost(u: number, a: number): number {
+    const T = this.T;
+    const S = this.S;
+    if (u >= 1 && u <= T) return -this.gain[this.base[u - 1]! + a]!;
+    if (u > T && u <= T + S && a >= 2) return this.gain[this.base[a - 2]! + (u - 1 - T)]!;
+    return 0;
+  }
+
+  push(u: number, a: number): void {
+    const T = this.T;
+    const S = this.S;
+    if (u === 0) this.st[a]!++;
+    else if (u <= T) this.x[this.base[u - 1]! + a] = 1;
+    else if (u <= T + S) {
+      const j = u - 1 - T;
+      if (a === 0) this.ms[j]!++;
+      else if (a === 1) this.mb[j] = 1;
+      else this.x[this.base[a - 2]! + j] = 0;
+    } else if (a === 0) this.bz++;
+    else this.mb[a - 1] = 0;
+  }
+
+  /** Shortest paths for the DAG before any flow: topic -> member arcs are the only negative ones. */
+  initPotentials(): void {
+    const T = this.T;
+    const S = this.S;
+    let minMember = 0;
+    for (let j = 0; j < S; j++) {
+      let best = 0;
+      for (let i = 0; i < T; i++) {
+        const g = this.gain[this.base[i]! + j]!;
+        if (-g < best) best = -g;
+      }
+      this.pot[1 + T + j] = best;
+      if (best < minMember) minMember = best;
+    }
+    this.pot[this.bonus] = minMember;
+    this.pot[this.sink] = minMember;
+  }
+
+  /** Dijkstra on reduced costs (binary heap, ties by node id); then shifts the potentials. */
+  dijkstra(): boolean {
+    const V = this.V;
+    const dist = this.dist;
+    const done = this.done;
+    dist.fill(INF);
+    done.fill(0);
+    const heapD: number[] = [];
+    const heapV: number[] = [];
+    const less = (i: number, j: number): boolean => heapD[i]! < heapD[j]! || (heapD[i] === heapD[j] && heapV[i]! < heapV[j]!);
+    const swap = (i: number, j: number): void => {
+      const d = heapD[i]!;
+      heapD[i] = heapD[j]!;
+      heapD[j] = d;
+      const v = heapV[i]!;
+      heapV[i] = heapV[j]!;
+      heapV[j] = v;
+    };
+    const heapPush = (d: number, v: number): void => {
+      heapD.push(d);
+      heapV.push(v);
+      let i = heapD.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!less(i, parent)) break;
+        swap(i, parent);
+        i = parent;
+      }
+    };
+    const heapPop = (): void => {
+      const last = heapD.length - 1;
+      swap(0, last);
+      heapD.pop();
+      heapV.pop();
+      let i = 0;
+      const n = heapD.length;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        let c = l;
+        if (l + 1 < n && less(l + 1, l)) c = l + 1;
+        if (!less(c, i)) break;
+        swap(c, i);
+        i = c;
+      }
+    };
+    dist[0] = 0;
+    heapPush(0, 0);
+    while (heapD.length > 0) {
+      const d = heapD[0]!;
+      const u = heapV[0]!;
+      heapPop();
+      if (done[u] === 1 || d > dist[u]!) continue;
+      done[u] = 1;
+      if (u === this.sink) continue;
+      const n = this.arcCount(u);
+      for (let a = 0; a < n; a++) {
+        const v = this.arcHead(u, a);
+        if (v < 0 || done[v] === 1) continue;
+        const nd = d + this.arcCost(u, a) + this.pot[u]! - this.pot[v]!;
+        if (nd < dist[v]!) {
+          dist[v] = nd;
+          heapPush(nd, v);
+        }
+      }
+    }
+    const D = dist[this.sink]!;
+    if (D >= INF) return false;
+    for (let v = 0; v < V; v++) this.pot[v]! += dist[v]! < D ? dist[v]! : D;
+    return true;
+  }
+
+  admissible(u: number, a: number): number {
+    const v = this.arcHead(u, a);
+    if (v < 0) return -1;
+    return this.arcCost(u, a) + this.pot[u]! - this.pot[v]! === 0 ? v : -1;
+  }
+
+  /** BFS levels over admissible arcs; true when the sink is reachable. */
+  levels(queue: Int32Array): boolean {
+    const level = this.level;
+    level.fill(-1);
+    level[0] = 0;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+      const u = queue[head++]!;
+      if (u === this.sink) continue;
+      const n = this.arcCount(u);
+      for (let a = 0; a < n; a++) {
+        const v = this.admissible(u, a);
+        if (v >= 0 && level[v]! < 0) {
+          level[v] = level[u]! + 1;
+          queue[tail++] = v;
+        }
+      }
+    }
+    return level[this.sink]! >= 0;
+  }
+
+  /** Augments unit paths along the level graph until none is left; returns the units pushed. */
+  blocking(stack: Int32Array): number {
+    const level = this.level;
+    const cur = this.cur;
+    cur.fill(0);
+    let pushed = 0;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const u = stack[sp - 1]!;
+      if (u === this.sink) {
+        // Every s-t path crosses a unit arc, so one unit goes through.
+        for (let k = 0; k < sp - 1; k++) this.push(stack[k]!, cur[stack[k]!]!);
+        pushed++;
+        sp = 1;
+        continue;
+      }
+      const n = this.arcCount(u);
+      let advanced = false;
+      while (cur[u]! < n) {
+        const v = this.admissible(u, cur[u]!);
+        if (v >= 0 && level[v] === level[u]! + 1) {
+          stack[sp++] = v;
+          advanced = true;
+          break;
+        }
+        cur[u]!++;
+      }
+      if (!advanced) {
+        level[u] = -1; // dead end for this phase
+        sp--;
+        if (sp > 0) cur[stack[sp - 1]!]!++;
+      }
+    }
+    return pushed;
+  }
+
+  run(total: number): void {
+    this.initPotentials();
+    const queue = new Int32Array(this.V);
+    const stack = new Int32Array(this.V + 1);
+    let flow = 0;
+    while (flow < total) {
+      if (!this.dijkstra()) throw new Error('group kernel: extras flow is infeasible');
+      while (flow < total && this.levels(queue)) flow += this.blocking(stack);
+    }
+  }
+}
+
+/**
+ * Appends to out (from outLen) the `need` candidates with the lowest (key[member], position):
+ * cand holds `count` member positions in ascending order, members maps a position to a member.
+ * Keys are small counts; hist (length > max key - min key) is scratch. Returns the new length.
+ */
+function takeLowest(cand: Int32Array, count: number, key: Int32Array, members: Int32Array, need: number, hist: Int32Array, out: Int32Array, outLen: number): number {
+  if (need <= 0) return outLen;
+  if (need >= count) {
+    for (let k = 0; k < count; k++) out[outLen++] = cand[k]!;
+    return outLen;
+  }
+  let lo = INF;
+  let hi = -1;
+  for (let k = 0; k < count; k++) {
+    const v = key[members[cand[k]!]!]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  hist.fill(0, 0, hi - lo + 1);
+  for (let k = 0; k < count; k++) hist[key[members[cand[k]!]!]! - lo]!++;
+  // th: the smallest key with #(key <= th) >= need; take every key < th, then key == th in order.
+  let th = lo;
+  let below = 0;
+  while (below + hist[th - lo]! < need) below += hist[th++ - lo]!;
+  let ties = need - below;
+  for (let k = 0; k < count; k++) {
+    const v = key[members[cand[k]!]!]!;
+    if (v < th || (v === th && ties-- > 0)) out[outLen++] = cand[k]!;
+  }
+  return outLen;
+}
+
+function hasRack(p: GroupProblem, item: number, rack: number): boolean {
+  if (rack < 0) return false;
+  for (let k = p.rackStart[item]!; k < p.rackStart[item + 1]!; k++) if (p.racks[k] === rack) return true;
+  return false;
+}
+
+export function referenceGroupAssign(p: GroupProblem): Int32Array {
+  const M = p.members;
+  const T = p.topicClass.length;
+  const N = p.prevOwner.length;
+  const P = p.subs.length;
+  const owner = new Int32Array(N).fill(-1);
+  const held = new Int32Array(P);
+  const extra = new Int32Array(P);
+  const gain = new Int32Array(P);
+  const itemSlot = new Int32Array(N).fill(-1); // slot of the item's valid previous owner
+  const posOf = new Int32Array(M);
+  const posTopic = new Int32Array(M).fill(-1);
+  const floor = new Int32Array(T);
+  const rem = new Int32Array(T);
+
+  // 1. Held items per (topic, subscriber) slot; quotas and the gain of an extra.
+  for (let t = 0; t < T; t++) {
+    const s0 = p.subStart[t]!;
+    const S = p.subStart[t + 1]! - s0;
+    for (let j = 0; j < S; j++) {
+      posOf[p.subs[s0 + j]!] = j;
+      posTopic[p.subs[s0 + j]!] = t;
+    }
+    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
+      const m = p.prevOwner[i]!;
+      if (m >= 0 && m < M && posTopic[m] === t) {
+        itemSlot[i] = s0 + posOf[m]!;
+        held[s0 + posOf[m]!]!++;
+      }
+    }
+    if (S === 0) continue;
+    const n = p.itemStart[t + 1]! - p.itemStart[t]!;
+    floor[t] = Math.floor(n / S);
+    rem[t] = n % S;
+    for (let j = 0; j < S; j++) if (held[s0 + j]! > floor[t]!) gain[s0 + j] = p.topicWeight[t]!;
+  }
+
+  // 2a. Balanced classes: topics by class id (counting sort), one extras flow per class.
+  const classCount = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) {
+    const c = p.topicClass[t]!;
+    if (c >= 0 && c < T) classCount[c + 1]!++;
+  }
+  for (let c = 0; c < T; c++) classCount[c + 1]! += classCount[c]!;
+  const byClass = new Int32Array(classCount[T]!);
+  {
+    const fill = classCount.slice(0, T);
+    for (let t = 0; t < T; t++) {
+      const c = p.topicClass[t]!;
+      if (c >= 0 && c < T) byClass[fill[c]!++] = t;
+    }
+  }
+  const inFlow = new Uint8Array(T);
+  for (let c = 0; c < T; c++) {
+    const a = classCount[c]!;
+    const b = classCount[c + 1]!;
+    if (b === a) continue;
+    const t0 = byClass[a]!;
+    const S = p.subStart[t0 + 1]! - p.subStart[t0]!;
+    // Every topic of the class must have exactly the same subscribers; otherwise per-topic only.
+    let same = S > 0;
+    for (let k = a + 1; k < b && same; k++) {
+      const t = byClass[k]!;
+      if (p.subStart[t + 1]! - p.subStart[t]! !== S) same = false;
+      else for (let j = 0; j < S && same; j++) if (p.subs[p.subStart[t]! + j] !== p.subs[p.subStart[t0]! + j]) same = false;
+    }
+    if (!same) continue;
+    const Tc = b - a;
+    const base = new Int32Array(Tc);
+    const r = new Int32Array(Tc);
+    let X = 0;
+    for (let k = 0; k < Tc; k++) {
+      const t = byClass[a + k]!;
+      base[k] = p.subStart[t]!;
+      r[k] = rem[t]!;
+      X += rem[t]!;
+      inFlow[t] = 1;
+    }
+    if (X === 0) continue;
+    let anyGain = false;
+    for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (gain[base[k]! + j]! > 0) anyGain = true;
+    if (anyGain) {
+      new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, gain, extra).run(X);
+      continue;
+    }
+    // No extra lets anyone keep a partition: every balanced choice moves the same, so deal the
+    // extras round-robin (each topic's to distinct members, totals within one).
+    let cursor = 0;
+    for (let k = 0; k < Tc; k++) {
+      for (let q = 0; q < r[k]!; q++) {
+        extra[base[k]! + cursor] = 1;
+        cursor = cursor + 1 === S ? 0 : cursor + 1;
+      }
+    }
+  }
+
+  // 2b. Other topics: extras to members that would otherwise shed an item, then to the rest;
+  // within each, fewest extras so far first (evens out totals where nothing forces it).
+  const extrasSoFar = new Int32Array(M);
+  let maxS = 0;
+  for (let t = 0; t < T; t++) maxS = Math.max(maxS, p.subStart[t + 1]! - p.subStart[t]!);
+  const candUseful = new Int32Array(maxS);
+  const candOther = new Int32Array(maxS);
+  const chosen = new Int32Array(maxS);
+  const hist = new Int32Array(T + 1); // extrasSoFar never exceeds the number of topics
+  for (let t = 0; t < T; t++) {
+    if (inFlow[t] === 1 || rem[t] === 0) continue;
+    const s0 = p.subStart[t]!;
+    const S = p.subStart[t + 1]! - s0;
+    let nu = 0;
+    let no = 0;
+    for (let j = 0; j < S; j++) {
+      if (gain[s0 + j]! > 0) candUseful[nu++] = j;
+      else candOther[no++] = j;
+    }
+    const members = p.subs.subarray(s0, s0 + S);
+    let len = takeLowest(candUseful, nu, extrasSoFar, members, rem[t]!, hist, chosen, 0);
+    len = takeLowest(candOther, no, extrasSoFar, members, rem[t]! - len, hist, chosen, len);
+    for (let k = 0; k < len; k++) {
+      extra[s0 + chosen[k]!] = 1;
+      extrasSoFar[members[chosen[k]!]!]!++;
+    }
+  }
+
+  // 3. Keep: each member keeps up to its quota of its items, rack-matching ones first.
+  const kept = new Int32Array(P);
+  for (let t = 0; t < T; t++) {
+    for (let pass = p.rackCount > 0 ? 0 : 1; pass < 2; pass++) {
+      for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
+        const slot = itemSlot[i]!;
+        if (slot < 0 || owner[i]! >= 0) continue;
+        const m = p.subs[slot]!;
+        if (pass === 0 && !hasRack(p, i, p.memberRack[m]!)) continue; // rack-matching items first
+        if (kept[slot]! < floor[t]! + extra[slot]!) {
+          owner[i] = m;
+          kept[slot]!++;
+        }
+      }
+    }
+  }
+
+  // 4. Place the free items of each topic into the members' remaining room.
+  const room = new Int32Array(P);
+  for (let t = 0; t < T; t++) for (let slot = p.subStart[t]!; slot < p.subStart[t + 1]!; slot++) room[slot] = floor[t]! + extra[slot]! - kept[slot]!;
+  let maxN = 0;
+  for (let t = 0; t < T; t++) maxN = Math.max(maxN, p.itemStart[t + 1]! - p.itemStart[t]!);
+  const free = new Int32Array(maxN);
+  const order = new Int32Array(maxN);
+  const candCount = new Int32Array(maxN);
+  const byCount = new Int32Array(maxN);
+  // Per rack (for the current topic): members with room are rackMembers[rackHead .. rackEnd);
+  // rackHead advances past members that filled up; -1 when the rack has none.
+  const rackHead = new Int32Array(p.rackCount).fill(-1);
+  const rackEnd = new Int32Array(p.rackCount);
+  const rackCnt = new Int32Array(p.rackCount);
+  const rackMembers = new Int32Array(maxS);
+  const bucket = new Int32Array(maxS + 2);
+  for (let t = 0; t < T; t++) {
+    const s0 = p.subStart[t]!;
+    const S = p.subStart[t + 1]! - s0;
+    if (S === 0) continue;
+    for (let j = 0; j < S; j++) {
+      posOf[p.subs[s0 + j]!] = j;
+      posTopic[p.subs[s0 + j]!] = t;
+    }
+    let nf = 0;
+    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (owner[i]! < 0) free[nf++] = i;
+    if (nf === 0) continue;
+
+    // 4a. Soft owners (the owner of the partition a new one grew from).
+    for (let k = 0; k < nf && p.softOwner.length > 0; k++) {
+      const i = free[k]!;
+      const m = p.softOwner[i]!;
+      if (m >= 0 && m < M && posTopic[m] === t && room[s0 + posOf[m]!]! > 0) {
+        owner[i] = m;
+        room[s0 + posOf[m]!]!--;
+      }
+    }
+
+    // 4b. Racks: members with room bucketed by rack; items with the fewest such members first
+    // (KIP-881's order), each to the first member with room in the first of its racks that has one.
+    let racked = 0;
+    for (let j = 0; j < S; j++) {
+      const rk = p.memberRack[p.subs[s0 + j]!]!;
+      if (rk >= 0 && rk < p.rackCount) rackCnt[rk] = 0;
+    }
+    for (let j = 0; j < S; j++) {
+      const rk = p.memberRack[p.subs[s0 + j]!]!;
+      if (rk >= 0 && rk < p.rackCount && room[s0 + j]! > 0) {
+        rackCnt[rk]!++;
+        racked++;
+      }
+    }
+    if (racked > 0) {
+      let at = 0;
+      for (let j = 0; j < S; j++) {
+        const rk = p.memberRack[p.subs[s0 + j]!]!;
+        if (rk >= 0 && rk < p.rackCount && room[s0 + j]! > 0) {
+          if (rackHead[rk]! < 0) {
+            rackHead[rk] = at;
+            rackEnd[rk] = at;
+            at += rackCnt[rk]!;
+          }
+          rackMembers[rackEnd[rk]!++] = j;
+        }
+      }
+      let nc = 0;
+      let maxC = 0;
+      for (let k = 0; k < nf; k++) {
+        const i = free[k]!;
+        if (owner[i]! >= 0) continue;
+        let c = 0;
+        for (let q = p.rackStart[i]!; q < p.rackStart[i + 1]!; q++) {
+          const rk = p.racks[q]!;
+          if (rk >= 0 && rk < p.rackCount && rackHead[rk]! >= 0) c += rackCnt[rk]!;
+        }
+        if (c > 0) {
+          candCount[nc] = c;
+          order[nc++] = i;
+          if (c > maxC) maxC = c;
+        }
+      }
+      // Stable counting sort of those items by candidate count (maxC <= S).
+      bucket.fill(0, 0, maxC + 2);
+      for (let k = 0; k < nc; k++) bucket[candCount[k]! + 1]!++;
+      for (let c = 0; c <= maxC; c++) bucket[c + 1]! += bucket[c]!;
+      for (let k = 0; k < nc; k++) byCount[bucket[candCount[k]!]!++] = order[k]!;
+      for (let k = 0; k < nc; k++) {
+        const i = byCount[k]!;
+        for (let q = p.rackStart[i]!; q < p.rackStart[i + 1]!; q++) {
+          const rk = p.racks[q]!;
+          if (rk < 0 || rk >= p.rackCount || rackHead[rk]! < 0) continue;
+          while (rackHead[rk]! < rackEnd[rk]! && room[s0 + rackMembers[rackHead[rk]!]!] === 0) rackHead[rk]!++;
+          if (rackHead[rk]! < rackEnd[rk]!) {
+            const j = rackMembers[rackHead[rk]!]!;
+            owner[i] = p.subs[s0 + j]!;
+            room[s0 + j]!--;
+            break;
+          }
+        }
+      }
+      for (let j = 0; j < S; j++) {
+        const rk = p.memberRack[p.subs[s0 + j]!]!;
+        if (rk >= 0 && rk < p.rackCount) rackHead[rk] = -1;
+      }
+    }
+
+    // 4c. The rest, in item order, to members with room in member order.
+    let j = 0;
+    for (let k = 0; k < nf; k++) {
+      const i = free[k]!;
+      if (owner[i]! >= 0) continue;
+      while (room[s0 + j] === 0) j++;
+      owner[i] = p.subs[s0 + j]!;
+      room[s0 + j]!--;
+    }
+  }
+  return owner;
+}
+
+export function referenceGroup(): GroupKernels {
+  return { groupAssign: referenceGroupAssign };
+}

@@ -1,0 +1,218 @@
+// StickyAssigner: a KafkaJS PartitionAssigner (`partitionAssigners: [StickyAssigner]`). This file
+// only translates: KafkaJS's join/assign calls and metadata in, the planner (plan.ts) in the
+// middle, KafkaJS's MemberAssignment bytes out. See docs/kafkajs.md for the guarantees.
+import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
+import { AssignorError, describe } from '../../errors.js';
+import type { EngineChoice } from '../../engine/kernels.js';
+import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignmentEntries, encodeAssignmentNote, encodeClaims, encodeSubscription, stringBytes, TopicListCache, type Claims } from './protocol.js';
+import { trackMember, type Tracker } from './tracker.js';
+
+/** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
+export const STICKY_ASSIGNER_NAME = 'AssignorStickyAssigner';
+/**
+ * The int16 `version` of the consumer-protocol envelope (MemberMetadata/MemberAssignment). 0, as
+ * KafkaJS's own RoundRobinAssigner writes, because the envelope is exactly version 0 of Kafka's
+ * consumer protocol (Java tools and the broker read it as such); the assigner's own format is
+ * versioned inside userData.
+ */
+export const STICKY_ASSIGNER_VERSION = 0;
+
+export interface StickyAssignmentReport extends PlanReport {
+  /** The generation this assignment is for (from the JoinGroup answer), when known. */
+  generation: number | null;
+  /** Wall time of the assignment on the leader, metadata fetch included. */
+  ms: number;
+}
+
+export interface StickyAssignerOptions {
+  /** This consumer's rack; pass the same value as the consumer's `rackId`. Members in a rack holding a replica are preferred. */
+  rackId?: string | null;
+  /** Named sets of topics whose partition p always goes to one member (same partition count and subscribers required). */
+  coPartitioned?: readonly CoPartitionGroup[];
+  /**
+   * After a topic grows from B to k*B partitions, partition p joins the owner of p mod B (no key
+   * changes member) when no member then holds more than growthSkew times its fair share of the
+   * topic; otherwise the topic is rebalanced evenly. Default 2 (true whenever B >= subscribers / 2).
+   */
+  growthSkew?: number;
+  /** Called on the leader after every assignment (tests, metrics, logs). */
+  onAssignment?: (report: StickyAssignmentReport) => void;
+  engine?: EngineChoice;
+}
+
+interface Config {
+  rack: string | null;
+  coPartitioned: CoPartitionGroup[];
+  growthSkew: number;
+  onAssignment: ((report: StickyAssignmentReport) => void) | undefined;
+  engine: EngineChoice | undefined;
+}
+
+function checkOptions(options: StickyAssignerOptions): Config {
+  if (options === null || typeof options !== 'object') throw new AssignorError('E_INPUT', `options must be an object, got ${describe(options)}`, 'options');
+  const rackId = options.rackId;
+  if (rackId !== undefined && rackId !== null && typeof rackId !== 'string') throw new AssignorError('E_INPUT', `rackId must be a string, got ${describe(rackId)}`, 'options.rackId');
+  const growthSkew = options.growthSkew ?? 2;
+  if (typeof growthSkew !== 'number' || Number.isNaN(growthSkew) || growthSkew < 1) {
+    throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(growthSkew)}`, 'options.growthSkew');
+  }
+  const groups = options.coPartitioned ?? [];
+  if (!Array.isArray(groups)) throw new AssignorError('E_INPUT', `coPartitioned must be an array of { name, topics }, got ${describe(groups)}`, 'options.coPartitioned');
+  const names = new Set<string>();
+  const topicGroup = new Map<string, string>();
+  const coPartitioned: CoPartitionGroup[] = groups.map((g: unknown, i) => {
+    const where = `options.coPartitioned[${i}]`;
+    const { name, topics } = (g ?? {}) as { name?: unknown; topics?: unknown };
+    if (typeof name !== 'string' || name === '') throw new AssignorError('E_INPUT', `a co-partitioned group needs a non-empty name, got ${describe(name)}`, `${where}.name`);
+    if (names.has(name)) throw new AssignorError('E_INPUT', `co-partitioned group name ${describe(name)} is used twice`, `${where}.name`);
+    names.add(name);
+    if (!Array.isArray(topics) || topics.length < 2) throw new AssignorError('E_INPUT', `co-partitioned group ${describe(name)} needs at least two topics, got ${describe(topics)}`, `${where}.topics`);
+    topics.forEach((t: unknown, k) => {
+      if (typeof t !== 'string' || t === '') throw new AssignorError('E_INPUT', `a topic name must be a non-empty string, got ${describe(t)}`, `${where}.topics[${k}]`);
+      const other = topicGroup.get(t);
+      if (other !== undefined) throw new AssignorError('E_INPUT', `topic ${describe(t)} is in co-partitioned groups ${describe(other)} and ${describe(name)}; a topic can be in one group only`, `${where}.topics[${k}]`);
+      topicGroup.set(t, name);
+    });
+    return { name, topics: [...(topics as string[])] };
+  });
+  if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
+  return { rack: rackId === undefined || rackId === null || rackId === '' ? null : rackId, coPartitioned, growthSkew, onAssignment: options.onAssignment, engine: options.engine };
+}
+
+/** The claims this member sends: its current assignment, restricted to the topics it still subscribes. */
+function claimsOf(tracker: Tracker, topics: readonly string[], rack: string | null): Claims {
+  const st = tracker.state;
+  const a = st.assignment;
+  const note = a === null ? null : decodeAssignmentNote(a.userData);
+  const index = new Map<string, number>();
+  topics.forEach((t, i) => {
+    if (!index.has(t)) index.set(t, i);
+  });
+  const topic: number[] = [];
+  const count: number[] = [];
+  const start: number[] = [0];
+  const parts: number[] = [];
+  if (a !== null && st.generation >= 0) {
+    // Topics in a fixed order; partitions ascending and distinct, whatever the sender did.
+    const order = a.topics.map((_, k) => k).filter((k) => index.has(a.topics[k]!));
+    order.sort((x, y) => index.get(a.topics[x]!)! - index.get(a.topics[y]!)!);
+    for (const k of order) {
+      const ps = Int32Array.from(new Set(a.partitions[k]!)).filter((p) => p >= 0).sort();
+      if (ps.length === 0) continue;
+      topic.push(index.get(a.topics[k]!)!);
+      count.push(note !== null && note.counts.length === a.topics.length ? note.counts[k]! : 0);
+      for (const p of ps) parts.push(p);
+      start.push(parts.length);
+    }
+  }
+  return {
+    generation: a === null ? -1 : st.generation,
+    rack,
+    fingerprint: note?.fingerprint ?? '',
+    topic: Int32Array.from(topic),
+    count: Int32Array.from(count),
+    start: Int32Array.from(start),
+    partitions: Int32Array.from(parts),
+  };
+}
+
+/** Partition counts and replica racks of `topics`, fresh from a broker when possible. */
+async function topicMetadata(cluster: Cluster, topics: string[], logger: Logger): Promise<PlanTopic[]> {
+  let partitionsOf: (topic: string) => PartitionMetadata[] = (t) => cluster.findTopicPartitionMetadata(t);
+  const rackOf = new Map<number, string>();
+  try {
+    // KafkaJS 2.2.4's cluster.metadata takes { topics } (its typings omit the argument).
+    const meta = await (cluster.metadata as unknown as (a: { topics: string[] }) => ReturnType<Cluster['metadata']>)({ topics });
+    const byTopic = new Map(meta.topicMetadata.map((t) => [t.topic, t.partitionMetadata] as const));
+    partitionsOf = (t) => byTopic.get(t) ?? [];
+    for (const b of meta.brokers) if (typeof b.rack === 'string' && b.rack !== '') rackOf.set(b.nodeId, b.rack);
+  } catch (e) {
+    logger.warn(`${STICKY_ASSIGNER_NAME}: could not fetch metadata for the group's topics, using the leader's cache`, { error: (e as Error).message });
+  }
+  return topics.map((name) => {
+    const parts = partitionsOf(name);
+    let count = 0;
+    for (const p of parts) count = Math.max(count, p.partitionId + 1);
+    if (rackOf.size === 0) return { name, partitions: count };
+    const replicas: (readonly number[])[] = new Array(count).fill([]);
+    for (const p of parts) replicas[p.partitionId] = p.replicas ?? [];
+    const racksOf = (partition: number): string[] => {
+      const out: string[] = [];
+      for (const node of replicas[partition] ?? []) {
+        const r = rackOf.get(node);
+        if (r !== undefined) out.push(r);
+      }
+      return out;
+    };
+    return { name, partitions: count, racksOf };
+  });
+}
+
+/**
+ * A KafkaJS partition assigner: `kafka.consumer({ groupId, rackId, partitionAssigners:
+ * [createStickyAssigner({ rackId })] })`. Balanced per topic and in total, sticky across
+ * rebalances (stale generations lose), rack-aware, key-preserving across growth to a multiple.
+ * Throws AssignorError (E_INPUT, E_RANGE) for bad options, at creation.
+ */
+export function createStickyAssigner(options: StickyAssignerOptions = {}): PartitionAssigner {
+  const config = checkOptions(options);
+  return ({ cluster, groupId, logger }: { cluster: Cluster; groupId: string; logger: Logger }): Assigner => {
+    const tracker = trackMember(cluster, groupId);
+    if (!tracker.active) {
+      logger.warn(`${STICKY_ASSIGNER_NAME}: this KafkaJS build offers no group coordinator to observe; assignments stay balanced but are not sticky`, { groupId });
+    }
+    return {
+      name: STICKY_ASSIGNER_NAME,
+      version: STICKY_ASSIGNER_VERSION,
+
+      protocol({ topics }: { topics: string[] }) {
+        const userData = encodeClaims(claimsOf(tracker, topics, config.rack));
+        return { name: STICKY_ASSIGNER_NAME, metadata: encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData) };
+      },
+
+      async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
+        const started = performance.now();
+        const cache = new TopicListCache();
+        const planMembers: PlanMember[] = members.map(({ memberId, memberMetadata }) => {
+          const sub = decodeSubscription(memberMetadata, cache);
+          if (sub === null) return { memberId, topics: [], claims: null, readable: false };
+          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length);
+          return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
+        });
+        const union = new Set<string>();
+        for (const list of new Set(planMembers.map((m) => m.topics))) for (const t of list) union.add(t);
+        const topics = await topicMetadata(cluster, [...union], logger);
+        const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
+        const topicBytes = plan.topics.map(stringBytes);
+        const out = plan.memberIds.map((memberId, m) => {
+          const from = plan.entryStart[m]!;
+          const to = plan.entryStart[m + 1]!;
+          const counts = new Int32Array(to - from);
+          for (let e = from; e < to; e++) counts[e - from] = plan.counts[plan.entryTopic[e]!]!;
+          const note = encodeAssignmentNote({ fingerprint: plan.fingerprint, counts });
+          return { memberId, memberAssignment: encodeAssignmentEntries(STICKY_ASSIGNER_VERSION, topicBytes, plan.partitionsByOwner, plan.entryTopic, plan.entryFrom, plan.entryTo, from, to, note) };
+        });
+        const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
+        logReport(logger, groupId, report);
+        config.onAssignment?.(report);
+        return out;
+      },
+    };
+  };
+}
+
+function logReport(logger: Logger, groupId: string, r: StickyAssignmentReport): void {
+  logger.info(`${STICKY_ASSIGNER_NAME}: ${r.unchanged ? 'group unchanged, assignment kept' : `kept ${r.kept}, moved ${r.moved}, placed ${r.placed}`} (${r.partitions} partitions, ${r.members} members)`, {
+    groupId,
+    generation: r.generation,
+    conflicts: r.conflicts,
+    ms: Math.round(r.ms),
+  });
+  for (const g of r.growth) (g.keysKept ? logger.info : logger.warn).call(logger, `${STICKY_ASSIGNER_NAME}: ${g.summary}`, { groupId });
+  for (const c of r.coPartitioned) if (!c.honored) logger.warn(`${STICKY_ASSIGNER_NAME}: co-partitioned group ${c.name} not honored: ${c.reason}`, { groupId });
+  if (r.unreadableMembers.length > 0) logger.warn(`${STICKY_ASSIGNER_NAME}: unreadable userData from ${r.unreadableMembers.length} member(s), treated as owning nothing`, { groupId, members: r.unreadableMembers });
+}
+
+/** `partitionAssigners: [StickyAssigner]`: the sticky assigner with default options (no rack). */
+export const StickyAssigner: PartitionAssigner = createStickyAssigner();

@@ -1,0 +1,464 @@
+// Wire formats of the sticky assigner. The outer layout is the classic consumer protocol v0 that
+// KafkaJS's AssignerProtocol writes (MemberMetadata: int16 version, array<string> topics, bytes
+// userData; MemberAssignment: int16 version, array<{string topic, array<int32>}>, bytes userData),
+// byte for byte: test/kafkajs/group-assigner.test.ts encodes with both and compares. It is
+// written out here, not imported, so that `assignor/kafkajs` loads without kafkajs at run time and
+// so that a leader can encode a million partitions without a JS object per partition.
+//
+// Our own state travels in userData, behind a magic and a major version; readers accept any minor
+// (newer minors only append fields) and treat anything they cannot read as "owns nothing".
+//
+// Subscription userData (member -> leader):
+//   'A' 'S' u8 major=1 u8 minor=0
+//   uvarint generation + 1   (0: no assignment to claim)
+//   uvarint rack length, rack UTF-8
+//   8 bytes fingerprint of the group the claimed assignment was made for (zeros: none)
+//   uvarint claims; per claim: uvarint topic index (into this subscription's topics),
+//     uvarint partition count when assigned (0: unknown), uvarint n,
+//     n uvarint partitions, ascending, each as the difference to the previous (the first as is)
+// Assignment userData (leader -> member):
+//   'A' 'S' u8 major=1 u8 minor=0, 8 bytes fingerprint,
+//   uvarint topics (the assignment's topics, in order), per topic uvarint partition count
+
+export const USERDATA_MAJOR = 1;
+export const USERDATA_MINOR = 0;
+const MAGIC0 = 0x41; // 'A'
+const MAGIC1 = 0x53; // 'S'
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8');
+
+/** A growable big-endian byte writer. */
+export class Writer {
+  buf: Buffer;
+  at = 0;
+  constructor(size = 256) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.at + n) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+  int16(v: number): this {
+    this.room(2);
+    this.buf.writeInt16BE(v, this.at);
+    this.at += 2;
+    return this;
+  }
+  int32(v: number): this {
+    this.room(4);
+    this.buf.writeInt32BE(v, this.at);
+    this.at += 4;
+    return this;
+  }
+  u8(v: number): this {
+    this.room(1);
+    this.buf[this.at++] = v;
+    return this;
+  }
+  uvarint(v: number): this {
+    this.room(5);
+    while (v >= 0x80) {
+      this.buf[this.at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.buf[this.at++] = v;
+    return this;
+  }
+  raw(bytes: Uint8Array): this {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+    return this;
+  }
+  /** Kafka STRING: int16 byte length, then UTF-8 (Node's encoding, as KafkaJS writes it). */
+  string(s: string): this {
+    const n = Buffer.byteLength(s, 'utf8');
+    this.room(2 + n);
+    this.buf.writeInt16BE(n, this.at);
+    this.buf.write(s, this.at + 2, n, 'utf8');
+    this.at += 2 + n;
+    return this;
+  }
+  /** Kafka BYTES: int32 length, then the bytes. */
+  bytes(b: Uint8Array): this {
+    this.int32(b.length);
+    return this.raw(b);
+  }
+  done(): Buffer {
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+/** A bounds-checked reader: every read past the end throws ReadError, caught by the decoders. */
+class ReadError extends Error {}
+
+export class Reader {
+  at = 0;
+  constructor(readonly buf: Uint8Array) {}
+  get left(): number {
+    return this.buf.length - this.at;
+  }
+  private need(n: number): void {
+    if (n < 0 || this.at + n > this.buf.length) throw new ReadError('short buffer');
+  }
+  int16(): number {
+    this.need(2);
+    const v = (this.buf[this.at]! << 8) | this.buf[this.at + 1]!;
+    this.at += 2;
+    return (v << 16) >> 16;
+  }
+  int32(): number {
+    this.need(4);
+    const b = this.buf;
+    const v = (b[this.at]! << 24) | (b[this.at + 1]! << 16) | (b[this.at + 2]! << 8) | b[this.at + 3]!;
+    this.at += 4;
+    return v;
+  }
+  u8(): number {
+    this.need(1);
+    return this.buf[this.at++]!;
+  }
+  uvarint(): number {
+    let v = 0;
+    // A multiplier, not 2 ** shift: exponentiation is slow on this path (1M varints per leader call).
+    for (let unit = 1; unit <= 0x10000000; unit *= 128) {
+      const b = this.u8();
+      v += (b & 0x7f) * unit;
+      if ((b & 0x80) === 0) {
+        if (v > 0x7fffffff) throw new ReadError('varint out of range');
+        return v;
+      }
+    }
+    throw new ReadError('varint too long');
+  }
+  raw(n: number): Uint8Array {
+    this.need(n);
+    const out = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+  string(): string | null {
+    const n = this.int16();
+    if (n === -1) return null;
+    return utf8Decoder.decode(this.raw(n));
+  }
+  bytes(): Uint8Array | null {
+    const n = this.int32();
+    if (n === -1) return null;
+    return this.raw(n);
+  }
+}
+
+// ---------------------------------------------------------------- consumer protocol v0
+
+export interface Subscription {
+  version: number;
+  topics: string[];
+  userData: Uint8Array;
+}
+
+/** MemberMetadata exactly as KafkaJS's AssignerProtocol.MemberMetadata.encode writes it. */
+export function encodeSubscription(version: number, topics: readonly string[], userData: Uint8Array): Buffer {
+  const w = new Writer(64 + userData.length);
+  w.int16(version).int32(topics.length);
+  for (const t of topics) w.string(t);
+  return w.bytes(userData).done();
+}
+
+/**
+ * Remembers the last topic list decoded, by its bytes: members of a group usually subscribe the
+ * same topics, so the leader decodes those strings once and every member shares one array.
+ */
+export class TopicListCache {
+  private count = -1;
+  private bytes: Uint8Array | null = null;
+  private topics: string[] = [];
+  /** The cached list when `buf` holds the same `count` strings at `at`, byte for byte. */
+  get(buf: Uint8Array, at: number, count: number): { topics: string[]; end: number } | null {
+    const b = this.bytes;
+    if (b === null || count !== this.count || at + b.length > buf.length) return null;
+    const same = Buffer.from(b.buffer, b.byteOffset, b.length).equals(Buffer.from(buf.buffer, buf.byteOffset + at, b.length));
+    return same ? { topics: this.topics, end: at + b.length } : null;
+  }
+  set(bytes: Uint8Array, count: number, topics: string[]): void {
+    this.bytes = bytes;
+    this.count = count;
+    this.topics = topics;
+  }
+}
+
+/** MemberMetadata, or null when the bytes are not one (a null topic or userData reads as absent). */
+export function decodeSubscription(buf: Uint8Array, cache?: TopicListCache): Subscription | null {
+  try {
+    const r = new Reader(buf);
+    const version = r.int16();
+    const n = r.int32();
+    if (n < -1 || n > r.left / 2) return null;
+    // The same bytes as the previous member's list (the same count of strings, so the same parse)
+    // give the same topics: reuse them without decoding.
+    const from = r.at;
+    const hit = cache?.get(buf, from, n) ?? null;
+    let topics: string[];
+    if (hit !== null) {
+      topics = hit.topics;
+      r.at = hit.end;
+    } else {
+      topics = [];
+      for (let i = 0; i < n; i++) {
+        const name = r.string();
+        if (name !== null) topics.push(name);
+      }
+      cache?.set(buf.subarray(from, r.at), n, topics);
+    }
+    const userData = r.left >= 4 ? (r.bytes() ?? new Uint8Array(0)) : new Uint8Array(0);
+    return { version, topics, userData };
+  } catch (e) {
+    if (e instanceof ReadError) return null;
+    throw e;
+  }
+}
+
+/**
+ * MemberAssignment exactly as KafkaJS's AssignerProtocol.MemberAssignment.encode writes it for
+ * `assignment` with its topics in this order.
+ */
+export function encodeAssignment(version: number, topics: readonly string[], partitions: readonly ArrayLike<number>[], userData: Uint8Array): Buffer {
+  let size = 10 + userData.length;
+  for (let i = 0; i < topics.length; i++) size += 6 + topics[i]!.length * 3 + 4 * partitions[i]!.length;
+  const w = new Writer(size);
+  w.int16(version).int32(topics.length);
+  for (let i = 0; i < topics.length; i++) {
+    w.string(topics[i]!);
+    const ps = partitions[i]!;
+    w.int32(ps.length);
+    for (let k = 0; k < ps.length; k++) w.int32(ps[k]!);
+  }
+  return w.bytes(userData).done();
+}
+
+/** A topic name as Kafka's STRING (int16 length, UTF-8), encoded once and copied per member. */
+export function stringBytes(s: string): Uint8Array {
+  return new Writer(2 + 3 * s.length).string(s).done();
+}
+
+/**
+ * The same bytes as encodeAssignment, from flat arrays: entry e (from..to) is topic
+ * topicBytes[topic[e]] with partitions source[topic[e]][start[e] .. end[e]). One allocation.
+ */
+export function encodeAssignmentEntries(
+  version: number,
+  topicBytes: readonly Uint8Array[],
+  source: readonly Int32Array[],
+  topic: Int32Array,
+  start: Int32Array,
+  end: Int32Array,
+  from: number,
+  to: number,
+  userData: Uint8Array,
+): Buffer {
+  let size = 2 + 4 + 4 + userData.length;
+  for (let e = from; e < to; e++) size += topicBytes[topic[e]!]!.length + 4 + 4 * (end[e]! - start[e]!);
+  const buf = Buffer.allocUnsafe(size);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  let at = 0;
+  view.setInt16(at, version);
+  view.setInt32(at + 2, to - from);
+  at += 6;
+  for (let e = from; e < to; e++) {
+    const name = topicBytes[topic[e]!]!;
+    // Names are short: a byte loop beats TypedArray.set's call overhead.
+    if (name.length <= 64) for (let i = 0; i < name.length; i++) buf[at + i] = name[i]!;
+    else buf.set(name, at);
+    at += name.length;
+    const ps = source[topic[e]!]!;
+    view.setInt32(at, end[e]! - start[e]!);
+    at += 4;
+    for (let i = start[e]!; i < end[e]!; i++, at += 4) view.setInt32(at, ps[i]!);
+  }
+  view.setInt32(at, userData.length);
+  buf.set(userData, at + 4);
+  return buf;
+}
+
+export interface DecodedAssignment {
+  version: number;
+  topics: string[];
+  partitions: Int32Array[];
+  userData: Uint8Array;
+}
+
+/** MemberAssignment, or null when the bytes are not one (fewer than 2 bytes: KafkaJS's empty assignment). */
+export function decodeAssignment(buf: Uint8Array): DecodedAssignment | null {
+  try {
+    const r = new Reader(buf);
+    const version = r.int16();
+    const n = r.int32();
+    if (n < -1 || n > r.left / 6) return null;
+    const topics: string[] = [];
+    const partitions: Int32Array[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = r.string();
+      const k = r.int32();
+      if (k < -1 || k > r.left / 4) return null;
+      const ps = new Int32Array(Math.max(k, 0));
+      for (let j = 0; j < k; j++) ps[j] = r.int32();
+      if (t !== null) {
+        topics.push(t);
+        partitions.push(ps);
+      }
+    }
+    const userData = r.left >= 4 ? (r.bytes() ?? new Uint8Array(0)) : new Uint8Array(0);
+    return { version, topics, partitions, userData };
+  } catch (e) {
+    if (e instanceof ReadError) return null;
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- our userData
+
+/** What a member claims: flat arrays, one entry per claimed topic. */
+export interface Claims {
+  /** Broker generation of the assignment claimed; -1 when there is none. */
+  generation: number;
+  rack: string | null;
+  /** Fingerprint of the group the assignment was made for (16 hex digits), '' when none. */
+  fingerprint: string;
+  /** Per claim: index into the subscription's topics. */
+  topic: Int32Array;
+  /** Per claim: the topic's partition count when it was assigned (0: unknown). */
+  count: Int32Array;
+  /** Claim c's partitions are partitions[start[c] .. start[c + 1]), ascending. */
+  start: Int32Array;
+  partitions: Int32Array;
+}
+
+const NO_FINGERPRINT = '0000000000000000';
+
+function writeFingerprint(w: Writer, fp: string): void {
+  const hex = fp === '' ? NO_FINGERPRINT : fp;
+  for (let i = 0; i < 16; i += 2) w.u8(parseInt(hex.slice(i, i + 2), 16));
+}
+
+function readFingerprint(r: Reader): string {
+  let s = '';
+  for (let i = 0; i < 8; i++) s += r.u8().toString(16).padStart(2, '0');
+  return s === NO_FINGERPRINT ? '' : s;
+}
+
+function header(w: Writer): Writer {
+  return w.u8(MAGIC0).u8(MAGIC1).u8(USERDATA_MAJOR).u8(USERDATA_MINOR);
+}
+
+/** Reads our header; false when the bytes are someone else's or of an unknown major version. */
+function readHeader(r: Reader): boolean {
+  if (r.left < 4) return false;
+  return r.u8() === MAGIC0 && r.u8() === MAGIC1 && r.u8() === USERDATA_MAJOR && (r.u8(), true);
+}
+
+export function encodeClaims(c: Claims): Uint8Array {
+  const w = header(new Writer(64 + 6 * c.partitions.length));
+  w.uvarint(c.generation + 1);
+  const rack = c.rack === null ? new Uint8Array(0) : utf8.encode(c.rack);
+  w.uvarint(rack.length).raw(rack);
+  writeFingerprint(w, c.fingerprint);
+  w.uvarint(c.topic.length);
+  for (let k = 0; k < c.topic.length; k++) {
+    w.uvarint(c.topic[k]!).uvarint(c.count[k]!).uvarint(c.start[k + 1]! - c.start[k]!);
+    let last = 0;
+    for (let i = c.start[k]!; i < c.start[k + 1]!; i++) {
+      w.uvarint(c.partitions[i]! - last);
+      last = c.partitions[i]!;
+    }
+  }
+  return w.done();
+}
+
+/** Claims, or null when userData is not ours, of an unknown major version, or damaged. */
+export function decodeClaims(userData: Uint8Array, topicCount: number): Claims | null {
+  try {
+    const r = new Reader(userData);
+    if (!readHeader(r)) return null;
+    const generation = r.uvarint() - 1;
+    const rackLen = r.uvarint();
+    const rack = rackLen === 0 ? null : utf8Decoder.decode(r.raw(rackLen));
+    const fingerprint = readFingerprint(r);
+    const n = r.uvarint();
+    if (n > r.left / 3) return null;
+    const topic = new Int32Array(n);
+    const count = new Int32Array(n);
+    const start = new Int32Array(n + 1);
+    // Every partition takes at least one byte, so the bytes left bound the partitions.
+    const parts = new Int32Array(r.left);
+    let np = 0;
+    // Most of the bytes are these varints: read inline (a method call per byte costs 4x).
+    const b = userData;
+    let at = r.at;
+    const varint = (): number => {
+      let v = 0;
+      for (let unit = 1; unit <= 0x10000000; unit *= 128) {
+        if (at >= b.length) return -1;
+        const x = b[at++]!;
+        v += (x & 0x7f) * unit;
+        if ((x & 0x80) === 0) return v > 0x7fffffff ? -1 : v;
+      }
+      return -1;
+    };
+    for (let k = 0; k < n; k++) {
+      const t = varint();
+      const c = varint();
+      const m = varint();
+      if (t < 0 || t >= topicCount || c < 0 || m < 0 || m > b.length - at) return null;
+      topic[k] = t;
+      count[k] = c;
+      let p = 0;
+      for (let i = 0; i < m; i++) {
+        const d = varint();
+        if (d < 0 || (i > 0 && d === 0)) return null; // damaged, or not ascending
+        p += d;
+        if (p > 0x7fffffff) return null;
+        parts[np++] = p;
+      }
+      start[k + 1] = np;
+    }
+    return { generation, rack, fingerprint, topic, count, start, partitions: parts.slice(0, np) };
+  } catch (e) {
+    if (e instanceof ReadError) return null;
+    throw e;
+  }
+}
+
+/** The leader's note to a member: the fingerprint and each assigned topic's partition count. */
+export interface AssignmentNote {
+  fingerprint: string;
+  counts: Int32Array;
+}
+
+export function encodeAssignmentNote(note: AssignmentNote): Uint8Array {
+  const w = header(new Writer(16 + 3 * note.counts.length));
+  writeFingerprint(w, note.fingerprint);
+  w.uvarint(note.counts.length);
+  for (let k = 0; k < note.counts.length; k++) w.uvarint(note.counts[k]!);
+  return w.done();
+}
+
+export function decodeAssignmentNote(userData: Uint8Array): AssignmentNote | null {
+  try {
+    const r = new Reader(userData);
+    if (!readHeader(r)) return null;
+    const fingerprint = readFingerprint(r);
+    const n = r.uvarint();
+    if (n > r.left) return null;
+    const counts = new Int32Array(n);
+    for (let k = 0; k < n; k++) counts[k] = r.uvarint();
+    return { fingerprint, counts };
+  } catch (e) {
+    if (e instanceof ReadError) return null;
+    throw e;
+  }
+}

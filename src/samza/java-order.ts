@@ -1,0 +1,39 @@
+// Two Java library behaviours Samza's results depend on: String.split dropping
+// trailing empty strings, and the iteration order of a java.util.HashMap of
+// strings (Samza hands processor ids to groupers in that order).
+
+/** Java's `s.split(sep)` for a one-character, non-regex separator: trailing empty strings are dropped. */
+export function javaSplit(s: string, sep: string): string[] {
+  const parts = s.split(sep);
+  if (parts.length === 1) return parts; // no separator: the input itself, even when empty
+  let end = parts.length;
+  while (end > 0 && parts[end - 1] === '') end--;
+  return parts.slice(0, end);
+}
+
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, in 32 bits. */
+export function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The order in which `new HashMap<String, V>()` filled with `keys` (in this order) iterates them:
+ * by bucket (spread hash & (capacity - 1)), then in insertion order within a bucket, which every
+ * resize keeps. The capacity starts at 16 and doubles whenever the size passes 3/4 of it.
+ * Exact while no bucket holds 8 or more keys (Java then turns it into a tree, whose iteration order
+ * this does not model); decimal ids and other short distinct strings stay far below that.
+ */
+export function javaHashMapKeyOrder(keys: readonly string[]): string[] {
+  const distinct = [...new Set(keys)];
+  let capacity = 16;
+  while (distinct.length > capacity * 0.75) capacity *= 2;
+  const bucket = (k: string): number => {
+    const h = javaStringHash(k);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  const buckets = distinct.map(bucket);
+  // A stable sort by bucket keeps insertion order inside each bucket.
+  return distinct.map((k, i) => ({ k, b: buckets[i]!, i })).sort((x, y) => x.b - y.b || x.i - y.i).map((e) => e.k);
+}
