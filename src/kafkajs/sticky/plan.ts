@@ -210,36 +210,17 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   }
   const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
   const fromGen = new Int32Array(T).fill(-2);
-  let conflicts = 0;
-  let claimed = 0;
+  const tally = new Int32Array(2); // claimed, conflicts
   const unreadable: string[] = [];
   for (let m = 0; m < M; m++) {
     const member = sorted[m]!;
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
-    const index = listIndex.get(member.topics)!;
-    for (let k = 0; k < c.topic.length; k++) {
-      const t = index[c.topic[k]!]!;
-      if (t < 0) continue;
-      if (c.generation > fromGen[t]!) {
-        fromGen[t] = c.generation;
-        from[t] = c.count[k]!;
-      }
-      const own = owner[t]!;
-      const gen = ownerGen[t]!;
-      for (let i = c.start[k]!; i < c.start[k + 1]!; i++) {
-        const p = c.partitions[i]!;
-        if (p >= counts[t]!) continue;
-        claimed++;
-        if (c.generation > gen[p]!) {
-          if (own[p]! >= 0) conflicts++;
-          own[p] = m;
-          gen[p] = c.generation;
-        } else conflicts++;
-      }
-    }
+    claimPartitions(c, listIndex.get(member.topics)!, m, counts, owner, ownerGen, from, fromGen, tally);
   }
+  const claimed = tally[0]!;
+  const conflicts = tally[1]!;
 
   // Racks: members' racks interned; an item's racks are those of its replicas that some member is in.
   const rackId = new Map<string, number>();
@@ -599,6 +580,41 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
     }
   }
   return { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed };
+}
+
+/**
+ * Member m's claims into owner/ownerGen (a newer generation wins; in the same generation the
+ * earlier member, which claimed first) and the recorded counts into from/fromGen. Adds the
+ * partitions claimed and the conflicts to tally[0] and tally[1].
+ */
+function claimPartitions(c: Claims, index: Int32Array, m: number, counts: Int32Array, owner: Int32Array[], ownerGen: Int32Array[], from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
+  const g = c.generation;
+  const parts = c.partitions;
+  let claimed = 0;
+  let conflicts = 0;
+  for (let k = 0; k < c.topic.length; k++) {
+    const t = index[c.topic[k]!]!;
+    if (t < 0) continue;
+    if (g > fromGen[t]!) {
+      fromGen[t] = g;
+      from[t] = c.count[k]!;
+    }
+    const own = owner[t]!;
+    const gen = ownerGen[t]!;
+    const C = counts[t]!;
+    for (let i = c.start[k]!, end = c.start[k + 1]!; i < end; i++) {
+      const p = parts[i]!;
+      if (p >= C) continue;
+      claimed++;
+      if (g > gen[p]!) {
+        if (own[p]! >= 0) conflicts++;
+        own[p] = m;
+        gen[p] = g;
+      } else conflicts++;
+    }
+  }
+  tally[0]! += claimed;
+  tally[1]! += conflicts;
 }
 
 /**
