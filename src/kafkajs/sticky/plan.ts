@@ -202,12 +202,13 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const { start: rsubStart, subs: rsubs } = subscribersOf(T, memberTopics);
 
   // Claims -> owner per partition; the newest generation wins, then the lower member index.
-  const owner: Int32Array[] = [];
-  const ownerGen: Int32Array[] = [];
-  for (let t = 0; t < T; t++) {
-    owner.push(new Int32Array(counts[t]!).fill(-1));
-    ownerGen.push(new Int32Array(counts[t]!).fill(-2));
-  }
+  // Flat, topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
+  const topicStart = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + counts[t]!;
+  const ownerFlat = new Int32Array(topicStart[T]!).fill(-1);
+  const genFlat = new Int32Array(topicStart[T]!).fill(-2);
+  const owner: Int32Array[] = new Array<Int32Array>(T);
+  for (let t = 0; t < T; t++) owner[t] = ownerFlat.subarray(topicStart[t]!, topicStart[t + 1]!);
   const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
   const fromGen = new Int32Array(T).fill(-2);
   const tally = new Int32Array(2); // claimed, conflicts
@@ -217,7 +218,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
-    claimPartitions(c, listIndex.get(member.topics)!, m, counts, owner, ownerGen, from, fromGen, tally);
+    claimPartitions(c, listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
   }
   const claimed = tally[0]!;
   const conflicts = tally[1]!;
@@ -583,11 +584,12 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
 }
 
 /**
- * Member m's claims into owner/ownerGen (a newer generation wins; in the same generation the
- * earlier member, which claimed first) and the recorded counts into from/fromGen. Adds the
- * partitions claimed and the conflicts to tally[0] and tally[1].
+ * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
+ * newer generation wins; in the same generation the earlier member, which claimed first. The
+ * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
+ * tally[0] and tally[1].
  */
-function claimPartitions(c: Claims, index: Int32Array, m: number, counts: Int32Array, owner: Int32Array[], ownerGen: Int32Array[], from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
+function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
   const g = c.generation;
   const parts = c.partitions;
   let claimed = 0;
@@ -599,17 +601,17 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, counts: Int32A
       fromGen[t] = g;
       from[t] = c.count[k]!;
     }
-    const own = owner[t]!;
-    const gen = ownerGen[t]!;
-    const C = counts[t]!;
+    const base = topicStart[t]!;
+    const C = topicStart[t + 1]! - base;
     for (let i = c.start[k]!, end = c.start[k + 1]!; i < end; i++) {
       const p = parts[i]!;
       if (p >= C) continue;
       claimed++;
-      if (g > gen[p]!) {
-        if (own[p]! >= 0) conflicts++;
-        own[p] = m;
-        gen[p] = g;
+      const q = base + p;
+      if (g > ownerGen[q]!) {
+        if (owner[q]! >= 0) conflicts++;
+        owner[q] = m;
+        ownerGen[q] = g;
       } else conflicts++;
     }
   }
