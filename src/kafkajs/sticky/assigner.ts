@@ -133,7 +133,7 @@ async function topicMetadata(cluster: Cluster, topics: string[], logger: Logger)
   return topics.map((name) => {
     const parts = partitionsOf(name);
     let count = 0;
-    for (const p of parts) count = Math.max(count, p.partitionId + 1);
+    for (let i = 0; i < parts.length; i++) count = Math.max(count, parts[i]!.partitionId + 1);
     if (rackOf.size === 0) return { name, partitions: count };
     const replicas: (readonly number[])[] = new Array(count).fill([]);
     for (const p of parts) replicas[p.partitionId] = p.replicas ?? [];

@@ -341,14 +341,15 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
         const multiple = C % B === 0;
         if (multiple && S > 0) {
           const parent = new Int32Array(B);
-          const families = new Map<number, number>();
+          const families = new Int32Array(M); // old partitions per owner
           let orphans = 0;
+          let largest = 0;
           for (let j = 0; j < B; j++) {
             parent[j] = majority(owners, j);
             if (parent[j]! < 0) orphans++;
-            else families.set(parent[j]!, (families.get(parent[j]!) ?? 0) + 1);
+            else largest = Math.max(largest, ++families[parent[j]!]!);
           }
-          const most = Math.max(0, ...families.values()) * (C / B);
+          const most = largest * (C / B);
           if (orphans > 0) why = `${orphans} of its ${B} old partitions have no owner in the group any more`;
           else if (most * S > options.growthSkew * C) why = `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share`;
           else {
