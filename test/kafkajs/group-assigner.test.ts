@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { AssignerProtocol, type Cluster, type Logger } from 'kafkajs';
 import { createStickyAssigner, StickyAssigner, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type StickyAssignmentReport } from '../../src/kafkajs/index.js';
 import { AssignorError } from '../../src/errors.js';
-import { decodeAssignment, decodeClaims, decodeSubscription, encodeAssignment, encodeClaims, encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
+import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignment, encodeAssignmentNote, encodeAssignments, encodeClaims, encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
 import { GROUP, leave, rebalance, SimMember, World } from './group-sim.js';
 import { judge, type Assignment } from './group-oracle.js';
 import { caught } from '../helpers.js';
@@ -38,6 +38,50 @@ describe('wire format: KafkaJS AssignerProtocol, byte for byte', () => {
         expect(back.topics).toEqual(topics);
         expect(back.partitions.map((p) => Array.from(p))).toEqual(partitions);
       }),
+    );
+  });
+
+  it('encodeAssignments (the leader\'s flat, word-at-a-time encoder) writes what encodeAssignment and encodeAssignmentNote write', () => {
+    const hex = fc.stringMatching(/^[0-9a-f]{16}$/);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(topicName, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.array(fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { maxLength: 6 }), { minLength: 8, maxLength: 8 }), { maxLength: 5 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 8, maxLength: 8 }),
+        hex,
+        fc.integer({ min: -32768, max: 32767 }),
+        (topics, members, countList, fingerprint, version) => {
+          // Member m is given topic t's list members[m][t] when it is not empty, topics ascending.
+          const T = topics.length;
+          const counts = Int32Array.from(countList.slice(0, T));
+          const source: Int32Array[] = topics.map(() => new Int32Array(0));
+          const flat: number[][] = topics.map(() => []);
+          const entryStart = [0];
+          const entryTopic: number[] = [];
+          const entryFrom: number[] = [];
+          const entryTo: number[] = [];
+          members.forEach((lists) => {
+            for (let t = 0; t < T; t++) {
+              if (lists[t]!.length === 0) continue;
+              entryTopic.push(t);
+              entryFrom.push(flat[t]!.length);
+              flat[t]!.push(...lists[t]!);
+              entryTo.push(flat[t]!.length);
+            }
+            entryStart.push(entryTopic.length);
+          });
+          topics.forEach((_, t) => (source[t] = Int32Array.from(flat[t]!)));
+          const out = encodeAssignments(version, topics, counts, fingerprint, source, Int32Array.from(entryStart), Int32Array.from(entryTopic), Int32Array.from(entryFrom), Int32Array.from(entryTo));
+          expect(out.length).toBe(members.length);
+          members.forEach((lists, m) => {
+            const mine = topics.map((_, t) => t).filter((t) => lists[t]!.length > 0);
+            const note = encodeAssignmentNote({ fingerprint, counts: Int32Array.from(mine, (t) => counts[t]!) });
+            const expected = encodeAssignment(version, mine.map((t) => topics[t]!), mine.map((t) => lists[t]!), note);
+            expect(Buffer.from(out[m]!).equals(expected)).toBe(true);
+            expect(decodeAssignmentNote(decodeAssignment(out[m]!)!.userData)!.fingerprint).toBe(fingerprint);
+          });
+        },
+      ),
     );
   });
 

@@ -5,7 +5,7 @@ import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, Par
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
 import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignmentEntries, encodeAssignmentNote, encodeClaims, encodeSubscription, stringBytes, TopicListCache, type Claims } from './protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, TopicListCache, type Claims } from './protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -133,7 +133,7 @@ async function topicMetadata(cluster: Cluster, topics: string[], logger: Logger)
   return topics.map((name) => {
     const parts = partitionsOf(name);
     let count = 0;
-    for (const p of parts) count = Math.max(count, p.partitionId + 1);
+    for (let i = 0; i < parts.length; i++) count = Math.max(count, parts[i]!.partitionId + 1);
     if (rackOf.size === 0) return { name, partitions: count };
     const replicas: (readonly number[])[] = new Array(count).fill([]);
     for (const p of parts) replicas[p.partitionId] = p.replicas ?? [];
@@ -184,15 +184,8 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
         for (const list of new Set(planMembers.map((m) => m.topics))) for (const t of list) union.add(t);
         const topics = await topicMetadata(cluster, [...union], logger);
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
-        const topicBytes = plan.topics.map(stringBytes);
-        const out = plan.memberIds.map((memberId, m) => {
-          const from = plan.entryStart[m]!;
-          const to = plan.entryStart[m + 1]!;
-          const counts = new Int32Array(to - from);
-          for (let e = from; e < to; e++) counts[e - from] = plan.counts[plan.entryTopic[e]!]!;
-          const note = encodeAssignmentNote({ fingerprint: plan.fingerprint, counts });
-          return { memberId, memberAssignment: encodeAssignmentEntries(STICKY_ASSIGNER_VERSION, topicBytes, plan.partitionsByOwner, plan.entryTopic, plan.entryFrom, plan.entryTo, from, to, note) };
-        });
+        const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan.topics, plan.counts, plan.fingerprint, plan.partitionsByOwner, plan.entryStart, plan.entryTopic, plan.entryFrom, plan.entryTo);
+        const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: bytes[m]! }));
         const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
         logReport(logger, groupId, report);
         config.onAssignment?.(report);

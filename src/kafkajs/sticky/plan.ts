@@ -199,61 +199,29 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     listTopics.set(list, Int32Array.from(set).sort());
   }
   const memberTopics: Int32Array[] = sorted.map((m) => listTopics.get(m.topics)!);
-  const subCount = new Int32Array(T + 1);
-  for (let m = 0; m < M; m++) {
-    const ts = memberTopics[m]!;
-    for (let i = 0; i < ts.length; i++) subCount[ts[i]! + 1]!++;
-  }
-  for (let t = 0; t < T; t++) subCount[t + 1]! += subCount[t]!;
-  const rsubStart = subCount.slice();
-  const rsubs = new Int32Array(rsubStart[T]!);
-  {
-    const at = rsubStart.slice(0, T);
-    for (let m = 0; m < M; m++) {
-      const ts = memberTopics[m]!;
-      for (let i = 0; i < ts.length; i++) rsubs[at[ts[i]!]!++] = m;
-    }
-  }
+  const { start: rsubStart, subs: rsubs } = subscribersOf(T, memberTopics);
 
   // Claims -> owner per partition; the newest generation wins, then the lower member index.
-  const owner: Int32Array[] = [];
-  const ownerGen: Int32Array[] = [];
-  for (let t = 0; t < T; t++) {
-    owner.push(new Int32Array(counts[t]!).fill(-1));
-    ownerGen.push(new Int32Array(counts[t]!).fill(-2));
-  }
+  // Flat, topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
+  const topicStart = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + counts[t]!;
+  const ownerFlat = new Int32Array(topicStart[T]!).fill(-1);
+  const genFlat = new Int32Array(topicStart[T]!).fill(-2);
+  const owner: Int32Array[] = new Array<Int32Array>(T);
+  for (let t = 0; t < T; t++) owner[t] = ownerFlat.subarray(topicStart[t]!, topicStart[t + 1]!);
   const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
   const fromGen = new Int32Array(T).fill(-2);
-  let conflicts = 0;
-  let claimed = 0;
+  const tally = new Int32Array(2); // claimed, conflicts
   const unreadable: string[] = [];
   for (let m = 0; m < M; m++) {
     const member = sorted[m]!;
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
-    const index = listIndex.get(member.topics)!;
-    for (let k = 0; k < c.topic.length; k++) {
-      const t = index[c.topic[k]!]!;
-      if (t < 0) continue;
-      if (c.generation > fromGen[t]!) {
-        fromGen[t] = c.generation;
-        from[t] = c.count[k]!;
-      }
-      const own = owner[t]!;
-      const gen = ownerGen[t]!;
-      for (let i = c.start[k]!; i < c.start[k + 1]!; i++) {
-        const p = c.partitions[i]!;
-        if (p >= counts[t]!) continue;
-        claimed++;
-        if (c.generation > gen[p]!) {
-          if (own[p]! >= 0) conflicts++;
-          own[p] = m;
-          gen[p] = c.generation;
-        } else conflicts++;
-      }
-    }
+    claimPartitions(c, listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
   }
+  const claimed = tally[0]!;
+  const conflicts = tally[1]!;
 
   // Racks: members' racks interned; an item's racks are those of its replicas that some member is in.
   const rackId = new Map<string, number>();
@@ -373,14 +341,15 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
         const multiple = C % B === 0;
         if (multiple && S > 0) {
           const parent = new Int32Array(B);
-          const families = new Map<number, number>();
+          const families = new Int32Array(M); // old partitions per owner
           let orphans = 0;
+          let largest = 0;
           for (let j = 0; j < B; j++) {
             parent[j] = majority(owners, j);
             if (parent[j]! < 0) orphans++;
-            else families.set(parent[j]!, (families.get(parent[j]!) ?? 0) + 1);
+            else largest = Math.max(largest, ++families[parent[j]!]!);
           }
-          const most = Math.max(0, ...families.values()) * (C / B);
+          const most = largest * (C / B);
           if (orphans > 0) why = `${orphans} of its ${B} old partitions have no owner in the group any more`;
           else if (most * S > options.growthSkew * C) why = `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share`;
           else {
@@ -500,54 +469,12 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     return out;
   }
 
-  // Per topic: partitions grouped by owner (counting sort, ascending within an owner); per member:
-  // entries (topic, slice), topics ascending.
-  const partitionsByOwner: Int32Array[] = [];
-  const sliceStart: Int32Array[] = []; // per topic: S + 1 offsets by subscriber position
-  const entryCount = new Int32Array(M + 1);
-  let kept = 0;
-  let moved = 0;
-  let placed = 0;
+  const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = groupByOwner(M, counts, rsubStart, rsubs, newOwner, owner);
   let rackMatched = 0;
-  const posOf = new Int32Array(M);
-  for (let t = 0; t < T; t++) {
-    const s0 = rsubStart[t]!;
-    const S = rsubStart[t + 1]! - s0;
-    for (let j = 0; j < S; j++) posOf[rsubs[s0 + j]!] = j;
-    const o = newOwner[t]!;
-    const prev = owner[t]!;
-    const off = new Int32Array(S + 1);
-    for (let p = 0; p < o.length; p++) off[posOf[o[p]!]! + 1]!++;
-    for (let j = 0; j < S; j++) off[j + 1]! += off[j]!;
-    const at = off.slice(0, S);
-    const byOwner = new Int32Array(o.length);
-    for (let p = 0; p < o.length; p++) {
-      byOwner[at[posOf[o[p]!]!]!++] = p;
-      if (prev[p]! < 0) placed++;
-      else if (prev[p] === o[p]) kept++;
-      else moved++;
-    }
-    if (rackId.size > 0) for (let p = 0; p < o.length; p++) if (memberRack[o[p]!]! >= 0 && racksOf(t, p).includes(memberRack[o[p]!]!)) rackMatched++;
-    for (let j = 0; j < S; j++) if (off[j + 1] !== off[j]) entryCount[rsubs[s0 + j]! + 1]!++;
-    partitionsByOwner.push(byOwner);
-    sliceStart.push(off);
-  }
-  for (let m = 0; m < M; m++) entryCount[m + 1]! += entryCount[m]!;
-  const entryStart = entryCount;
-  const E = entryStart[M]!;
-  const entryTopic = new Int32Array(E);
-  const entryFrom = new Int32Array(E);
-  const entryTo = new Int32Array(E);
-  const fill = entryStart.slice(0, M);
-  for (let t = 0; t < T; t++) {
-    const s0 = rsubStart[t]!;
-    const off = sliceStart[t]!;
-    for (let j = 0; j < off.length - 1; j++) {
-      if (off[j + 1] === off[j]) continue;
-      const e = fill[rsubs[s0 + j]!]!++;
-      entryTopic[e] = t;
-      entryFrom[e] = off[j]!;
-      entryTo[e] = off[j + 1]!;
+  if (rackId.size > 0) {
+    for (let t = 0; t < T; t++) {
+      const o = newOwner[t]!;
+      for (let p = 0; p < o.length; p++) if (memberRack[o[p]!]! >= 0 && racksOf(t, p).includes(memberRack[o[p]!]!)) rackMatched++;
     }
   }
 
@@ -580,6 +507,145 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
       engine: kernels.name,
     },
   };
+}
+
+/**
+ * Per topic: partitions grouped by owner (counting sort, ascending within an owner), all topics in
+ * one buffer; per member: entries (topic, slice), topics ascending; and the moves against the
+ * previous owners. A function of its own, on typed arrays only: this is a pass over every
+ * partition and every (topic, subscriber) pair, 2M steps at the benchmark's size.
+ */
+function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs: Int32Array, newOwner: readonly Int32Array[], owner: readonly Int32Array[]) {
+  const T = counts.length;
+  let N = 0;
+  for (let t = 0; t < T; t++) N += counts[t]!;
+  const flat = new Int32Array(N);
+  const partitionsByOwner: Int32Array[] = new Array<Int32Array>(T);
+  // Per (topic, subscriber position j): where that subscriber's slice ends in its topic's array;
+  // slot subStart[t] + t holds 0, so slice j is ends[base + j] .. ends[base + j + 1].
+  const ends = new Int32Array(subs.length + T);
+  const posOf = new Int32Array(M);
+  const cursor = new Int32Array(M);
+  const entryStart = new Int32Array(M + 1);
+  let kept = 0;
+  let moved = 0;
+  let placed = 0;
+  let at0 = 0;
+  for (let t = 0; t < T; t++) {
+    const s0 = subStart[t]!;
+    const S = subStart[t + 1]! - s0;
+    const base = s0 + t;
+    for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
+    const o = newOwner[t]!;
+    const prev = owner[t]!;
+    const C = counts[t]!;
+    for (let j = 0; j < S; j++) cursor[j] = 0;
+    for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
+    let sum = 0;
+    for (let j = 0; j < S; j++) {
+      const n = cursor[j]!;
+      if (n > 0) entryStart[subs[s0 + j]! + 1]!++;
+      cursor[j] = sum;
+      sum += n;
+      ends[base + j + 1] = sum;
+    }
+    const byOwner = flat.subarray(at0, at0 + C);
+    at0 += C;
+    for (let p = 0; p < C; p++) {
+      const m = o[p]!;
+      byOwner[cursor[posOf[m]!]!++] = p;
+      const q = prev[p]!;
+      if (q < 0) placed++;
+      else if (q === m) kept++;
+      else moved++;
+    }
+    partitionsByOwner[t] = byOwner;
+  }
+  for (let m = 0; m < M; m++) entryStart[m + 1]! += entryStart[m]!;
+  const E = entryStart[M]!;
+  const entryTopic = new Int32Array(E);
+  const entryFrom = new Int32Array(E);
+  const entryTo = new Int32Array(E);
+  const fill = entryStart.slice(0, M);
+  for (let t = 0; t < T; t++) {
+    const s0 = subStart[t]!;
+    const S = subStart[t + 1]! - s0;
+    const base = s0 + t;
+    for (let j = 0; j < S; j++) {
+      const a = ends[base + j]!;
+      const b = ends[base + j + 1]!;
+      if (a === b) continue;
+      const e = fill[subs[s0 + j]!]!++;
+      entryTopic[e] = t;
+      entryFrom[e] = a;
+      entryTo[e] = b;
+    }
+  }
+  return { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed };
+}
+
+/**
+ * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
+ * newer generation wins; in the same generation the earlier member, which claimed first. The
+ * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
+ * tally[0] and tally[1].
+ */
+function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
+  const g = c.generation;
+  const parts = c.partitions;
+  let claimed = 0;
+  let conflicts = 0;
+  for (let k = 0; k < c.topic.length; k++) {
+    const t = index[c.topic[k]!]!;
+    if (t < 0) continue;
+    if (g > fromGen[t]!) {
+      fromGen[t] = g;
+      from[t] = c.count[k]!;
+    }
+    const base = topicStart[t]!;
+    const C = topicStart[t + 1]! - base;
+    for (let i = c.start[k]!, end = c.start[k + 1]!; i < end; i++) {
+      const p = parts[i]!;
+      if (p >= C) continue;
+      claimed++;
+      const q = base + p;
+      if (g > ownerGen[q]!) {
+        if (owner[q]! >= 0) conflicts++;
+        owner[q] = m;
+        ownerGen[q] = g;
+      } else conflicts++;
+    }
+  }
+  tally[0]! += claimed;
+  tally[1]! += conflicts;
+}
+
+/**
+ * Subscribers of every topic, ascending member index, flat: topic t's are subs[start[t] ..
+ * start[t + 1]). Counted per distinct subscription (members share their topic arrays); when
+ * every member has the same one, each topic's subscribers are all members, copied in one go.
+ */
+function subscribersOf(T: number, memberTopics: readonly Int32Array[]): { start: Int32Array; subs: Int32Array } {
+  const M = memberTopics.length;
+  const membersOf = new Map<Int32Array, number>();
+  for (let m = 0; m < M; m++) membersOf.set(memberTopics[m]!, (membersOf.get(memberTopics[m]!) ?? 0) + 1);
+  const start = new Int32Array(T + 1);
+  for (const [ts, n] of membersOf) for (let i = 0; i < ts.length; i++) start[ts[i]! + 1]! += n;
+  for (let t = 0; t < T; t++) start[t + 1]! += start[t]!;
+  const subs = new Int32Array(start[T]!);
+  if (membersOf.size === 1 && M > 0) {
+    const all = new Int32Array(M);
+    for (let m = 0; m < M; m++) all[m] = m;
+    const ts = memberTopics[0]!;
+    for (let i = 0; i < ts.length; i++) subs.set(all, start[ts[i]!]!);
+    return { start, subs };
+  }
+  const at = start.slice(0, T);
+  for (let m = 0; m < M; m++) {
+    const ts = memberTopics[m]!;
+    for (let i = 0; i < ts.length; i++) subs[at[ts[i]!]!++] = m;
+  }
+  return { start, subs };
 }
 
 /**
@@ -632,16 +698,16 @@ function balancedClasses(M: number, kts: KernelTopic[], ktOf: Int32Array, member
   }
   const size = new Int32Array(classes);
   for (let m = 0; m < M; m++) size[classOf[m]!]!++;
-  // A kernel topic is exclusive to a class when all its subscribers are in it.
+  // A kernel topic is exclusive to a class when all its subscribers are in it: every member of
+  // the first subscriber's class subscribes it, so exactly when it has as many subscribers as
+  // that class has members (no loop over the subscribers).
   const exclusive = new Int32Array(K).fill(-1);
   for (let k = 0; k < K; k++) {
     const a = subStart[k]!;
     const b = subStart[k + 1]!;
     if (b === a) continue;
     const c = classOf[subs[a]!]!;
-    let all = true;
-    for (let i = a + 1; i < b && all; i++) if (classOf[subs[i]!] !== c) all = false;
-    if (all) exclusive[k] = c;
+    if (b - a === size[c]) exclusive[k] = c;
   }
   const balanced = new Uint8Array(classes).fill(1);
   for (let c = 0; c < classes; c++) {

@@ -241,48 +241,112 @@ export function encodeAssignment(version: number, topics: readonly string[], par
   return w.bytes(userData).done();
 }
 
-/** A topic name as Kafka's STRING (int16 length, UTF-8), encoded once and copied per member. */
-export function stringBytes(s: string): Uint8Array {
-  return new Writer(2 + 3 * s.length).string(s).done();
+/**
+ * Every member's MemberAssignment (the same bytes as encodeAssignment), each with the leader's
+ * note (encodeAssignmentNote) as userData, from flat arrays: member m is entries
+ * entryStart[m] .. entryStart[m + 1]; entry e is topic entryTopic[e] with partitions
+ * source[entryTopic[e]][entryFrom[e] .. entryTo[e]), and the note lists counts[entryTopic[e]].
+ * Each topic's name and partition count are encoded once and copied as bytes; all members'
+ * assignments share one allocation (they are sent together in one SyncGroup).
+ */
+export function encodeAssignments(
+  version: number,
+  topics: readonly string[],
+  counts: Int32Array,
+  fingerprint: string,
+  source: readonly Int32Array[],
+  entryStart: Int32Array,
+  entryTopic: Int32Array,
+  entryFrom: Int32Array,
+  entryTo: Int32Array,
+): Buffer[] {
+  const T = topics.length;
+  const M = entryStart.length - 1;
+  // Per topic: its Kafka STRING and the uvarint of its partition count, in two flat byte arrays.
+  const names = new Writer(16 * T + 16);
+  const varints = new Writer(3 * T + 16);
+  const nameAt = new Int32Array(T + 1);
+  const varintAt = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) {
+    names.string(topics[t]!);
+    varints.uvarint(counts[t]!);
+    nameAt[t + 1] = names.at;
+    varintAt[t + 1] = varints.at;
+  }
+  const nameBytes = names.buf;
+  // Names as big-endian 32-bit words, so a name is copied a word at a time. The last word may
+  // run up to 3 bytes past the name, into the partition count written right after it.
+  const wordAt = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) wordAt[t + 1] = wordAt[t]! + ((nameAt[t + 1]! - nameAt[t]! + 3) >>> 2);
+  const words = new Int32Array(wordAt[T]!);
+  for (let t = 0; t < T; t++) {
+    for (let w = wordAt[t]!, i = nameAt[t]!; w < wordAt[t + 1]!; w++, i += 4) {
+      words[w] = (nameBytes[i]! << 24) | ((i + 1 < nameAt[t + 1]! ? nameBytes[i + 1]! : 0) << 16) | ((i + 2 < nameAt[t + 1]! ? nameBytes[i + 2]! : 0) << 8) | (i + 3 < nameAt[t + 1]! ? nameBytes[i + 3]! : 0);
+    }
+  }
+  const varintBytes = varints.buf;
+  const head = header(new Writer(16));
+  writeFingerprint(head, fingerprint);
+  const noteHead = head.done();
+  // Sizes first, then one buffer for everyone.
+  const size = new Int32Array(M + 1);
+  for (let m = 0; m < M; m++) {
+    const from = entryStart[m]!;
+    const to = entryStart[m + 1]!;
+    let n = 2 + 4 + 4 + noteHead.length + uvarintLength(to - from);
+    for (let e = from; e < to; e++) {
+      const t = entryTopic[e]!;
+      n += nameAt[t + 1]! - nameAt[t]! + 4 + 4 * (entryTo[e]! - entryFrom[e]!) + varintAt[t + 1]! - varintAt[t]!;
+    }
+    size[m + 1] = size[m]! + n;
+  }
+  const buf = Buffer.allocUnsafe(size[M]!);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const out: Buffer[] = new Array<Buffer>(M);
+  for (let m = 0; m < M; m++) {
+    const from = entryStart[m]!;
+    const to = entryStart[m + 1]!;
+    let at = size[m]!;
+    view.setInt16(at, version);
+    view.setInt32(at + 2, to - from);
+    at += 6;
+    for (let e = from; e < to; e++) {
+      const t = entryTopic[e]!;
+      for (let w = wordAt[t]!, end = wordAt[t + 1]!, to4 = at; w < end; w++, to4 += 4) view.setInt32(to4, words[w]!);
+      at += nameAt[t + 1]! - nameAt[t]!;
+      const ps = source[t]!;
+      const a = entryFrom[e]!;
+      const b = entryTo[e]!;
+      view.setInt32(at, b - a);
+      at += 4;
+      for (let i = a; i < b; i++, at += 4) view.setInt32(at, ps[i]!);
+    }
+    // userData: the note.
+    view.setInt32(at, size[m + 1]! - at - 4);
+    at += 4;
+    for (let i = 0; i < noteHead.length; i++) buf[at++] = noteHead[i]!;
+    let v = to - from;
+    while (v >= 0x80) {
+      buf[at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[at++] = v;
+    for (let e = from; e < to; e++) {
+      const t = entryTopic[e]!;
+      for (let i = varintAt[t]!, end = varintAt[t + 1]!; i < end; i++) buf[at++] = varintBytes[i]!;
+    }
+    out[m] = buf.subarray(size[m]!, size[m + 1]!);
+  }
+  return out;
 }
 
-/**
- * The same bytes as encodeAssignment, from flat arrays: entry e (from..to) is topic
- * topicBytes[topic[e]] with partitions source[topic[e]][start[e] .. end[e]). One allocation.
- */
-export function encodeAssignmentEntries(
-  version: number,
-  topicBytes: readonly Uint8Array[],
-  source: readonly Int32Array[],
-  topic: Int32Array,
-  start: Int32Array,
-  end: Int32Array,
-  from: number,
-  to: number,
-  userData: Uint8Array,
-): Buffer {
-  let size = 2 + 4 + 4 + userData.length;
-  for (let e = from; e < to; e++) size += topicBytes[topic[e]!]!.length + 4 + 4 * (end[e]! - start[e]!);
-  const buf = Buffer.allocUnsafe(size);
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
-  let at = 0;
-  view.setInt16(at, version);
-  view.setInt32(at + 2, to - from);
-  at += 6;
-  for (let e = from; e < to; e++) {
-    const name = topicBytes[topic[e]!]!;
-    // Names are short: a byte loop beats TypedArray.set's call overhead.
-    if (name.length <= 64) for (let i = 0; i < name.length; i++) buf[at + i] = name[i]!;
-    else buf.set(name, at);
-    at += name.length;
-    const ps = source[topic[e]!]!;
-    view.setInt32(at, end[e]! - start[e]!);
-    at += 4;
-    for (let i = start[e]!; i < end[e]!; i++, at += 4) view.setInt32(at, ps[i]!);
+function uvarintLength(v: number): number {
+  let n = 1;
+  while (v >= 0x80) {
+    v >>>= 7;
+    n++;
   }
-  view.setInt32(at, userData.length);
-  buf.set(userData, at + 4);
-  return buf;
+  return n;
 }
 
 export interface DecodedAssignment {
@@ -396,29 +460,24 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
     // Every partition takes at least one byte, so the bytes left bound the partitions.
     const parts = new Int32Array(r.left);
     let np = 0;
-    // Most of the bytes are these varints: read inline (a method call per byte costs 4x).
+    // Most of the bytes are these varints, nearly all one or two bytes long: those are read
+    // inline (readVarint2), the rest by readUvarint (a method call per byte costs 4x).
     const b = userData;
     let at = r.at;
-    const varint = (): number => {
-      let v = 0;
-      for (let unit = 1; unit <= 0x10000000; unit *= 128) {
-        if (at >= b.length) return -1;
-        const x = b[at++]!;
-        v += (x & 0x7f) * unit;
-        if ((x & 0x80) === 0) return v > 0x7fffffff ? -1 : v;
-      }
-      return -1;
-    };
     for (let k = 0; k < n; k++) {
-      const t = varint();
-      const c = varint();
-      const m = varint();
+      const t = readVarint2(b, at);
+      at = varintEnd;
+      const c = t < 0 ? -1 : readVarint2(b, at);
+      at = varintEnd;
+      const m = c < 0 ? -1 : readVarint2(b, at);
+      at = varintEnd;
       if (t < 0 || t >= topicCount || c < 0 || m < 0 || m > b.length - at) return null;
       topic[k] = t;
       count[k] = c;
       let p = 0;
       for (let i = 0; i < m; i++) {
-        const d = varint();
+        const d = readVarint2(b, at);
+        at = varintEnd;
         if (d < 0 || (i > 0 && d === 0)) return null; // damaged, or not ascending
         p += d;
         if (p > 0x7fffffff) return null;
@@ -431,6 +490,41 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
     if (e instanceof ReadError) return null;
     throw e;
   }
+}
+
+/** Where the last readUvarint stopped (a module variable: no object per varint). */
+let varintEnd = 0;
+
+/** The uvarint at b[at] (end in varintEnd), or -1 when it runs past the end or out of int32 range. */
+function readUvarint(b: Uint8Array, at: number): number {
+  let v = 0;
+  for (let unit = 1; unit <= 0x10000000; unit *= 128) {
+    if (at >= b.length) return -1;
+    const x = b[at++]!;
+    v += (x & 0x7f) * unit;
+    if ((x & 0x80) === 0) {
+      varintEnd = at;
+      return v > 0x7fffffff ? -1 : v;
+    }
+  }
+  return -1;
+}
+
+/** readUvarint with the one- and two-byte cases first (small enough for V8 to inline). */
+function readVarint2(b: Uint8Array, at: number): number {
+  if (at + 1 < b.length) {
+    const x = b[at]!;
+    if (x < 0x80) {
+      varintEnd = at + 1;
+      return x;
+    }
+    const y = b[at + 1]!;
+    if (y < 0x80) {
+      varintEnd = at + 2;
+      return (x & 0x7f) | (y << 7);
+    }
+  }
+  return readUvarint(b, at);
 }
 
 /** The leader's note to a member: the fingerprint and each assigned topic's partition count. */
