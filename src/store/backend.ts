@@ -3,6 +3,7 @@
 // logical content is the same for both: Samza coordinator-stream messages, key [1,"<type>","<key>"]
 // and a value envelope, last write wins per (type, key), a null value deletes. docs/store.md has
 // the contract in prose.
+import { fail } from '../errors.js';
 import type { Envelope } from './messages.js';
 import type { SystemStream } from './ssp-table.js';
 
@@ -125,4 +126,34 @@ export interface CoordinatorStoreBackend {
   messages(): Iterable<{ key: string; value: string }>;
   stats(): StoreStats;
   close(): void | Promise<void>;
+}
+
+const INT_MAX = 2147483647;
+
+/** Validates caller-supplied SSP rows (both backends apply it before writing); returns the row count. */
+export function checkSspRows(r: SspRows): number {
+  if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', 'ssps must be an object of SSP assignment columns', 'ssps');
+  const n = r.n;
+  if (!Number.isInteger(n) || n < 0) fail('E_STORE_ARG', `ssps.n must be a row count, got ${String(n)}`, 'ssps.n');
+  for (const [name, col] of [['stream', r.stream], ['partition', r.partition], ['list', r.list]] as const) {
+    if (!(col instanceof Int32Array) || col.length < n) fail('E_STORE_ARG', `ssps.${name} must be an Int32Array of at least ${n} rows`, `ssps.${name}`);
+  }
+  if (r.bucket !== null && (!(r.bucket instanceof Int32Array) || r.bucket.length < n)) fail('E_STORE_ARG', `ssps.bucket must be null or an Int32Array of at least ${n} rows`, 'ssps.bucket');
+  for (let i = 0; i < r.streams.length; i++) {
+    const s = r.streams[i]!;
+    if (typeof s?.system !== 'string' || typeof s.stream !== 'string') fail('E_STORE_ARG', `ssps.streams[${i}] must be { system, stream } strings`, `ssps.streams[${i}]`);
+  }
+  for (let i = 0; i < r.lists.length; i++) {
+    if (typeof r.lists[i] !== 'string') fail('E_STORE_ARG', `ssps.lists[${i}] must be a string (the taskNames JSON text)`, `ssps.lists[${i}]`);
+  }
+  for (let i = 0; i < n; i++) {
+    const s = r.stream[i]!;
+    const p = r.partition[i]!;
+    const b = r.bucket === null ? -1 : r.bucket[i]!;
+    const l = r.list[i]!;
+    if (s < 0 || s >= r.streams.length || p < 0 || p > INT_MAX || b < -1 || l < -1 || l >= r.lists.length) {
+      fail('E_STORE_ARG', `ssps row ${i} is out of range (stream ${s}, partition ${p}, keyBucket ${b}, list ${l})`, `ssps[${i}]`);
+    }
+  }
+  return n;
 }

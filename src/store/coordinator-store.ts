@@ -13,9 +13,9 @@ import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile }
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
 import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
-import { StoreState, SSP_TYPE } from './state.js';
+import { StoreState, SSP_TYPE, sspView } from './state.js';
 import { SspTable } from './ssp-table.js';
-import type { CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats } from './backend.js';
+import { checkSspRows, type CoordinatorStoreBackend, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
 
@@ -713,35 +713,6 @@ function groupByType(records: ReadonlyArray<StoreRecord>): Int32Array {
   return order;
 }
 
-const INT_MAX = 2147483647;
-
-/** Validates caller-supplied SSP rows; returns the row count. */
-function checkSspRows(r: SspRows): number {
-  if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', 'ssps must be an object of SSP assignment columns', 'ssps');
-  const n = r.n;
-  if (!Number.isInteger(n) || n < 0) fail('E_STORE_ARG', `ssps.n must be a row count, got ${String(n)}`, 'ssps.n');
-  for (const [name, col] of [['stream', r.stream], ['partition', r.partition], ['list', r.list]] as const) {
-    if (!(col instanceof Int32Array) || col.length < n) fail('E_STORE_ARG', `ssps.${name} must be an Int32Array of at least ${n} rows`, `ssps.${name}`);
-  }
-  if (r.bucket !== null && (!(r.bucket instanceof Int32Array) || r.bucket.length < n)) fail('E_STORE_ARG', `ssps.bucket must be null or an Int32Array of at least ${n} rows`, 'ssps.bucket');
-  for (let i = 0; i < r.streams.length; i++) {
-    const s = r.streams[i]!;
-    if (typeof s?.system !== 'string' || typeof s.stream !== 'string') fail('E_STORE_ARG', `ssps.streams[${i}] must be { system, stream } strings`, `ssps.streams[${i}]`);
-  }
-  for (let i = 0; i < r.lists.length; i++) {
-    if (typeof r.lists[i] !== 'string') fail('E_STORE_ARG', `ssps.lists[${i}] must be a string (the taskNames JSON text)`, `ssps.lists[${i}]`);
-  }
-  for (let i = 0; i < n; i++) {
-    const s = r.stream[i]!;
-    const p = r.partition[i]!;
-    const b = r.bucket === null ? -1 : r.bucket[i]!;
-    const l = r.list[i]!;
-    if (s < 0 || s >= r.streams.length || p < 0 || p > INT_MAX || b < -1 || l < -1 || l >= r.lists.length) {
-      fail('E_STORE_ARG', `ssps row ${i} is out of range (stream ${s}, partition ${p}, keyBucket ${b}, list ${l})`, `ssps[${i}]`);
-    }
-  }
-  return n;
-}
 
 /** SSP rows as an ssps section; rows whose names or list text are not well-formed strings go as plain messages. */
 function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
@@ -884,29 +855,6 @@ function liveSspRows(t: SspTable, from: number, max: number, metaOf: (g: number)
 
 // ---- reading helpers -----------------------------------------------------------------------
 
-function sspView(t: SspTable, state: StoreState): SspAssignment {
-  return {
-    streams: t.streams,
-    lists: t.lists,
-    rows: t.n,
-    live: t.live,
-    stream: t.stream,
-    partition: t.partition,
-    bucket: t.bucket,
-    list: t.list,
-    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
-    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
-    streamId: (system, stream) => t.streamId(system, stream, false),
-    others: () => {
-      const ts = state.types.get(SSP_TYPE);
-      const out = new Map<string, unknown>();
-      if (ts === undefined) return out;
-      const k = ts.keyed;
-      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
-      return out;
-    },
-  };
-}
 
 function decodeV1Entries(
   entries: Array<{ key: Buffer; value: Buffer | null }>,

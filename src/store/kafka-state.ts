@@ -4,8 +4,7 @@
 // (type, key), a null value deletes, first-write order (StoreState, shared with the file store).
 import { fail } from '../errors.js';
 import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from './messages.js';
-import { StoreState, SSP_TYPE } from './state.js';
-import type { SspTable } from './ssp-table.js';
+import { StoreState, sspView } from './state.js';
 import type { SspAssignment } from './backend.js';
 
 export class ReplayedState {
@@ -110,29 +109,6 @@ function reorder(env: Envelope): string | undefined {
   return joinEnvelope(JSON.stringify({ host: o.host, username: o.username, source: o.source, timestamp: o.timestamp }), JSON.stringify(v));
 }
 
-function sspView(t: SspTable, state: StoreState): SspAssignment {
-  return {
-    streams: t.streams,
-    lists: t.lists,
-    rows: t.n,
-    live: t.live,
-    stream: t.stream,
-    partition: t.partition,
-    bucket: t.bucket,
-    list: t.list,
-    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
-    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
-    streamId: (system, stream) => t.streamId(system, stream, false),
-    others: () => {
-      const ts = state.types.get(SSP_TYPE);
-      const out = new Map<string, unknown>();
-      if (ts === undefined) return out;
-      const k = ts.keyed;
-      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
-      return out;
-    },
-  };
-}
 
 export function checkNames(type: unknown, key: unknown, where?: string): asserts type is string {
   if (typeof type !== 'string') fail('E_STORE_ARG', `message type must be a string, got ${typeof type}`, where);

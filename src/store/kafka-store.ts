@@ -8,7 +8,7 @@ import type { Admin, Kafka, Producer } from 'kafkajs';
 import { AssignorError, fail } from '../errors.js';
 import { encodeEnvelope, encodeKey, envelopeHead, joinEnvelope, KEY_VERSION, SAMZA_SOURCE } from './messages.js';
 import { StoreState, SSP_TYPE } from './state.js';
-import type { BackendRecord, CoordinatorStoreBackend, SspRows, StoreStats } from './backend.js';
+import { checkSspRows, type BackendRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
 import { checkNames, ReplayedState } from './kafka-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
@@ -324,35 +324,6 @@ function* chunks(encoded: ReadonlyArray<{ keyJson: string; value: string | null 
   if (messages.length > 0) yield { messages, bytes };
 }
 
-const INT_MAX = 2147483647;
-
-/** Validates caller-supplied SSP rows (the same rules as the file store); returns the row count. */
-function checkSspRows(r: SspRows): number {
-  if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', 'ssps must be an object of SSP assignment columns', 'ssps');
-  const n = r.n;
-  if (!Number.isInteger(n) || n < 0) fail('E_STORE_ARG', `ssps.n must be a row count, got ${String(n)}`, 'ssps.n');
-  for (const [name, col] of [['stream', r.stream], ['partition', r.partition], ['list', r.list]] as const) {
-    if (!(col instanceof Int32Array) || col.length < n) fail('E_STORE_ARG', `ssps.${name} must be an Int32Array of at least ${n} rows`, `ssps.${name}`);
-  }
-  if (r.bucket !== null && (!(r.bucket instanceof Int32Array) || r.bucket.length < n)) fail('E_STORE_ARG', `ssps.bucket must be null or an Int32Array of at least ${n} rows`, 'ssps.bucket');
-  for (let i = 0; i < r.streams.length; i++) {
-    const s = r.streams[i]!;
-    if (typeof s?.system !== 'string' || typeof s.stream !== 'string') fail('E_STORE_ARG', `ssps.streams[${i}] must be { system, stream } strings`, `ssps.streams[${i}]`);
-  }
-  for (let i = 0; i < r.lists.length; i++) {
-    if (typeof r.lists[i] !== 'string') fail('E_STORE_ARG', `ssps.lists[${i}] must be a string (the taskNames JSON text)`, `ssps.lists[${i}]`);
-  }
-  for (let i = 0; i < n; i++) {
-    const s = r.stream[i]!;
-    const p = r.partition[i]!;
-    const b = r.bucket === null ? -1 : r.bucket[i]!;
-    const l = r.list[i]!;
-    if (s < 0 || s >= r.streams.length || p < 0 || p > INT_MAX || b < -1 || l < -1 || l >= r.lists.length) {
-      fail('E_STORE_ARG', `ssps row ${i} is out of range (stream ${s}, partition ${p}, keyBucket ${b}, list ${l})`, `ssps[${i}]`);
-    }
-  }
-  return n;
-}
 
 function fencedMessage(topic: string, transactionalId: string, when: string): string {
   return `another writer of Kafka topic ${topic} (transactional id ${transactionalId}) took over ${when}: this coordinator is fenced and writes nothing more`;

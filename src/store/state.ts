@@ -6,6 +6,7 @@
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
 import { canonicalSspKey, parseCanonical, SspTable } from './ssp-table.js';
 import { Malformed, type Body, type SspColumns } from './body.js';
+import type { SspAssignment } from './backend.js';
 
 const DEAD = -2;
 const ENVELOPE = -1;
@@ -421,4 +422,29 @@ export class StoreState {
       yield [kt.keys[r]!, envelopes ? this.rowEnvelope(t, r) : this.rowValues(t, r)];
     }
   }
+}
+
+/** The read-only SSP-assignment view both backends hand out (columns plus lookups). */
+export function sspView(t: SspTable, state: StoreState): SspAssignment {
+  return {
+    streams: t.streams,
+    lists: t.lists,
+    rows: t.n,
+    live: t.live,
+    stream: t.stream,
+    partition: t.partition,
+    bucket: t.bucket,
+    list: t.list,
+    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
+    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
+    streamId: (system, stream) => t.streamId(system, stream, false),
+    others: () => {
+      const ts = state.types.get(SSP_TYPE);
+      const out = new Map<string, unknown>();
+      if (ts === undefined) return out;
+      const k = ts.keyed;
+      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
+      return out;
+    },
+  };
 }
