@@ -166,8 +166,9 @@ export interface PlanJsonInput {
   readonly startIndex?: number;
   readonly warnings?: readonly string[];
   readonly channels: readonly ChannelJson[];
-  /** Other members (`expansion`, ...) are ignored. */
-  readonly [extra: string]: unknown;
+  /** What `channels expand` / `channels rewidth` print beside the plan; read as plans, these are ignored. */
+  readonly expansion?: object;
+  readonly rewidth?: object;
 }
 
 /** What validatePlan and expandPlan read besides a ChannelPlan: plan JSON, or just the array of channels. */

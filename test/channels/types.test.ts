@@ -13,6 +13,8 @@ describe('public input types', () => {
   it('reject what is not a plan at compile time, and still at run time', () => {
     // @ts-expect-error a misspelt member is not a plan
     expect(() => validatePlan({ chanels: [[0]] }, 1)).toThrow(/"channels" must be an array/);
+    // @ts-expect-error a misspelt optional member beside a valid one is a compile error too (no index signature)
+    expect(validatePlan({ channels: [[0]], partitons: 3 }, 1).sound).toBe(true);
     // @ts-expect-error partition ids are numbers
     expect(() => validatePlan({ channels: [[0, '1']] }, 2)).toThrow(/must be an integer/);
     // @ts-expect-error a number is not a plan
