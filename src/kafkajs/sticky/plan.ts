@@ -587,9 +587,12 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
   }
   for (let m = 0; m < M; m++) entryStart[m + 1]! += entryStart[m]!;
   const E = entryStart[M]!;
-  const entryTopic = new Int32Array(E);
-  const entryFrom = new Int32Array(E);
-  const entryTo = new Int32Array(E);
+  // One allocation for the three entry arrays (a million entries when every member holds one
+  // partition of each topic).
+  const entries = new Int32Array(3 * E);
+  const entryTopic = entries.subarray(0, E);
+  const entryFrom = entries.subarray(E, 2 * E);
+  const entryTo = entries.subarray(2 * E);
   const fill = entryStart.slice(0, M);
   for (let t = 0; t < T; t++) {
     const s0 = subStart[t]!;

@@ -454,15 +454,15 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
     const fingerprint = readFingerprint(r);
     const n = r.uvarint();
     if (n > r.left / 3) return null;
-    const topic = new Int32Array(n);
-    const count = new Int32Array(n);
-    const start = new Int32Array(n + 1);
-    // Every partition takes at least one byte, so the bytes left bound the partitions. They are
-    // read into a scratch array kept across calls and copied out at their exact length: a leader
-    // reads a thousand members' claims per rebalance, and a fresh array sized by the bytes each
-    // time was ~4x the partitions' size in garbage (tens of MB at a million partitions).
-    const parts = claimScratch(r.left);
-    let np = 0;
+    // Every partition takes at least one byte, so the bytes left bound the partitions. Topics,
+    // counts, starts and partitions are read into one scratch array kept across calls (at 0, n,
+    // 2n and 3n + 1) and copied out in one piece at their exact length: a leader reads a thousand
+    // members' claims per rebalance, and four fresh arrays each, one sized by the bytes, were
+    // tens of MB of garbage at a million partitions.
+    const buf = claimScratch(3 * n + 1 + r.left);
+    const P0 = 3 * n + 1;
+    buf[2 * n] = 0;
+    let np = P0;
     // Most of the bytes are these varints, nearly all one or two bytes long: those are read
     // inline (readVarint2), the rest by readUvarint (a method call per byte costs 4x).
     const b = userData;
@@ -475,8 +475,8 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
       const m = c < 0 ? -1 : readVarint2(b, at);
       at = varintEnd;
       if (t < 0 || t >= topicCount || c < 0 || m < 0 || m > b.length - at) return null;
-      topic[k] = t;
-      count[k] = c;
+      buf[k] = t;
+      buf[n + k] = c;
       let p = 0;
       for (let i = 0; i < m; i++) {
         const d = readVarint2(b, at);
@@ -484,11 +484,12 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
         if (d < 0 || (i > 0 && d === 0)) return null; // damaged, or not ascending
         p += d;
         if (p > 0x7fffffff) return null;
-        parts[np++] = p;
+        buf[np++] = p;
       }
-      start[k + 1] = np;
+      buf[2 * n + k + 1] = np - P0;
     }
-    return { generation, rack, fingerprint, topic, count, start, partitions: parts.slice(0, np) };
+    const all = buf.slice(0, np);
+    return { generation, rack, fingerprint, topic: all.subarray(0, n), count: all.subarray(n, 2 * n), start: all.subarray(2 * n, P0), partitions: all.subarray(P0) };
   } catch (e) {
     if (e instanceof ReadError) return null;
     throw e;
