@@ -5,7 +5,7 @@ import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, Par
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
 import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, TopicListCache, type Claims } from './protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from './protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -174,10 +174,11 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
       async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
         const started = performance.now();
         const cache = new TopicListCache();
+        const arena = new ClaimArena();
         const planMembers: PlanMember[] = members.map(({ memberId, memberMetadata }) => {
           const sub = decodeSubscription(memberMetadata, cache);
           if (sub === null) return { memberId, topics: [], claims: null, readable: false };
-          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length);
+          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length, arena);
           return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
         });
         const union = new Set<string>();

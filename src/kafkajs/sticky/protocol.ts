@@ -443,8 +443,32 @@ export function encodeClaims(c: Claims): Uint8Array {
   return w.done();
 }
 
-/** Claims, or null when userData is not ours, of an unknown major version, or damaged. */
-export function decodeClaims(userData: Uint8Array, topicCount: number): Claims | null {
+/**
+ * Where decoded claims are stored: chunks of 1M int32, each holding many members' claims (views),
+ * instead of an allocation per member. One arena per leader assignment: the claims keep their
+ * chunks alive only as long as they are themselves.
+ */
+export class ClaimArena {
+  private chunk = new Int32Array(0);
+  private used = 0;
+  /** A copy of src[0 .. n), in the arena. */
+  copy(src: Int32Array, n: number): Int32Array {
+    if (this.used + n > this.chunk.length) {
+      this.chunk = new Int32Array(Math.max(n, 1 << 20));
+      this.used = 0;
+    }
+    const out = this.chunk.subarray(this.used, this.used + n);
+    out.set(src.subarray(0, n));
+    this.used += n;
+    return out;
+  }
+}
+
+/**
+ * Claims, or null when userData is not ours, of an unknown major version, or damaged. With an
+ * arena, the claims' arrays are views into it (a leader decoding a whole group passes one).
+ */
+export function decodeClaims(userData: Uint8Array, topicCount: number, arena?: ClaimArena): Claims | null {
   try {
     const r = new Reader(userData);
     if (!readHeader(r)) return null;
@@ -456,9 +480,9 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
     if (n > r.left / 3) return null;
     // Every partition takes at least one byte, so the bytes left bound the partitions. Topics,
     // counts, starts and partitions are read into one scratch array kept across calls (at 0, n,
-    // 2n and 3n + 1) and copied out in one piece at their exact length: a leader reads a thousand
-    // members' claims per rebalance, and four fresh arrays each, one sized by the bytes, were
-    // tens of MB of garbage at a million partitions.
+    // 2n and 3n + 1) and copied out in one piece at their exact length (into the arena when
+    // given): a leader reads a thousand members' claims per rebalance, and four fresh arrays
+    // each, one sized by the bytes, were tens of MB of garbage at a million partitions.
     const buf = claimScratch(3 * n + 1 + r.left);
     const P0 = 3 * n + 1;
     buf[2 * n] = 0;
@@ -488,7 +512,7 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
       }
       buf[2 * n + k + 1] = np - P0;
     }
-    const all = buf.slice(0, np);
+    const all = arena === undefined ? buf.slice(0, np) : arena.copy(buf, np);
     return { generation, rack, fingerprint, topic: all.subarray(0, n), count: all.subarray(n, 2 * n), start: all.subarray(2 * n, P0), partitions: all.subarray(P0) };
   } catch (e) {
     if (e instanceof ReadError) return null;
