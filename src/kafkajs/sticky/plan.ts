@@ -558,13 +558,17 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
     const s0 = subStart[t]!;
     const S = subStart[t + 1]! - s0;
     const base = s0 + t;
-    for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
+    // Subscribers are ascending member indices, so when every member subscribes, subscriber j is
+    // member j: the common case skips the member -> position map (two indirections per partition).
+    const everyone = S === M;
+    if (!everyone) for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
     const o = newOwner[t]!;
     const prev = owner[t]!;
     const C = counts[t]!;
     ends[base] = 0;
     for (let j = 0; j < S; j++) cursor[j] = 0;
-    for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
+    if (everyone) for (let p = 0; p < C; p++) cursor[o[p]!]!++;
+    else for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
     let sum = 0;
     for (let j = 0; j < S; j++) {
       const n = cursor[j]!;
@@ -575,9 +579,10 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
     }
     const byOwner = flat.subarray(at0, at0 + C);
     at0 += C;
+    if (everyone) for (let p = 0; p < C; p++) byOwner[cursor[o[p]!]!++] = p;
+    else for (let p = 0; p < C; p++) byOwner[cursor[posOf[o[p]!]!]!++] = p;
     for (let p = 0; p < C; p++) {
       const m = o[p]!;
-      byOwner[cursor[posOf[m]!]!++] = p;
       const q = prev[p]!;
       if (q < 0) placed++;
       else if (q === m) kept++;
