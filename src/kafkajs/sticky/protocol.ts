@@ -445,16 +445,31 @@ export function encodeClaims(c: Claims): Uint8Array {
 
 /**
  * Where decoded claims are stored: chunks of 1M int32, each holding many members' claims (views),
- * instead of an allocation per member. One arena per leader assignment: the claims keep their
- * chunks alive only as long as they are themselves.
+ * instead of an allocation per member. A leader keeps one arena and resets it at each
+ * assignment (the chunks are reused: at a million partitions they are ~16 MB), so claims read
+ * before a reset must not be used after it.
  */
 export class ClaimArena {
-  private chunk = new Int32Array(0);
+  private chunks: Int32Array[] = [];
+  private next = 0;
+  private chunk: Int32Array = new Int32Array(0);
   private used = 0;
+  /** Forget every claim stored so far; their chunks are written over by the next ones. */
+  reset(): void {
+    this.next = 0;
+    this.chunk = new Int32Array(0);
+    this.used = 0;
+  }
   /** A copy of src[0 .. n), in the arena. */
   copy(src: Int32Array, n: number): Int32Array {
     if (this.used + n > this.chunk.length) {
-      this.chunk = new Int32Array(Math.max(n, 1 << 20));
+      let c = this.chunks[this.next];
+      if (c === undefined || c.length < n) {
+        c = new Int32Array(Math.max(n, 1 << 20));
+        this.chunks[this.next] = c;
+      }
+      this.next++;
+      this.chunk = c;
       this.used = 0;
     }
     const out = this.chunk.subarray(this.used, this.used + n);
