@@ -620,7 +620,7 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
  * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
  * newer generation wins; in the same generation the earlier member, which claimed first. The
  * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
- * tally[0] and tally[1].
+ * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
  */
 function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
   const g = c.generation;
@@ -641,8 +641,11 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: In
       if (p >= C) continue;
       claimed++;
       const q = base + p;
-      if (g > ownerGen[q]!) {
-        if (owner[q]! >= 0) conflicts++;
+      const had = ownerGen[q]!;
+      if (g > had) {
+        // Claimed before exactly when a generation is recorded (they are written together, and
+        // claims have generations >= 0): no read of owner[q], a cache miss per partition here.
+        if (had >= 0) conflicts++;
         owner[q] = m;
         ownerGen[q] = g;
       } else conflicts++;
