@@ -471,8 +471,10 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     for (let t = 0; t < T; t++) {
       if (folded[t]! < 0) continue;
       const parent = foldedOwners[folded[t]!]!;
+      // Folded only on growth to a multiple: the count is k copies of the parents' owners.
       const o = new Int32Array(counts[t]!);
-      for (let p = 0; p < o.length; p++) o[p] = parent[p % parent.length]!;
+      o.set(parent);
+      for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
       out[t] = o;
     }
     for (let k = 0; k < K; k++) {

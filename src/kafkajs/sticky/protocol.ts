@@ -288,16 +288,16 @@ export function encodeAssignments(
   const head = header(new Writer(16));
   writeFingerprint(head, fingerprint);
   const noteHead = head.done();
-  // Sizes first, then one buffer for everyone.
+  // Sizes first, then one buffer for everyone. A topic entry is its name, the int32 partition
+  // count, the partitions, and the count's varint in the note.
+  const entryBytes = new Int32Array(T);
+  for (let t = 0; t < T; t++) entryBytes[t] = nameAt[t + 1]! - nameAt[t]! + 4 + varintAt[t + 1]! - varintAt[t]!;
   const size = new Int32Array(M + 1);
   for (let m = 0; m < M; m++) {
     const from = entryStart[m]!;
     const to = entryStart[m + 1]!;
     let n = 2 + 4 + 4 + noteHead.length + uvarintLength(to - from);
-    for (let e = from; e < to; e++) {
-      const t = entryTopic[e]!;
-      n += nameAt[t + 1]! - nameAt[t]! + 4 + 4 * (entryTo[e]! - entryFrom[e]!) + varintAt[t + 1]! - varintAt[t]!;
-    }
+    for (let e = from; e < to; e++) n += entryBytes[entryTopic[e]!]! + 4 * (entryTo[e]! - entryFrom[e]!);
     size[m + 1] = size[m]! + n;
   }
   const buf = Buffer.allocUnsafe(size[M]!);
