@@ -5,7 +5,7 @@ import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, Par
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
 import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, TopicListCache, type Claims } from './protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from './protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -159,6 +159,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
   const config = checkOptions(options);
   return ({ cluster, groupId, logger }: { cluster: Cluster; groupId: string; logger: Logger }): Assigner => {
     const tracker = trackMember(cluster, groupId);
+    const arena = new ClaimArena();
     if (!tracker.active) {
       logger.warn(`${STICKY_ASSIGNER_NAME}: this KafkaJS build offers no group coordinator to observe; assignments stay balanced but are not sticky`, { groupId });
     }
@@ -174,15 +175,19 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
       async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
         const started = performance.now();
         const cache = new TopicListCache();
-        const planMembers: PlanMember[] = members.map(({ memberId, memberMetadata }) => {
-          const sub = decodeSubscription(memberMetadata, cache);
+        const subscriptions = members.map(({ memberMetadata }) => decodeSubscription(memberMetadata, cache));
+        const union = new Set<string>();
+        for (const list of new Set(subscriptions.map((sub) => sub?.topics ?? []))) for (const t of list) union.add(t);
+        const topics = await topicMetadata(cluster, [...union], logger);
+        // From here on synchronous: the claims are read into this assigner's arena (reused at
+        // every assignment), so no other assign() call can reset it before the plan is made.
+        arena.reset();
+        const planMembers: PlanMember[] = members.map(({ memberId }, i) => {
+          const sub = subscriptions[i]!;
           if (sub === null) return { memberId, topics: [], claims: null, readable: false };
-          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length);
+          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length, arena);
           return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
         });
-        const union = new Set<string>();
-        for (const list of new Set(planMembers.map((m) => m.topics))) for (const t of list) union.add(t);
-        const topics = await topicMetadata(cluster, [...union], logger);
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
         const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan.topics, plan.counts, plan.fingerprint, plan.partitionsByOwner, plan.entryStart, plan.entryTopic, plan.entryFrom, plan.entryTo);
         const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: bytes[m]! }));

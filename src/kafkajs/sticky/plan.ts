@@ -114,6 +114,29 @@ export function assignmentOf(plan: Plan, m: number): Map<string, Int32Array> {
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+// Working arrays of one planGroup call (owners and generations per partition, the kernel's
+// previous and soft owners, subscribers, slice ends), kept across calls: at a million partitions
+// they are ~25 MB a call, and allocating them afresh made every rebalance trigger a full
+// (mark-compact) collection. planGroup is synchronous and none of them outlives the call (the
+// Plan it returns is built in fresh arrays); their size is that of the largest group planned.
+const SCRATCH_OWNER = 0;
+const SCRATCH_GEN = 1;
+const SCRATCH_PREV = 2;
+const SCRATCH_SOFT = 3;
+const SCRATCH_SUBS = 4;
+const SCRATCH_ENDS = 5;
+const scratchArrays: Int32Array[] = [];
+
+/** Scratch array `slot`, n entries long, contents undefined (callers write every entry they read). */
+function scratch(slot: number, n: number): Int32Array {
+  let a = scratchArrays[slot];
+  if (a === undefined || a.length < n) {
+    a = new Int32Array(n);
+    scratchArrays[slot] = a;
+  }
+  return a.subarray(0, n);
+}
+
 /** Two 32-bit multiplicative hashes side by side: a 64-bit fingerprint as 16 hex digits. */
 class Fingerprint {
   private a = 0x811c9dc5 | 0;
@@ -205,8 +228,8 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   // Flat, topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
   const topicStart = new Int32Array(T + 1);
   for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + counts[t]!;
-  const ownerFlat = new Int32Array(topicStart[T]!).fill(-1);
-  const genFlat = new Int32Array(topicStart[T]!).fill(-2);
+  const ownerFlat = scratch(SCRATCH_OWNER, topicStart[T]!).fill(-1);
+  const genFlat = scratch(SCRATCH_GEN, topicStart[T]!).fill(-2);
   const owner: Int32Array[] = new Array<Int32Array>(T);
   for (let t = 0; t < T; t++) owner[t] = ownerFlat.subarray(topicStart[t]!, topicStart[t + 1]!);
   const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
@@ -402,8 +425,8 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
       }
     }
     const N = itemStart[K]!;
-    const prevOwner = new Int32Array(N);
-    const softOwner = kts.some((kt) => kt.from > 0) ? new Int32Array(N).fill(-1) : new Int32Array(0);
+    const prevOwner = scratch(SCRATCH_PREV, N); // every item written below
+    const softOwner = kts.some((kt) => kt.from > 0) ? scratch(SCRATCH_SOFT, N).fill(-1) : new Int32Array(0);
     const useRacks = rackId.size > 0;
     const rackStart = new Int32Array(useRacks ? N + 1 : 0);
     const rackList: number[] = [];
@@ -448,8 +471,10 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     for (let t = 0; t < T; t++) {
       if (folded[t]! < 0) continue;
       const parent = foldedOwners[folded[t]!]!;
+      // Folded only on growth to a multiple: the count is k copies of the parents' owners.
       const o = new Int32Array(counts[t]!);
-      for (let p = 0; p < o.length; p++) o[p] = parent[p % parent.length]!;
+      o.set(parent);
+      for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
       out[t] = o;
     }
     for (let k = 0; k < K; k++) {
@@ -523,7 +548,7 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
   const partitionsByOwner: Int32Array[] = new Array<Int32Array>(T);
   // Per (topic, subscriber position j): where that subscriber's slice ends in its topic's array;
   // slot subStart[t] + t holds 0, so slice j is ends[base + j] .. ends[base + j + 1].
-  const ends = new Int32Array(subs.length + T);
+  const ends = scratch(SCRATCH_ENDS, subs.length + T);
   const posOf = new Int32Array(M);
   const cursor = new Int32Array(M);
   const entryStart = new Int32Array(M + 1);
@@ -535,12 +560,17 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
     const s0 = subStart[t]!;
     const S = subStart[t + 1]! - s0;
     const base = s0 + t;
-    for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
+    // Subscribers are ascending member indices, so when every member subscribes, subscriber j is
+    // member j: the common case skips the member -> position map (two indirections per partition).
+    const everyone = S === M;
+    if (!everyone) for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
     const o = newOwner[t]!;
     const prev = owner[t]!;
     const C = counts[t]!;
+    ends[base] = 0;
     for (let j = 0; j < S; j++) cursor[j] = 0;
-    for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
+    if (everyone) for (let p = 0; p < C; p++) cursor[o[p]!]!++;
+    else for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
     let sum = 0;
     for (let j = 0; j < S; j++) {
       const n = cursor[j]!;
@@ -551,9 +581,10 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
     }
     const byOwner = flat.subarray(at0, at0 + C);
     at0 += C;
+    if (everyone) for (let p = 0; p < C; p++) byOwner[cursor[o[p]!]!++] = p;
+    else for (let p = 0; p < C; p++) byOwner[cursor[posOf[o[p]!]!]!++] = p;
     for (let p = 0; p < C; p++) {
       const m = o[p]!;
-      byOwner[cursor[posOf[m]!]!++] = p;
       const q = prev[p]!;
       if (q < 0) placed++;
       else if (q === m) kept++;
@@ -563,9 +594,12 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
   }
   for (let m = 0; m < M; m++) entryStart[m + 1]! += entryStart[m]!;
   const E = entryStart[M]!;
-  const entryTopic = new Int32Array(E);
-  const entryFrom = new Int32Array(E);
-  const entryTo = new Int32Array(E);
+  // One allocation for the three entry arrays (a million entries when every member holds one
+  // partition of each topic).
+  const entries = new Int32Array(3 * E);
+  const entryTopic = entries.subarray(0, E);
+  const entryFrom = entries.subarray(E, 2 * E);
+  const entryTo = entries.subarray(2 * E);
   const fill = entryStart.slice(0, M);
   for (let t = 0; t < T; t++) {
     const s0 = subStart[t]!;
@@ -588,7 +622,7 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
  * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
  * newer generation wins; in the same generation the earlier member, which claimed first. The
  * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
- * tally[0] and tally[1].
+ * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
  */
 function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
   const g = c.generation;
@@ -609,8 +643,11 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: In
       if (p >= C) continue;
       claimed++;
       const q = base + p;
-      if (g > ownerGen[q]!) {
-        if (owner[q]! >= 0) conflicts++;
+      const had = ownerGen[q]!;
+      if (g > had) {
+        // Claimed before exactly when a generation is recorded (they are written together, and
+        // claims have generations >= 0): no read of owner[q], a cache miss per partition here.
+        if (had >= 0) conflicts++;
         owner[q] = m;
         ownerGen[q] = g;
       } else conflicts++;
@@ -632,7 +669,7 @@ function subscribersOf(T: number, memberTopics: readonly Int32Array[]): { start:
   const start = new Int32Array(T + 1);
   for (const [ts, n] of membersOf) for (let i = 0; i < ts.length; i++) start[ts[i]! + 1]! += n;
   for (let t = 0; t < T; t++) start[t + 1]! += start[t]!;
-  const subs = new Int32Array(start[T]!);
+  const subs = scratch(SCRATCH_SUBS, start[T]!); // every entry written below
   if (membersOf.size === 1 && M > 0) {
     const all = new Int32Array(M);
     for (let m = 0; m < M; m++) all[m] = m;

@@ -288,16 +288,16 @@ export function encodeAssignments(
   const head = header(new Writer(16));
   writeFingerprint(head, fingerprint);
   const noteHead = head.done();
-  // Sizes first, then one buffer for everyone.
+  // Sizes first, then one buffer for everyone. A topic entry is its name, the int32 partition
+  // count, the partitions, and the count's varint in the note.
+  const entryBytes = new Int32Array(T);
+  for (let t = 0; t < T; t++) entryBytes[t] = nameAt[t + 1]! - nameAt[t]! + 4 + varintAt[t + 1]! - varintAt[t]!;
   const size = new Int32Array(M + 1);
   for (let m = 0; m < M; m++) {
     const from = entryStart[m]!;
     const to = entryStart[m + 1]!;
     let n = 2 + 4 + 4 + noteHead.length + uvarintLength(to - from);
-    for (let e = from; e < to; e++) {
-      const t = entryTopic[e]!;
-      n += nameAt[t + 1]! - nameAt[t]! + 4 + 4 * (entryTo[e]! - entryFrom[e]!) + varintAt[t + 1]! - varintAt[t]!;
-    }
+    for (let e = from; e < to; e++) n += entryBytes[entryTopic[e]!]! + 4 * (entryTo[e]! - entryFrom[e]!);
     size[m + 1] = size[m]! + n;
   }
   const buf = Buffer.allocUnsafe(size[M]!);
@@ -443,8 +443,47 @@ export function encodeClaims(c: Claims): Uint8Array {
   return w.done();
 }
 
-/** Claims, or null when userData is not ours, of an unknown major version, or damaged. */
-export function decodeClaims(userData: Uint8Array, topicCount: number): Claims | null {
+/**
+ * Where decoded claims are stored: chunks of 1M int32, each holding many members' claims (views),
+ * instead of an allocation per member. A leader keeps one arena and resets it at each
+ * assignment (the chunks are reused: at a million partitions they are ~16 MB), so claims read
+ * before a reset must not be used after it.
+ */
+export class ClaimArena {
+  private chunks: Int32Array[] = [];
+  private next = 0;
+  private chunk: Int32Array = new Int32Array(0);
+  private used = 0;
+  /** Forget every claim stored so far; their chunks are written over by the next ones. */
+  reset(): void {
+    this.next = 0;
+    this.chunk = new Int32Array(0);
+    this.used = 0;
+  }
+  /** A copy of src[0 .. n), in the arena. */
+  copy(src: Int32Array, n: number): Int32Array {
+    if (this.used + n > this.chunk.length) {
+      let c = this.chunks[this.next];
+      if (c === undefined || c.length < n) {
+        c = new Int32Array(Math.max(n, 1 << 20));
+        this.chunks[this.next] = c;
+      }
+      this.next++;
+      this.chunk = c;
+      this.used = 0;
+    }
+    const out = this.chunk.subarray(this.used, this.used + n);
+    out.set(src.subarray(0, n));
+    this.used += n;
+    return out;
+  }
+}
+
+/**
+ * Claims, or null when userData is not ours, of an unknown major version, or damaged. With an
+ * arena, the claims' arrays are views into it (a leader decoding a whole group passes one).
+ */
+export function decodeClaims(userData: Uint8Array, topicCount: number, arena?: ClaimArena): Claims | null {
   try {
     const r = new Reader(userData);
     if (!readHeader(r)) return null;
@@ -454,12 +493,15 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
     const fingerprint = readFingerprint(r);
     const n = r.uvarint();
     if (n > r.left / 3) return null;
-    const topic = new Int32Array(n);
-    const count = new Int32Array(n);
-    const start = new Int32Array(n + 1);
-    // Every partition takes at least one byte, so the bytes left bound the partitions.
-    const parts = new Int32Array(r.left);
-    let np = 0;
+    // Every partition takes at least one byte, so the bytes left bound the partitions. Topics,
+    // counts, starts and partitions are read into one scratch array kept across calls (at 0, n,
+    // 2n and 3n + 1) and copied out in one piece at their exact length (into the arena when
+    // given): a leader reads a thousand members' claims per rebalance, and four fresh arrays
+    // each, one sized by the bytes, were tens of MB of garbage at a million partitions.
+    const buf = claimScratch(3 * n + 1 + r.left);
+    const P0 = 3 * n + 1;
+    buf[2 * n] = 0;
+    let np = P0;
     // Most of the bytes are these varints, nearly all one or two bytes long: those are read
     // inline (readVarint2), the rest by readUvarint (a method call per byte costs 4x).
     const b = userData;
@@ -472,8 +514,8 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
       const m = c < 0 ? -1 : readVarint2(b, at);
       at = varintEnd;
       if (t < 0 || t >= topicCount || c < 0 || m < 0 || m > b.length - at) return null;
-      topic[k] = t;
-      count[k] = c;
+      buf[k] = t;
+      buf[n + k] = c;
       let p = 0;
       for (let i = 0; i < m; i++) {
         const d = readVarint2(b, at);
@@ -481,15 +523,28 @@ export function decodeClaims(userData: Uint8Array, topicCount: number): Claims |
         if (d < 0 || (i > 0 && d === 0)) return null; // damaged, or not ascending
         p += d;
         if (p > 0x7fffffff) return null;
-        parts[np++] = p;
+        buf[np++] = p;
       }
-      start[k + 1] = np;
+      buf[2 * n + k + 1] = np - P0;
     }
-    return { generation, rack, fingerprint, topic, count, start, partitions: parts.slice(0, np) };
+    const all = arena === undefined ? buf.slice(0, np) : arena.copy(buf, np);
+    return { generation, rack, fingerprint, topic: all.subarray(0, n), count: all.subarray(n, 2 * n), start: all.subarray(2 * n, P0), partitions: all.subarray(P0) };
   } catch (e) {
     if (e instanceof ReadError) return null;
     throw e;
   }
+}
+
+let scratch = new Int32Array(1024);
+
+/** A scratch Int32Array of at least n entries (grown by doubling; as large as the largest claims read). */
+function claimScratch(n: number): Int32Array {
+  if (scratch.length < n) {
+    let size = scratch.length * 2;
+    while (size < n) size *= 2;
+    scratch = new Int32Array(size);
+  }
+  return scratch;
 }
 
 /** Where the last readUvarint stopped (a module variable: no object per varint). */
