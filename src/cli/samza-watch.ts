@@ -3,7 +3,6 @@
 // changes and retried failures are reported on stderr. SIGTERM or SIGINT stops it cleanly (exit 0);
 // a fatal error (fenced by a newer coordinator, a damaged store) ends it with one line (exit 2).
 import { AssignorError, EXIT_OK } from '../errors.js';
-import { getKernels, type EngineChoice } from '../engine/kernels.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { jobModelJsonChunks } from '../samza/job-model.js';
 import { summarize } from '../samza/summary.js';
@@ -13,7 +12,7 @@ import { Coordinator, type ModelEvent, type RefusedEvent, type ErrorInfo } from 
 import { openStore } from '../coordinator/open-store.js';
 import { JobFilePartitionCounts, KafkaPartitionCounts, type PartitionCountSource } from '../coordinator/partition-counts.js';
 import { parseKafkaLocation } from '../store/kafka-location.js';
-import { choiceOption, parse, readJsonFile } from './args.js';
+import { choiceOption, engineOption, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 
 export const WATCH_HELP = `usage: assignor samza watch --job job.json --store S [--brokers HOST:PORT[,HOST:PORT]] [--interval 5s] [options]
@@ -91,14 +90,13 @@ export async function watch(argv: string[]): Promise<number> {
     throw new AssignorError('E_USAGE', '--job - (stdin) needs --brokers: without it the partition counts are re-read from the job file on every poll', '--job');
   }
   const intervalMs = values.interval === undefined ? 5000 : parseInterval(values.interval);
-  const engine = choiceOption<EngineChoice>(values.engine, '--engine', ['wasm', 'wasm-simd', 'wasm-scalar', 'reference'], 'wasm');
-  getKernels({ engine });
+  const engine = engineOption(values.engine); // unset: ASSIGNOR_ENGINE or the default, as every command
   const job = parseJobFile(readJsonFile(values.job));
   const mapper: MapperMode = values.mapper !== undefined ? choiceOption<MapperMode>(values.mapper, '--mapper', ['base', 'samza'], 'base') : (job.mapper ?? 'base');
   const plan = {
     mapper,
     allowKeyMovement: values['allow-key-movement'] === true || job.allowKeyMovement === true,
-    engine,
+    ...(engine !== undefined ? { engine } : {}),
     ...(job.processors !== undefined ? { processors: job.processors } : {}),
   };
   const brokers = values.brokers === undefined ? undefined : parseKafkaLocation(`kafka://${values.brokers}`, '--brokers').brokers;

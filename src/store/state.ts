@@ -330,13 +330,8 @@ export class StoreState {
   envelope(type: string, key: string): string | undefined {
     const t = this.types.get(type);
     if (t === undefined) return undefined;
-    if (t.ssp !== undefined && t.ssp.live > 0) {
-      const c = parseCanonical(key);
-      if (c !== undefined) {
-        const r = t.ssp.find(t.ssp.streamId(c.system, c.stream, false), c.partition, c.bucket);
-        if (r >= 0) return joinEnvelope(this.metas[t.ssp.meta[r]!]!, JSON.stringify({ [SSP_FIELD]: t.ssp.lists[t.ssp.list[r]!]! }));
-      }
-    }
+    const s = sspRow(t, key);
+    if (s >= 0) return joinEnvelope(this.metas[t.ssp!.meta[s]!]!, JSON.stringify({ [SSP_FIELD]: t.ssp!.lists[t.ssp!.list[s]!]! }));
     const r = t.keyed.row(key);
     return r < 0 ? undefined : this.rowEnvelope(t, r);
   }
@@ -345,13 +340,8 @@ export class StoreState {
   values(type: string, key: string): unknown {
     const t = this.types.get(type);
     if (t === undefined) return undefined;
-    if (t.ssp !== undefined && t.ssp.live > 0) {
-      const c = parseCanonical(key);
-      if (c !== undefined) {
-        const r = t.ssp.find(t.ssp.streamId(c.system, c.stream, false), c.partition, c.bucket);
-        if (r >= 0) return { [SSP_FIELD]: t.ssp.lists[t.ssp.list[r]!]! };
-      }
-    }
+    const s = sspRow(t, key);
+    if (s >= 0) return { [SSP_FIELD]: t.ssp!.lists[t.ssp!.list[s]!]! };
     const r = t.keyed.row(key);
     return r < 0 ? undefined : this.rowValues(t, r);
   }
@@ -359,11 +349,7 @@ export class StoreState {
   has(type: string, key: string): boolean {
     const t = this.types.get(type);
     if (t === undefined) return false;
-    if (t.ssp !== undefined && t.ssp.live > 0) {
-      const c = parseCanonical(key);
-      if (c !== undefined && t.ssp.find(t.ssp.streamId(c.system, c.stream, false), c.partition, c.bucket) >= 0) return true;
-    }
-    return t.keyed.row(key) >= 0;
+    return sspRow(t, key) >= 0 || t.keyed.row(key) >= 0;
   }
 
   private rowValues(t: TypeState, r: number): unknown {
@@ -422,6 +408,13 @@ export class StoreState {
       yield [kt.keys[r]!, envelopes ? this.rowEnvelope(t, r) : this.rowValues(t, r)];
     }
   }
+}
+
+/** The SSP-column row holding `key` (a canonical SSP key with a live row), or -1. */
+function sspRow(t: TypeState, key: string): number {
+  if (t.ssp === undefined || t.ssp.live === 0) return -1;
+  const c = parseCanonical(key);
+  return c === undefined ? -1 : t.ssp.find(t.ssp.streamId(c.system, c.stream, false), c.partition, c.bucket);
 }
 
 /** The read-only SSP-assignment view both backends hand out (columns plus lookups). */
