@@ -269,3 +269,12 @@ describe("'-' in an output or re-read argument (issue 8: '-' means stdin/stdout,
     expectUsageError(r, /--job - \(stdin\) needs --brokers/);
   });
 });
+
+describe('samza watch honours ASSIGNOR_ENGINE like every other command', () => {
+  it('a bad ASSIGNOR_ENGINE is refused before anything is read or written', () => {
+    const store = join(tmp, 'watch-engine-store');
+    const r = cli(['samza', 'watch', '--job', join(ROOT, 'examples/job.json'), '--store', store], undefined, { ASSIGNOR_ENGINE: 'bogus' });
+    expectUsageError(r, /ASSIGNOR_ENGINE/);
+    expect(existsSync(store)).toBe(false);
+  });
+});
