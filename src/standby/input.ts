@@ -1,8 +1,7 @@
 // The input model (cluster.json) and its validation. Every error names the
 // place in the input (`clients[3].tags.zone`). User strings (ids, tag keys and
 // values) live in Maps only, so keys like `__proto__` are ordinary data.
-import { AssignorError } from '../errors.js';
-import { preview } from './preview.js';
+import { AssignorError, describe } from '../errors.js';
 import { formatTaskId, parseTaskId, scanTaskId, scanned, compareTaskIds, type TaskId } from './task-id.js';
 import { processKey, type ProcessKey } from './process-id.js';
 import {
@@ -72,7 +71,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function stringArray(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) throw new AssignorError('E_INPUT', `${path} must be an array, got ${preview(v)}`, path);
+  if (!Array.isArray(v)) throw new AssignorError('E_INPUT', `${path} must be an array, got ${describe(v)}`, path);
   return v;
 }
 
@@ -211,7 +210,7 @@ function taskList(v: unknown, path: string, tt: TaskTable): { ids: TaskId[]; num
 function entriesOf(v: unknown, path: string): [string, unknown][] {
   if (v instanceof Map) return [...v.entries()].map(([k, x]) => [String(k), x]);
   if (isRecord(v)) return Object.entries(v);
-  throw new AssignorError('E_INPUT', `${path} must be an object, got ${preview(v)}`, path);
+  throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(v)}`, path);
 }
 
 const TOP_FIELDS = ['clients', 'tasks', 'numStandbys', 'tagKeys', 'properties'];
@@ -226,7 +225,7 @@ function knownFields(v: Record<string, unknown>, fields: readonly string[], wher
 
 /** Validates a cluster description and puts it in canonical order. */
 export function normalizeCluster(spec: unknown): Cluster {
-  if (!isRecord(spec)) throw new AssignorError('E_INPUT', `the input must be an object with "clients", got ${preview(spec)}`, '$');
+  if (!isRecord(spec)) throw new AssignorError('E_INPUT', `the input must be an object with "clients", got ${describe(spec)}`, '$');
   knownFields(spec, TOP_FIELDS, 'the input', '');
   const shared = spec.properties === undefined ? new Map<string, unknown>() : toPropertyMap(checkProps(spec.properties, 'properties'));
   let config: ReturnType<typeof parseStreamsProperties>;
@@ -239,13 +238,13 @@ export function normalizeCluster(spec: unknown): Cluster {
 
   const numStandbys = pickSetting(spec.numStandbys, shared.has(NUM_STANDBY_REPLICAS_CONFIG), config.numStandbyReplicas, 'numStandbys', NUM_STANDBY_REPLICAS_CONFIG, (v, p) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2147483647) {
-      throw new AssignorError('E_INPUT', `numStandbys must be an integer >= 0, got ${preview(v)}`, p);
+      throw new AssignorError('E_INPUT', `numStandbys must be an integer >= 0, got ${describe(v)}`, p);
     }
     return v;
   });
   const tagKeys = pickSetting(spec.tagKeys, shared.has(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG), config.rackAwareAssignmentTags, 'tagKeys', RACK_AWARE_ASSIGNMENT_TAGS_CONFIG, (v, p) => {
     const keys = stringArray(v, p).map((k, i) => {
-      if (typeof k !== 'string') throw new AssignorError('E_INPUT', `${p}[${i}] must be a string, got ${preview(k)}`, `${p}[${i}]`);
+      if (typeof k !== 'string') throw new AssignorError('E_INPUT', `${p}[${i}] must be a string, got ${describe(k)}`, `${p}[${i}]`);
       return k;
     });
     // Same limit and text as the LIST validator of rack.aware.assignment.tags.
@@ -262,10 +261,10 @@ export function normalizeCluster(spec: unknown): Cluster {
   const clientIds: string[] = [];
   const clients: Client[] = rawClients.map((raw, i) => {
     const path = `clients[${i}]`;
-    if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${preview(raw)}`, path);
+    if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
     knownFields(raw, CLIENT_FIELDS, path, `${path}.`);
     const id = raw.id;
-    if (typeof id !== 'string' || id === '') throw new AssignorError('E_INPUT', `${path}.id must be a non-empty string, got ${preview(id)}`, `${path}.id`);
+    if (typeof id !== 'string' || id === '') throw new AssignorError('E_INPUT', `${path}.id must be a non-empty string, got ${describe(id)}`, `${path}.id`);
     const key = processKey(id);
     if (byId.has(key.canonical)) throw new AssignorError('E_INPUT', `client id ${JSON.stringify(id)} is used twice (clients[${byId.get(key.canonical)}] and ${path})`, `${path}.id`);
     byId.set(key.canonical, i);
@@ -273,7 +272,7 @@ export function normalizeCluster(spec: unknown): Cluster {
     const tags = clientTags(raw, shared, tagKeys, path);
     const capacity = raw.capacity === undefined ? 1 : raw.capacity;
     if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY) {
-      throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${preview(capacity)}`, `${path}.capacity`);
+      throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${describe(capacity)}`, `${path}.capacity`);
     }
     const active = taskList(raw.active, `${path}.active`, tt);
     const standby = taskList(raw.standby, `${path}.standby`, tt);
@@ -350,7 +349,7 @@ function sortClients(clients: Client[]): Client[] {
 
 function checkProps(v: unknown, path: string): PropertiesLike {
   if (typeof v === 'string' || v instanceof Map || isRecord(v)) return v as PropertiesLike;
-  throw new AssignorError('E_INPUT', `${path} must be an object of Streams properties, got ${preview(v)}`, path);
+  throw new AssignorError('E_INPUT', `${path} must be an object of Streams properties, got ${describe(v)}`, path);
 }
 
 /** A setting given directly (numStandbys) or as a Streams property, not both. */
@@ -375,7 +374,7 @@ function clientTags(raw: Record<string, unknown>, shared: Map<string, unknown>, 
   if (raw.tags !== undefined) {
     const tags = new Map<string, string>();
     for (const [k, v] of entriesOf(raw.tags, `${path}.tags`)) {
-      if (typeof v !== 'string') throw new AssignorError('E_INPUT', `${path}.tags.${k} must be a string, got ${preview(v)}`, `${path}.tags.${k}`);
+      if (typeof v !== 'string') throw new AssignorError('E_INPUT', `${path}.tags.${k} must be a string, got ${describe(v)}`, `${path}.tags.${k}`);
       tags.set(k, v);
     }
     try {

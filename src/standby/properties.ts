@@ -6,8 +6,7 @@
 //   then validateRackAwarenessConfiguration():
 //     more than 5 client.tag.* entries; a configured key without a client tag;
 //     a key longer than 20 or a value longer than 30 UTF-16 units.
-import { AssignorError } from '../errors.js';
-import { preview } from './preview.js';
+import { AssignorError, describe } from '../errors.js';
 
 export const CLIENT_TAG_PREFIX = 'client.tag.';
 export const RACK_AWARE_ASSIGNMENT_TAGS_CONFIG = 'rack.aware.assignment.tags';
@@ -67,13 +66,13 @@ function parseInt32(name: string, value: unknown): number {
 
 /** A property value as Java's toString() would print it; JSON for objects and arrays. */
 function shown(value: unknown): string {
-  return typeof value === 'object' && value !== null ? preview(value) : String(value);
+  return typeof value === 'object' && value !== null ? describe(value) : String(value);
 }
 
 /** Properties hold strings (numbers and booleans are converted); objects, arrays and null are refused. */
 function scalar(name: string, value: unknown): string {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  throw new AssignorError('E_CONFIG', `${name} must be a string, got ${preview(value)}`, name);
+  throw new AssignorError('E_CONFIG', `${name} must be a string, got ${describe(value)}`, name);
 }
 
 /** ConfigDef LIST parsing: trim, then split on commas with surrounding whitespace; "" is the empty list. */

@@ -1,7 +1,6 @@
 // Kafka Streams task ids as Kafka prints them: `<subtopology>_<partition>`.
 // Order and hash follow TaskId (no named topology): subtopology first, then partition.
-import { AssignorError } from '../errors.js';
-import { preview } from './preview.js';
+import { AssignorError, describe } from '../errors.js';
 
 export interface TaskId {
   readonly subtopology: number;
@@ -17,7 +16,7 @@ export function parseTaskId(text: unknown, path: string): TaskId {
   const s = m ? Number(m[1]) : NaN;
   const p = m ? Number(m[2]) : NaN;
   if (!m || s > INT_MAX || p > INT_MAX) {
-    throw new AssignorError('E_TASK_ID', `task id must look like <subtopology>_<partition> with non-negative 32-bit integers (e.g. "0_1"), got ${preview(text)}`, path);
+    throw new AssignorError('E_TASK_ID', `task id must look like <subtopology>_<partition> with non-negative 32-bit integers (e.g. "0_1"), got ${describe(text)}`, path);
   }
   return { subtopology: s, partition: p };
 }
