@@ -11,7 +11,7 @@ import { expandInput, type Expansion } from '../channels/expand.js';
 import { rewidthInput, type Rewidth } from '../channels/rewidth.js';
 import { splChunks, type ConsistentTrigger, type SplOptions } from '../channels/spl.js';
 import { planTableChunks, reportTableOf } from '../channels/table.js';
-import { choiceOption, docPath, engineOption, intOption, parse } from './args.js';
+import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor channels <plan|validate|expand|rewidth> [options]
@@ -78,7 +78,7 @@ const SPL_ONLY = ['fixed-arity', 'arity', 'composite', 'submission-time', 'min-w
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined) throw new AssignorError('E_USAGE', 'channels needs a command: plan, validate, expand or rewidth (assignor channels --help lists the options)');
+  if (sub === undefined) missingSubcommand('channels', ['plan', 'validate', 'expand', 'rewidth']);
   if (sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(`${HELP}\n`);
     return EXIT_OK;

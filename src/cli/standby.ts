@@ -1,15 +1,14 @@
 // `assignor standby`: rack-aware standby placement (KIP-708) for a cluster
 // described in JSON. Prints the placement as JSON, or with --explain a summary
 // for people; --html writes a self-contained report page.
-import { writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
-import { getKernels } from '../engine/kernels.js';
 import { placeStandbys, type Mode } from '../standby/place.js';
 import { normalizeCluster } from '../standby/input.js';
 import { explainLines } from '../standby/explain.js';
 import type { PlacementReport } from '../standby/report.js';
 import { htmlReport } from '../standby/html-report.js';
-import { choiceOption, docPath, engineOption, parse, readJsonFile } from './args.js';
+import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
 import { Output } from './output.js';
 
 const HELP = `usage: assignor standby --input cluster.json [options]
@@ -37,15 +36,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function readInput(path: string): unknown {
-  if (path !== '-') return readJsonFile(path);
-  try {
-    return JSON.parse(readFileSync(0, 'utf8'));
-  } catch (e) {
-    throw new AssignorError('E_JSON', `stdin is not valid JSON: ${(e as Error).message}`, '--input');
-  }
-}
-
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
   if (values.help) {
@@ -53,12 +43,12 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.input === undefined) throw new AssignorError('E_USAGE', '--input is required (a cluster JSON file, or - for stdin)', '--input');
-  const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
-  const engine = engineOption(values.engine);
-  getKernels({ engine }); // fail early on an engine this runtime lacks
-  const placement = placeStandbys(normalizeCluster(readInput(values.input)), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
-  const report = placement.report();
+  // Refused before the placement runs: at a million tasks that takes seconds.
   if (values.html === '-') throw new AssignorError('E_USAGE', '--html needs a file name: stdout already carries the JSON report', '--html');
+  const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
+  const engine = engineOption(values.engine); // also fails early on an engine this runtime lacks
+  const placement = placeStandbys(normalizeCluster(readJsonInput(values.input, '--input')), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+  const report = placement.report();
   if (values.html !== undefined) {
     try {
       writeFileSync(values.html, htmlReport(report));

@@ -10,6 +10,7 @@
 import type { ICustomPartitioner, Message, PartitionerArgs } from 'kafkajs';
 import { AssignorError } from '../errors.js';
 import { partitionForKey, partitionsForKeys, type Key } from '../hashing/partitioner.js';
+import { partitionForString } from '../hashing/single-key.js';
 import type { EngineOptions } from '../engine/kernels.js';
 
 /** How string keys become bytes before hashing. */
@@ -37,7 +38,9 @@ function hashableKey(key: unknown, encoding: KeyEncoding): Key {
   if (key === null || key === undefined) return null;
   if (key instanceof Uint8Array) return key;
   const text = typeof key === 'string' ? key : String(key);
-  return encoding === 'kafkajs' ? nodeUtf8.encode(text) : text;
+  // Java's and the WHATWG encoder's bytes differ only for unpaired surrogates: other strings stay
+  // strings (no per-key byte array), and the batch kernel encodes them.
+  return encoding === 'kafkajs' && !text.isWellFormed() ? nodeUtf8.encode(text) : text;
 }
 
 /** Clears the sign bit, as KafkaJS and Kafka do for the round-robin counter. */
@@ -60,7 +63,9 @@ export function createJavaCompatiblePartitioner(options: PartitionerOptions = {}
     return ({ topic, partitionMetadata, message }: PartitionerArgs): number => {
       if (message.partition !== null && message.partition !== undefined) return message.partition;
       const numPartitions = partitionMetadata.length;
-      const key = hashableKey(message.key, encoding);
+      const raw = message.key;
+      if (typeof raw === 'string') return partitionForString(raw, numPartitions, encoding === 'kafkajs' ? 'whatwg' : 'java');
+      const key = hashableKey(raw, encoding);
       if (key !== null) return partitionForKey(key, numPartitions);
       let counter = counters.get(topic);
       if (counter === undefined) counter = Math.floor(Math.random() * 0x100000000);

@@ -171,6 +171,6 @@ describe('assignor channels expand', () => {
     const none = cli(['channels']);
     expect(none.status).toBe(2);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toBe('assignor: channels needs a command: plan, validate, expand or rewidth (assignor channels --help lists the options)\n');
+    expect(none.stderr).toBe('assignor: channels needs a subcommand: plan, validate, expand or rewidth (see assignor channels --help)\n');
   });
 });
