@@ -95,6 +95,14 @@ export function simdSupported(): boolean {
   return simdFlag;
 }
 
+// Each module is decoded and compiled once; instances (the shared one, every KeyBatch's fork) reuse it.
+const compiled = new Map<boolean, WebAssembly.Module>();
+function compiledModule(simd: boolean): WebAssembly.Module {
+  let m = compiled.get(simd);
+  if (m === undefined) compiled.set(simd, (m = new WebAssembly.Module(moduleBytes(simd))));
+  return m;
+}
+
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) for abort messages. */
 function readString(memory: WebAssembly.Memory, ptr: number): string {
   if (ptr === 0) return '';
@@ -111,7 +119,7 @@ function instantiate(simd: boolean): WasmCore {
     const where = memory === undefined ? '' : ` at ${readString(memory, file)}:${line}:${column}`;
     throw new Error(`assignor kernel aborted: ${memory === undefined ? 'unknown' : readString(memory, msg)}${where}`);
   };
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(simd)), { env: { abort } });
+  const instance = new WebAssembly.Instance(compiledModule(simd), { env: { abort } });
   const raw = instance.exports as unknown as RawExports;
   memory = raw.memory;
   return new WasmCore(raw);
