@@ -14,6 +14,7 @@ import { summarize } from '../samza/summary.js';
 import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 import { startProgress, type Progress } from './progress.js';
+import { isKafkaLocation } from '../store/kafka-location.js';
 
 const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
@@ -111,7 +112,7 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
   };
   let summary: string;
   let result;
-  if (values.store !== undefined && values.store.startsWith('kafka://')) {
+  if (values.store !== undefined && isKafkaLocation(values.store)) {
     // The Kafka coordinator stream (src/cli/samza-watch.ts): the same cycle, committed as one transaction.
     if (values.repair) throw new AssignorError('E_USAGE', '--repair is for the file store: a Kafka coordinator stream has no log file to cut', '--repair');
     ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options, values['dry-run'] === true));

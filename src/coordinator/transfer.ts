@@ -103,12 +103,13 @@ export async function copyStore(source: ReadableStore, target: CoordinatorStoreB
   }
   const records: BackendRecord[] = [];
   const types = source.types();
+  const assignment = source.sspAssignment();
   for (const type of types) {
     // The SSP assignment's canonical rows go as columns; only its other keys (older Samza) as records.
-    const entries = type === SSP_TYPE ? source.sspAssignment().others() : source.entries(type);
+    const entries = type === SSP_TYPE ? assignment.others() : source.entries(type);
     for (const [key, value] of entries) records.push({ type, key, value });
   }
-  const ssps = liveRows(source.sspAssignment());
+  const ssps = liveRows(assignment);
   await target.commit(records, ssps);
   return { messages: records.length + ssps.n, sspRows: ssps.n, types };
 }

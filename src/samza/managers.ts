@@ -7,7 +7,7 @@ import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
 import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
-import { parseCanonical, SspTable } from '../store/ssp-table.js';
+import { parseCanonical, sspAssignmentOf, SspTable } from '../store/ssp-table.js';
 import type { SspAssignment } from '../store/backend.js';
 
 export const TYPES = {
@@ -267,20 +267,7 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
     if (c !== undefined && typeof names === 'string' && names.isWellFormed()) t.set(t.streamId(c.system, c.stream, true), c.partition, c.bucket, t.listId(names), 0);
     else others.set(key, v);
   }
-  return {
-    streams: t.streams,
-    lists: t.lists,
-    rows: t.n,
-    live: t.live,
-    stream: t.stream,
-    partition: t.partition,
-    bucket: t.bucket,
-    list: t.list,
-    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
-    findById: (id, partition, bucket) => t.find(id, partition, bucket),
-    streamId: (system, stream) => t.streamId(system, stream, false),
-    others: () => others,
-  };
+  return sspAssignmentOf(t, () => others);
 }
 
 function taskList(raw: unknown, key: string): string[] {
@@ -329,11 +316,6 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
     private readonly a: PreviousAssignment,
     private readonly modes: ReadonlyMap<string, TaskMode>,
   ) {}
-
-  /** Whether the inversion was ever needed (the base mapper with known base counts never needs it). */
-  get materialized(): boolean {
-    return this.built !== undefined;
-  }
 
   private get map(): Map<string, SSP[]> {
     if (this.built !== undefined) return this.built;

@@ -3,6 +3,7 @@
 // one JSON envelope per SSP. Only records whose key is the canonical SSP JSON and whose value is
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
+import type { SspAssignment } from './backend.js';
 
 export interface SystemStream {
   system: string;
@@ -336,4 +337,25 @@ export function parseCanonical(key: string): { system: string; stream: string; p
   // Only the exact bytes canonicalSspKey would produce (e.g. "\u0041" for "A", or "01" for 1, are other keys).
   if (canonicalSspKey(system, stream, partition, bucket) !== key) return undefined;
   return { system, stream, partition, bucket };
+}
+
+/**
+ * An SspAssignment over a table's columns; `others` gives the records that are not canonical SSP
+ * rows. Here (no Node imports) so that src/samza can build one without pulling the store in.
+ */
+export function sspAssignmentOf(t: SspTable, others: () => Map<string, unknown>): SspAssignment {
+  return {
+    streams: t.streams,
+    lists: t.lists,
+    rows: t.n,
+    live: t.live,
+    stream: t.stream,
+    partition: t.partition,
+    bucket: t.bucket,
+    list: t.list,
+    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
+    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
+    streamId: (system, stream) => t.streamId(system, stream, false),
+    others,
+  };
 }

@@ -4,7 +4,7 @@
 // (host, username, source, timestamp), and canonical SSP assignment records live in columns
 // (ssp-table.ts). Any other value is kept as its envelope JSON, verbatim.
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
-import { canonicalSspKey, parseCanonical, SspTable } from './ssp-table.js';
+import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
 import { Malformed, type Body, type SspColumns } from './body.js';
 import type { SspAssignment } from './backend.js';
 
@@ -419,25 +419,12 @@ function sspRow(t: TypeState, key: string): number {
 
 /** The read-only SSP-assignment view both backends hand out (columns plus lookups). */
 export function sspView(t: SspTable, state: StoreState): SspAssignment {
-  return {
-    streams: t.streams,
-    lists: t.lists,
-    rows: t.n,
-    live: t.live,
-    stream: t.stream,
-    partition: t.partition,
-    bucket: t.bucket,
-    list: t.list,
-    find: (system, stream, partition, bucket) => t.find(t.streamId(system, stream, false), partition, bucket),
-    findById: (streamId, partition, bucket) => t.find(streamId, partition, bucket),
-    streamId: (system, stream) => t.streamId(system, stream, false),
-    others: () => {
-      const ts = state.types.get(SSP_TYPE);
-      const out = new Map<string, unknown>();
-      if (ts === undefined) return out;
-      const k = ts.keyed;
-      for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
-      return out;
-    },
-  };
+  return sspAssignmentOf(t, () => {
+    const ts = state.types.get(SSP_TYPE);
+    const out = new Map<string, unknown>();
+    if (ts === undefined) return out;
+    const k = ts.keyed;
+    for (let r = 0; r < k.n; r++) if (k.isLive(r)) out.set(k.keys[r]!, state.values(SSP_TYPE, k.keys[r]!));
+    return out;
+  });
 }

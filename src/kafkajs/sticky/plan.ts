@@ -103,14 +103,6 @@ export interface Plan {
   report: PlanReport;
 }
 
-/** Member m's assignment as a Map (tests and small tools; the assigner encodes the flat arrays). */
-export function assignmentOf(plan: Plan, m: number): Map<string, Int32Array> {
-  const out = new Map<string, Int32Array>();
-  for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
-    out.set(plan.topics[plan.entryTopic[e]!]!, plan.partitionsByOwner[plan.entryTopic[e]!]!.subarray(plan.entryFrom[e]!, plan.entryTo[e]!));
-  }
-  return out;
-}
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
