@@ -25,10 +25,6 @@ export function toPositive(x: number): number {
   return x & 0x7fffffff;
 }
 
-function checkPartitions(n: unknown): number {
-  return requireInt(n, 1, MAX_PARTITIONS, 'numPartitions', 'numPartitions');
-}
-
 function keyBytes(key: string | Uint8Array, where: string): Uint8Array {
   if (typeof key === 'string') return javaUtf8Bytes(key);
   if (key instanceof Uint8Array) return key;
@@ -62,7 +58,7 @@ export function partitionForKey(key: Key, numPartitions: number, options?: Engin
     }
     return partitionForBytes(key, numPartitions);
   }
-  const n = checkPartitions(numPartitions);
+  const n = partitionCount(numPartitions);
   if (key === null || key === undefined) return NO_PARTITION;
   const bytes = keyBytes(key, 'key');
   return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, n)[0]!;
@@ -90,7 +86,7 @@ export function partitionForInt64(value: bigint, numPartitions: number, options?
  * `numPartitions` 0 is not allowed here; use murmur2Batch for raw hashes.
  */
 export function partitionsForKeys(keys: readonly Key[], numPartitions: number, options?: EngineOptions): Int32Array {
-  return hashKeys(keys, checkPartitions(numPartitions), options);
+  return hashKeys(keys, partitionCount(numPartitions), options);
 }
 
 /** Raw signed murmur2 of many keys (null keys give 0 and should be ignored). */
@@ -203,14 +199,14 @@ function finalize(h: number, n: number): number {
  * so offsets has one more entry than there are keys.
  */
 export function partitionsForPacked(bytes: Uint8Array, offsets: Int32Array, numPartitions: number, options?: EngineOptions): Int32Array {
-  const n = checkPartitions(numPartitions);
+  const n = partitionCount(numPartitions);
   checkPacked(bytes, offsets);
   return getKernels(options).hashVar(bytes, offsets, offsets.length - 1, n);
 }
 
 /** Partitions of fixed-width keys: key i is bytes[i*keyLength .. (i+1)*keyLength). */
 export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPartitions: number, options?: EngineOptions): Int32Array {
-  const n = checkPartitions(numPartitions);
+  const n = partitionCount(numPartitions);
   if (!(bytes instanceof Uint8Array)) throw new AssignorError('E_KEY_TYPE', 'bytes must be a Uint8Array', 'bytes');
   requireInt(keyLength, 1, MAX_PARTITIONS, 'keyLength', 'keyLength');
   if (bytes.length % keyLength !== 0) {

@@ -20,42 +20,24 @@ interface StandbyExports {
 
 export function wasmStandby(core: WasmCore): StandbyKernels {
   const raw = core.raw as unknown as StandbyExports;
-  return {
-    standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-      core.begin();
-      const cv = core.put(p.clientValues);
-      const di = core.put(p.distinct);
-      const go = core.put(p.groupOf);
-      const gv = core.put(p.groupValues);
-      const ld = core.put(p.load);
-      const cp = core.put(p.capacity);
-      const ac = core.put(p.active);
-      const nd = core.put(p.need);
-      const hs = core.put(p.holderStart);
-      const hl = core.put(p.holders);
-      const fo = core.put(fallbackOrder);
-      const n = 2 * p.tasks * p.width;
-      const out = core.alloc(n * 4);
-      raw.standbyBalanced(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
-      return core.takeI32(out, n);
-    },
-    standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-      core.begin();
-      const cv = core.put(p.clientValues);
-      const di = core.put(p.distinct);
-      const go = core.put(p.groupOf);
-      const gv = core.put(p.groupValues);
-      const ld = core.put(p.load);
-      const cp = core.put(p.capacity);
-      const ac = core.put(p.active);
-      const nd = core.put(p.need);
-      const hs = core.put(p.holderStart);
-      const hl = core.put(p.holders);
-      const fo = core.put(fallbackOrder);
-      const n = 2 * p.tasks * p.width;
-      const out = core.alloc(n * 4);
-      raw.standbyKafka(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
-      return core.takeI32(out, n);
-    },
+  // Both modes take the same flat problem and differ only in the kernel they run.
+  const call = (kernel: StandbyExports['standbyKafka']) => (p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array => {
+    core.begin();
+    const cv = core.put(p.clientValues);
+    const di = core.put(p.distinct);
+    const go = core.put(p.groupOf);
+    const gv = core.put(p.groupValues);
+    const ld = core.put(p.load);
+    const cp = core.put(p.capacity);
+    const ac = core.put(p.active);
+    const nd = core.put(p.need);
+    const hs = core.put(p.holderStart);
+    const hl = core.put(p.holders);
+    const fo = core.put(fallbackOrder);
+    const n = 2 * p.tasks * p.width;
+    const out = core.alloc(n * 4);
+    kernel(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
+    return core.takeI32(out, n);
   };
+  return { standbyBalanced: call(raw.standbyBalanced), standbyKafka: call(raw.standbyKafka) };
 }
