@@ -101,6 +101,29 @@ describe('partitionsForKeys on string batches = each key alone, on every engine'
     for (const k of engines) expect(Array.from(partitionsForKeys(keys, 1000, { engine: k.name }))).toEqual(oracle(keys, 1000));
   });
 
+  it('keys in any of V8\'s string shapes (flat, concatenated, sliced, ASCII held as 16-bit units) hash by their characters', () => {
+    // The batch path appends keys to one run string and copies it out natively;
+    // a copy that read V8's storage (latin1 bytes, say) would go wrong on some shapes.
+    const twoByteParent = `日${'user-1234567890'.repeat(4)}`; // 16-bit storage, ASCII after the first unit
+    let cons = 'user-';
+    cons += 'abcdefghijkl'; // 17 units: V8 keeps a concatenation this long as a cons string
+    const shapes: Key[] = [
+      twoByteParent.slice(1, 16), // a slice of 15 ASCII units that V8 keeps as 16-bit units
+      cons,
+      `${HIGH}${twoByteParent.slice(1, 14)}`, // lone high surrogate, then 16-bit ASCII
+      twoByteParent.slice(1, 16),
+      twoByteParent.slice(0, 20),
+      'user-1234567890',
+    ];
+    const flat = shapes.map((k) => (typeof k === 'string' ? Array.from(k).join('') : k));
+    const want = oracle(flat, 1000);
+    for (const k of engines) expect(Array.from(partitionsForKeys(shapes, 1000, { engine: k.name }))).toEqual(want);
+    // The ASCII shapes alone make an ASCII run (the direct byte path): the same partitions as flat copies.
+    const ascii = [shapes[0]!, shapes[1]!, shapes[3]!, shapes[5]!];
+    for (const k of engines) expect(Array.from(partitionsForKeys(ascii, 1000, { engine: k.name }))).toEqual(oracle(ascii, 1000));
+    expect(want[0]).toBe(want[5]);
+  });
+
   it('many byte keys between strings and nulls, and one byte key larger than a run', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.uint8Array({ maxLength: 40 }), key), { minLength: 2000, maxLength: 6000 }), (keys) => {
