@@ -84,6 +84,52 @@ const M: u32 = 0x5bd1e995;
   store<i32>(o3, finalize(<u32>i32x4.extract_lane(h, 3), n));
 }
 
+/** Bytes 0..r-1 of a little-endian word (r = 0..3): what tailBits reads. */
+// @ts-ignore: decorator
+@inline function tailMask(r: i32): i32 {
+  return (1 << (r << 3)) - 1;
+}
+
+/**
+ * hash4Equal for four keys of under 16 bytes with the same block count, when 16
+ * bytes can be read from each start without leaving the batch's data: one v128
+ * load per key, transposed, gives every block and the tail word of all four
+ * lanes at once (instead of one scalar load and lane insert per block and lane).
+ */
+// @ts-ignore: decorator
+@inline function hash4Short(p0: usize, p1: usize, p2: usize, p3: usize,
+  l0: i32, l1: i32, l2: i32, l3: i32, n: i32,
+  o0: usize, o1: usize, o2: usize, o3: usize): void {
+  const a = v128.load(p0), bb = v128.load(p1), c = v128.load(p2), d = v128.load(p3);
+  const t0 = v128.shuffle<i32>(a, bb, 0, 4, 1, 5);
+  const t1 = v128.shuffle<i32>(a, bb, 2, 6, 3, 7);
+  const t2 = v128.shuffle<i32>(c, d, 0, 4, 1, 5);
+  const t3 = v128.shuffle<i32>(c, d, 2, 6, 3, 7);
+  const c0 = v128.shuffle<i32>(t0, t2, 0, 1, 4, 5); // block 0 of each key
+  const c1 = v128.shuffle<i32>(t0, t2, 2, 3, 6, 7);
+  const c2 = v128.shuffle<i32>(t1, t3, 0, 1, 4, 5);
+  const c3 = v128.shuffle<i32>(t1, t3, 2, 3, 6, 7);
+  let h = v128.xor(i32x4.splat(<i32>SEED), lanes(l0, l1, l2, l3));
+  const blocks = l0 >> 2;
+  let tail = c0;
+  if (blocks >= 1) { h = mixV(h, c0); tail = c1; }
+  if (blocks >= 2) { h = mixV(h, c1); tail = c2; }
+  if (blocks >= 3) { h = mixV(h, c2); tail = c3; }
+  const r0 = l0 & 3, r1 = l1 & 3, r2 = l2 & 3, r3 = l3 & 3;
+  if ((r0 | r1 | r2 | r3) != 0) {
+    h = v128.xor(h, v128.and(tail, lanes(tailMask(r0), tailMask(r1), tailMask(r2), tailMask(r3))));
+    const hasTail = i32x4.ne(lanes(r0, r1, r2, r3), i32x4.splat(0));
+    h = v128.bitselect(i32x4.mul(h, i32x4.splat(<i32>M)), h, hasTail);
+  }
+  h = v128.xor(h, i32x4.shr_u(h, 13));
+  h = i32x4.mul(h, i32x4.splat(<i32>M));
+  h = v128.xor(h, i32x4.shr_u(h, 15));
+  store<i32>(o0, finalize(<u32>i32x4.extract_lane(h, 0), n));
+  store<i32>(o1, finalize(<u32>i32x4.extract_lane(h, 1), n));
+  store<i32>(o2, finalize(<u32>i32x4.extract_lane(h, 2), n));
+  store<i32>(o3, finalize(<u32>i32x4.extract_lane(h, 3), n));
+}
+
 // @ts-ignore: decorator
 @inline function keyStart(offsets: usize, i: i32): i32 {
   return load<i32>(offsets + (<usize>i << 2));
@@ -102,13 +148,18 @@ export function hashVarSimd(data: usize, offsets: usize, count: i32, n: i32, out
   // by block count to fill vectors was measured slower than scalar on random
   // 8..64-byte keys (34 vs 23 ms per million): the sort and the scattered
   // accesses cost more than the vector saves. See docs/design.md.
+  // Short keys (under 16 bytes) read one v128 each (hash4Short) while 16 bytes
+  // from the group's last start stay inside the batch's data (ends at offsets[count]).
+  const end = count > 0 ? keyStart(offsets, count) : 0;
   let i = 0;
   for (; i + 4 <= count; i += 4) {
     const o = offsets + (<usize>i << 2);
     const s0 = load<i32>(o), s1 = load<i32>(o, 4), s2 = load<i32>(o, 8), s3 = load<i32>(o, 12), s4 = load<i32>(o, 16);
     const l0 = s1 - s0, l1 = s2 - s1, l2 = s3 - s2, l3 = s4 - s3;
     const w = out + (<usize>i << 2);
-    if (((l0 ^ l1) | (l0 ^ l2) | (l0 ^ l3)) >>> 2 == 0) {
+    if (((l0 ^ l1) | (l0 ^ l2) | (l0 ^ l3)) >>> 2 == 0 && l0 < 16 && s3 + 16 <= end) {
+      hash4Short(data + <usize>s0, data + <usize>s1, data + <usize>s2, data + <usize>s3, l0, l1, l2, l3, n, w, w + 4, w + 8, w + 12);
+    } else if (((l0 ^ l1) | (l0 ^ l2) | (l0 ^ l3)) >>> 2 == 0) {
       hash4Equal(data + <usize>s0, data + <usize>s1, data + <usize>s2, data + <usize>s3, l0, l1, l2, l3, n, w, w + 4, w + 8, w + 12);
     } else {
       store<i32>(w, finalize(murmur2At(data + <usize>s0, l0), n));

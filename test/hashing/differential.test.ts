@@ -58,6 +58,38 @@ describe('differential: wasm scalar = wasm simd = reference', () => {
     );
   });
 
+  it('groups of four short keys with one block count (one v128 load per key), up to the last byte of the batch', () => {
+    // The SIMD kernel loads 16 bytes from each of four keys under 16 bytes long while
+    // that stays inside the batch's data, and gathers block by block near its end.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 0, maxLength: 41 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        partitionCount,
+        (blocks, tails, pad, seed, n) => {
+          let x = seed | 1;
+          const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x & 0xff);
+          const keys = tails.map((t) => Uint8Array.from({ length: 4 * blocks + t }, next));
+          const { data: packed, offsets } = pack(keys);
+          // Keys start `pad` bytes into the data: offsets[0] > 0 is allowed.
+          const data = new Uint8Array(pad + packed.length);
+          data.set(packed, pad);
+          for (let i = 0; i < offsets.length; i++) offsets[i] += pad;
+          for (const raw of [0, n]) {
+            const want = ref.hashVar(data, offsets, keys.length, raw);
+            expect(Array.from(want)).toEqual(keys.map((k) => (raw === 0 ? murmur2Ref(k) : (murmur2Ref(k) & 0x7fffffff) % raw)));
+            expect(simd.hashVar(data, offsets, keys.length, raw)).toEqual(want);
+            expect(scalar.hashVar(data, offsets, keys.length, raw)).toEqual(want);
+          }
+          expect(partitionsForPacked(data, offsets, n, { engine: 'wasm-simd' })).toEqual(ref.hashVar(data, offsets, keys.length, n));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('random fixed-width batches (widths 1..40, counts 0..2000)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 2000 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }), partitionCount, (w, count, seed, n) => {
