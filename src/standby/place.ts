@@ -1,12 +1,13 @@
 // placeStandbys: validate -> flatten -> kernel -> a placement whose report is
 // built on demand (a million tasks stay flat arrays unless someone asks).
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
-import { KAFKA_TAG_AWARE } from '../engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, KEEP_KAFKA } from '../engine/reference/standby.js';
 import { AssignorError } from '../errors.js';
 import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
 import { javaHashMapOrder } from './hash-order.js';
 import { buildReport, type PlacementReport } from './report.js';
+import { reportJson } from './report-json.js';
 import { totalsOf, type PlacementTotals } from './totals.js';
 
 export type { Mode } from './problem.js';
@@ -46,6 +47,14 @@ export interface StandbyPlacement {
   totals(): PlacementTotals;
   /** The full per-task / per-client report (the CLI's JSON). */
   report(): PlacementReport;
+  /**
+   * The same report as JSON text, `${JSON.stringify(report(), null, 2)}\n` byte for
+   * byte, in pieces of about `chunk` characters, built from the typed arrays
+   * (no object per task). `onTask(done)` is called as tasks are written.
+   */
+  reportJson(chunk?: number, onTask?: (done: number) => void): Generator<string>;
+  /** Balanced: Kafka's placement of the same input, for the comparison (reused from balanced's first phase when the input has no existing standbys). */
+  kafka(): StandbyPlacement | undefined;
 }
 
 export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOptions = {}): StandbyPlacement {
@@ -71,7 +80,10 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     order = h.order;
     orderExact = h.exact;
   }
-  const flags = tagAware ? KAFKA_TAG_AWARE : 0;
+  // Balanced's first phase is Kafka's placement with balanced's counts; without existing
+  // standbys those are Kafka's own counts, so the kernel hands it back for the comparison.
+  const reuseKafka = mode === 'balanced' && p.holders.length === 0;
+  const flags = (tagAware ? KAFKA_TAG_AWARE : 0) | (reuseKafka ? KEEP_KAFKA : 0);
   if (p.width === 0) out = new Int32Array(0);
   else if (mode === 'balanced') out = kernels.standbyBalanced(p, flags, order);
   else out = kernels.standbyKafka(p, flags, order);
@@ -79,6 +91,26 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
   const slots = out.subarray(0, n);
   const masks = out.subarray(n, 2 * n);
   const assignor: AssignorName = mode === 'balanced' ? 'balanced' : tagAware ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor';
+  let kafka: StandbyPlacement | undefined;
+  const kafkaOf = (): StandbyPlacement | undefined => {
+    if (mode !== 'balanced') return undefined;
+    if (kafka !== undefined) return kafka;
+    if (reuseKafka) {
+      const kafkaSlots = p.width === 0 ? slots : out.subarray(2 * n, 3 * n);
+      const kafkaMasks = p.width === 0 ? masks : out.subarray(3 * n, 4 * n);
+      kafka = {
+        ...placement,
+        mode: 'kafka',
+        assignor: tagAware ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor',
+        slots: kafkaSlots,
+        masks: kafkaMasks,
+        zeroStandbyGuard: true,
+        kafka: () => undefined,
+      };
+      kafka = { ...kafka, totals: () => totalsOf(kafka!), report: () => buildReport(kafka!), reportJson: (chunk, onTask) => reportJson(kafka!, undefined, chunk, onTask) };
+    } else kafka = placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true });
+    return kafka;
+  };
   const placement: StandbyPlacement = {
     mode,
     assignor,
@@ -92,7 +124,9 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     zeroStandbyGuard: zeroGuard,
     totals: () => totalsOf(placement),
     // Balanced reports compare themselves with Kafka's placement of the same input.
-    report: () => buildReport(placement, mode === 'balanced' ? placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true }) : undefined),
+    report: () => buildReport(placement, kafkaOf()),
+    reportJson: (chunk, onTask) => reportJson(placement, kafkaOf(), chunk, onTask),
+    kafka: kafkaOf,
   };
   return placement;
 }
