@@ -48,11 +48,11 @@ export interface StandbyPlacement {
   /** The full per-task / per-client report (the CLI's JSON). */
   report(): PlacementReport;
   /**
-   * The same report as JSON text, `${JSON.stringify(report(), null, 2)}\n` byte for
-   * byte, in pieces of about `chunk` characters, built from the typed arrays
+   * The same report as UTF-8 JSON, the bytes of `${JSON.stringify(report(), null, 2)}\n`,
+   * in pieces of about `chunk` bytes, built from the typed arrays
    * (no object per task). `onTask(done)` is called as tasks are written.
    */
-  reportJson(chunk?: number, onTask?: (done: number) => void): Generator<string>;
+  reportJson(chunk?: number, onTask?: (done: number) => void): Generator<Uint8Array>;
   /** Balanced: Kafka's placement of the same input, for the comparison (reused from balanced's first phase when the input has no existing standbys). */
   kafka(): StandbyPlacement | undefined;
 }

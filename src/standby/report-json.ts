@@ -1,9 +1,9 @@
-// The placement report as JSON text, written straight from the placement's
-// typed arrays: the same bytes as `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`
-// without a report object per task or client, in pieces of about `chunk`
-// characters (a million-task report is far longer than the longest string V8
-// can build, and holding it whole would cost gigabytes).
-import { formatTaskId } from './task-id.js';
+// The placement report as JSON, written straight from the placement's typed
+// arrays into byte buffers: the same bytes as `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`
+// without a report object per task or client, in pieces of about `chunk` bytes
+// (a million-task report is some 650 MB, far longer than the longest string V8
+// can build; as objects and one string it cost gigabytes and most of the run).
+import { formatTaskId, type TaskId } from './task-id.js';
 import { keysOf, levelOf, lowerLevel, type TaskLevel } from './levels.js';
 import type { StandbyPlacement } from './place.js';
 import { balancedRange, kafkaTagPhase, whyNot } from './report.js';
@@ -31,7 +31,108 @@ function objectKeyOrder(keys: string[]): string[] {
   return index.length === 0 ? keys : [...index, ...keys.filter((k) => !isIndex(k))];
 }
 
-export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<string> {
+/** Text -> UTF-8 bytes (JSON text from JSON.stringify is always well-formed). */
+const utf8 = new TextEncoder();
+
+/**
+ * The output buffer: bytes are appended, and the full buffer is handed out and
+ * replaced (never reused: the stream may still hold it). Fixed fragments are
+ * encoded once and copied; integers are printed digit by digit.
+ */
+class Bytes {
+  buf: Uint8Array;
+  pos = 0;
+
+  constructor(private readonly chunk: number) {
+    this.buf = new Uint8Array(chunk + 4096);
+  }
+
+  /** Room for n more bytes (a long entry grows the buffer). */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+  }
+
+  bytes(b: Uint8Array): void {
+    const n = b.length;
+    this.ensure(n);
+    const buf = this.buf;
+    let pos = this.pos;
+    // A loop only for the shortest fragments: per byte it is far slower than TypedArray.set's copy.
+    if (n < 8) for (let i = 0; i < n; i++) buf[pos++] = b[i]!;
+    else {
+      buf.set(b, pos);
+      pos += n;
+    }
+    this.pos = pos;
+  }
+
+  text(s: string): void {
+    this.ensure(3 * s.length);
+    this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
+  }
+
+  /** A non-negative integer below 2^53. */
+  int(n: number): void {
+    this.ensure(16);
+    const buf = this.buf;
+    if (n < 10) {
+      buf[this.pos++] = 48 + n;
+      return;
+    }
+    let digits = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    let at = this.pos + digits;
+    this.pos = at;
+    for (let x = n; digits-- > 0; x = Math.floor(x / 10)) buf[--at] = 48 + (x % 10);
+  }
+
+  /** `"<subtopology>_<partition>"`. */
+  taskId(s: number, p: number): void {
+    this.ensure(24);
+    this.buf[this.pos++] = 34;
+    this.int(s);
+    this.buf[this.pos++] = 95;
+    this.int(p);
+    this.buf[this.pos++] = 34;
+  }
+
+  /** `        "<subtopology>_<partition>"`, then `,\n` unless last: one item of a client's task list, byte by byte. */
+  taskItem(s: number, p: number, last: boolean): void {
+    this.ensure(40);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < 8; i++) buf[pos++] = 32;
+    this.pos = pos;
+    this.taskId(s, p);
+    if (!last) {
+      this.buf[this.pos++] = 44;
+      this.buf[this.pos++] = 10;
+    }
+  }
+
+  full(): boolean {
+    return this.pos >= this.chunk;
+  }
+
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = new Uint8Array(this.chunk + 4096);
+    this.pos = 0;
+    return out;
+  }
+}
+
+const enc = (s: string): Uint8Array => utf8.encode(s);
+
+/**
+ * The report as UTF-8 JSON in pieces of about `chunk` bytes: the bytes of
+ * `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`. `onTask(done)` is
+ * called as tasks are written.
+ */
+export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<Uint8Array> {
   const { cluster } = pl;
   const p = pl.flat.problem;
   const K = p.keys;
@@ -39,38 +140,82 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
   const T = p.tasks;
   const C = p.clients;
   const tagKeys = cluster.tagKeys;
+  const tasks = cluster.tasks;
+  // Task ids as numbers: the clients' lists name tasks in random order, and typed arrays stay in cache where a million objects do not.
+  const subs = new Int32Array(T);
+  const parts = new Int32Array(T);
+  for (let t = 0; t < T; t++) {
+    subs[t] = tasks[t]!.subtopology;
+    parts[t] = tasks[t]!.partition;
+  }
   const ids = cluster.clients.map((c) => c.id);
-  const jsonIds = ids.map((id) => JSON.stringify(id));
   const exMasks = existingMasks(pl);
   const range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
   const groupSize = new Int32Array(p.groups);
   for (let c = 0; c < C; c++) groupSize[p.groupOf[c]!]!++;
 
-  // Per key mask: the level, and the "level" + "differsOn" lines of a standby entry (depth 4: fields at 10 spaces).
+  // Fragments, encoded once. A standby or existing entry (depth 4: fields at 10 spaces) is
+  // its client's opening (per client) + its mask's level and differsOn lines (per key mask).
+  const entryHead = ids.map((id) => enc(`        {\n          "client": ${JSON.stringify(id)},\n`));
+  const activeLine = ids.map((id) => enc(`,\n      "active": ${JSON.stringify(id)},\n`));
   const maskLevel: (ReturnType<typeof levelOf>)[] = [];
-  const maskLines: string[] = [];
+  const maskLines: Uint8Array[] = [];
   for (let m = 0; m < 1 << K; m++) {
     maskLevel.push(levelOf(m, K));
     const differs = keysOf(m, tagKeys).map((k) => JSON.stringify(k));
-    maskLines.push(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`);
+    maskLines.push(enc(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`));
   }
-
-  let out = '';
-  const flush = function* (): Generator<string> {
-    if (out.length >= chunk) {
-      yield out;
-      out = '';
+  const ENTRY_END = enc('\n        }');
+  // A whole entry without a reason, by (client, mask, last in its list): built on first use.
+  const entries: (Uint8Array | undefined)[] = [];
+  const entry = (c: number, m: number, last: boolean): Uint8Array => {
+    const key = (((c << K) | m) << 1) | (last ? 1 : 0);
+    let e = entries[key];
+    if (e === undefined) {
+      const head = entryHead[c]!, lines = maskLines[m]!, end = last ? NL : COMMA_NL;
+      e = new Uint8Array(head.length + lines.length + ENTRY_END.length + end.length);
+      e.set(head);
+      e.set(lines, head.length);
+      e.set(ENTRY_END, head.length + lines.length);
+      e.set(end, head.length + lines.length + ENTRY_END.length);
+      entries[key] = e;
     }
+    return e;
   };
+  // A task's last lines, by (level, askedFor, unplaced, last task): few distinct ones.
+  const tails = new Map<number, Uint8Array>();
+  const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
+  const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): Uint8Array => {
+    const key = ((asked * 4294967296 + unplaced) * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
+    let e = tails.get(key);
+    if (e === undefined) {
+      e = enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`);
+      tails.set(key, e);
+    }
+    return e;
+  };
+  const COMMA_NL = enc(',\n');
+  const NL = enc('\n');
+  const TASK_OPEN = enc('    {\n      "task": ');
+  const ACTIVE_NULL = enc(',\n      "active": null,\n');
+  const EXISTING_EMPTY = enc('      "existing": [],\n');
+  const EXISTING_OPEN = enc('      "existing": [\n');
+  const STANDBYS_EMPTY = enc('      "standbys": [],\n');
+  const STANDBYS_OPEN = enc('      "standbys": [\n');
+  const LIST_CLOSE = enc('      ],\n');
+  const WHY = enc(',\n          "why": ');
+  const NO_EXISTING_STANDBYS_OPEN = enc('      "existing": [],\n      "standbys": [\n');
+  const LIST_END = enc('\n      ]');
 
-  out += '{\n';
-  out += `  "mode": ${JSON.stringify(pl.mode)},\n`;
-  out += `  "assignor": ${JSON.stringify(pl.assignor)},\n`;
-  out += `  "engine": ${JSON.stringify(pl.engine)},\n`;
-  out += `  "numStandbys": ${JSON.stringify(cluster.numStandbys)},\n`;
-  out += `  "tagKeys": ${small(tagKeys, '  ')},\n`;
-  out += `  "totals": ${small(totalsOf(pl), '  ')},\n`;
-  if (kafka !== undefined) out += `  "againstKafka": ${small(compareWithKafka(pl, kafka), '  ')},\n`;
+  const b = new Bytes(chunk);
+  b.text('{\n');
+  b.text(`  "mode": ${JSON.stringify(pl.mode)},\n`);
+  b.text(`  "assignor": ${JSON.stringify(pl.assignor)},\n`);
+  b.text(`  "engine": ${JSON.stringify(pl.engine)},\n`);
+  b.text(`  "numStandbys": ${JSON.stringify(cluster.numStandbys)},\n`);
+  b.text(`  "tagKeys": ${small(tagKeys, '  ')},\n`);
+  b.text(`  "totals": ${small(totalsOf(pl), '  ')},\n`);
+  if (kafka !== undefined) b.text(`  "againstKafka": ${small(compareWithKafka(pl, kafka), '  ')},\n`);
 
   // Warnings come before the tasks, so the unplaced counts are found in a first pass.
   const placed = new Int32Array(T);
@@ -86,54 +231,54 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
     unplaced[t] = Math.max(0, asked[t]! - e - n);
     if (unplaced[t]! > 0) warnings++;
   }
-  if (warnings === 0) out += '  "warnings": [],\n';
+  if (warnings === 0) b.text('  "warnings": [],\n');
   else {
-    out += '  "warnings": [\n';
+    b.text('  "warnings": [\n');
     let left = warnings;
-    const warn = (text: string): void => {
-      out += `    ${JSON.stringify(text)}${--left > 0 ? ',\n' : '\n'}`;
-    };
+    const warn = (text: string): void => b.text(`    ${JSON.stringify(text)}${--left > 0 ? ',\n' : '\n'}`);
     if (!pl.orderExact) warn('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
     for (let t = 0; t < T; t++) {
       if (unplaced[t] === 0) continue;
       const e = p.holderStart[t + 1]! - p.holderStart[t]!;
       const had = e > 0 ? `, ${e} already there` : '';
-      warn(`task ${formatTaskId(cluster.tasks[t]!)}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
-      yield* flush();
+      warn(`task ${formatTaskId(tasks[t]!)}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
+      if (b.full()) yield b.take();
     }
-    out += '  ],\n';
+    b.text('  ],\n');
   }
 
   // Tasks.
-  if (T === 0) out += '  "tasks": [],\n';
+  if (T === 0) b.text('  "tasks": [],\n');
   else {
-    out += '  "tasks": [\n';
+    b.text('  "tasks": [\n');
     const holders: number[] = [];
     for (let t = 0; t < T; t++) {
-      const task = cluster.tasks[t]!;
       const a = p.active[t]!;
       holders.length = 0;
       if (a >= 0) holders.push(a);
       let level: TaskLevel = K === 0 ? 'untagged' : 'none';
       let first = true;
-      out += `    {\n      "task": "${formatTaskId(task)}",\n      "active": ${a >= 0 ? jsonIds[a] : 'null'},\n`;
+      b.bytes(TASK_OPEN);
+      b.taskId(subs[t]!, parts[t]!);
+      b.bytes(a >= 0 ? activeLine[a]! : ACTIVE_NULL);
       const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
-      if (h0 === h1) out += '      "existing": [],\n';
+      if (h0 === h1 && placed[t]! > 0) b.bytes(NO_EXISTING_STANDBYS_OPEN);
+      else if (h0 === h1) b.bytes(EXISTING_EMPTY);
       else {
-        out += '      "existing": [\n';
+        b.bytes(EXISTING_OPEN);
         for (let h = h0; h < h1; h++) {
           const c = p.holders[h]!;
           holders.push(c);
           const m = exMasks[h]!;
-          out += `        {\n          "client": ${jsonIds[c]},\n${maskLines[m]}\n        }${h + 1 < h1 ? ',\n' : '\n'}`;
+          b.bytes(entry(c, m, h + 1 === h1));
           level = first ? maskLevel[m]! : lowerLevel(level, maskLevel[m]!);
           first = false;
         }
-        out += '      ],\n';
+        b.bytes(LIST_CLOSE);
       }
-      if (placed[t] === 0) out += '      "standbys": [],\n';
+      if (placed[t] === 0) b.bytes(STANDBYS_EMPTY);
       else {
-        out += '      "standbys": [\n';
+        if (h0 !== h1) b.bytes(STANDBYS_OPEN);
         let tagPhase = -1; // computed only when a reason needs it
         let left = placed[t]!;
         for (let j = 0; j < W; j++) {
@@ -141,26 +286,28 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
           if (c < 0) continue;
           const m = pl.masks[t * W + j]!;
           const l = maskLevel[m]!;
-          out += `        {\n          "client": ${jsonIds[c]},\n${maskLines[m]}`;
           if (l === 'partial' || l === 'least') {
+            b.bytes(entryHead[c]!);
+            b.bytes(maskLines[m]!);
             if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
-            out += `,\n          "why": ${JSON.stringify(whyNot(pl, holders, c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j }))}`;
-          }
-          out += `\n        }${--left > 0 ? ',\n' : '\n'}`;
+            b.bytes(WHY);
+            b.text(JSON.stringify(whyNot(pl, holders, c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j })));
+            b.bytes(ENTRY_END);
+            b.bytes(--left > 0 ? COMMA_NL : NL);
+          } else b.bytes(entry(c, m, --left === 0));
           level = first ? l : lowerLevel(level, l);
           first = false;
           holders.push(c);
         }
-        out += '      ],\n';
+        b.bytes(LIST_CLOSE);
       }
-      out += `      "level": "${level}",\n      "askedFor": ${asked[t]},\n      "unplaced": ${unplaced[t]}\n    }${t + 1 < T ? ',\n' : '\n'}`;
-      if (out.length >= chunk) {
+      b.bytes(tail(level, asked[t]!, unplaced[t]!, t + 1 === T));
+      if (b.full()) {
         onTask?.(t + 1);
-        yield out;
-        out = '';
+        yield b.take();
       }
     }
-    out += '  ],\n';
+    b.text('  ],\n');
   }
 
   // Clients: each one's new standbys, in task order (CSR over the slots).
@@ -173,22 +320,37 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
     const c = pl.slots[s]!;
     if (c >= 0) newTasks[cursor[c]!++] = (s / W) | 0;
   }
-  if (C === 0) out += '  "clients": []\n';
+  if (C === 0) b.text('  "clients": []\n');
   else {
-    out += '  "clients": [\n';
-    const taskList = (names: string[]): string => (names.length === 0 ? '[]' : `[\n        "${names.join('",\n        "')}"\n      ]`);
+    b.text('  "clients": [\n');
+    /** A list of task ids as a field value (items at 8 spaces): `list`, then the client's new standbys newTasks[from, to). */
+    const taskIds = (list: readonly TaskId[], from: number, to: number): void => {
+      const n = list.length + to - from;
+      if (n === 0) {
+        b.text('[]');
+        return;
+      }
+      b.text('[\n');
+      let i = 0;
+      for (const t of list) b.taskItem(t.subtopology, t.partition, ++i === n);
+      for (let x = from; x < to; x++) b.taskItem(subs[newTasks[x]!]!, parts[newTasks[x]!]!, ++i === n);
+      b.bytes(LIST_END);
+    };
     for (let c = 0; c < C; c++) {
       const cl = cluster.clients[c]!;
       const tagNames = objectKeyOrder([...cl.tags.keys()]);
       const tags = tagNames.length === 0 ? '{}' : `{\n${tagNames.map((k) => `        ${JSON.stringify(k)}: ${JSON.stringify(cl.tags.get(k))}`).join(',\n')}\n      }`;
-      const standby = cl.standby.map(formatTaskId);
-      for (let i = start[c]!; i < start[c + 1]!; i++) standby.push(formatTaskId(cluster.tasks[newTasks[i]!]!));
-      const load = (cl.active.length + standby.length) / cl.capacity;
-      out += `    {\n      "id": ${jsonIds[c]},\n      "tags": ${tags},\n      "capacity": ${cl.capacity},\n      "active": ${taskList(cl.active.map(formatTaskId))},\n      "standby": ${taskList(standby)},\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`;
-      yield* flush();
+      const standbys = cl.standby.length + start[c + 1]! - start[c]!;
+      const load = (cl.active.length + standbys) / cl.capacity;
+      b.text(`    {\n      "id": ${JSON.stringify(ids[c])},\n      "tags": ${tags},\n      "capacity": ${cl.capacity},\n      "active": `);
+      taskIds(cl.active, 0, 0);
+      b.text(',\n      "standby": ');
+      taskIds(cl.standby, start[c]!, start[c + 1]!);
+      b.text(`,\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`);
+      if (b.full()) yield b.take();
     }
-    out += '  ]\n';
+    b.text('  ]\n');
   }
-  out += '}\n';
-  yield out;
+  b.text('}\n');
+  yield b.take();
 }
