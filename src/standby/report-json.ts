@@ -35,16 +35,50 @@ function objectKeyOrder(keys: string[]): string[] {
 const utf8 = new TextEncoder();
 
 /**
- * The output buffer: bytes are appended, and the full buffer is handed out and
- * replaced (never reused: the stream may still hold it). Fixed fragments are
- * encoded once and copied; integers are printed digit by digit.
+ * The output buffer. Fragments used again and again (a client's entry opening,
+ * a mask's lines) are kept once in an arena at the start of the same array and
+ * copied with copyWithin: a million tasks pick clients at random, and one
+ * array's bytes stay in cache where thousands of small array objects do not.
+ * Output goes after the arena; each full piece is handed out as a copy.
  */
 class Bytes {
   buf: Uint8Array;
-  pos = 0;
+  pos: number;
+  private arenaEnd = 0;
+  private readonly start: number;
+  private readonly off: number[] = [];
+  private readonly len: number[] = [];
+  /** Fragments that did not fit in the arena (handle -1 - i). */
+  private readonly spill: Uint8Array[] = [];
 
-  constructor(private readonly chunk: number) {
-    this.buf = new Uint8Array(chunk + 4096);
+  constructor(private readonly chunk: number, arena: number) {
+    this.start = arena;
+    this.pos = arena;
+    this.buf = new Uint8Array(arena + chunk + 4096);
+  }
+
+  /** Keeps a fragment; returns its handle for put(). */
+  keep(b: Uint8Array): number {
+    if (this.arenaEnd + b.length > this.start) {
+      this.spill.push(b);
+      return -this.spill.length;
+    }
+    this.buf.set(b, this.arenaEnd);
+    this.off.push(this.arenaEnd);
+    this.len.push(b.length);
+    this.arenaEnd += b.length;
+    return this.off.length - 1;
+  }
+
+  put(h: number): void {
+    if (h < 0) {
+      this.bytes(this.spill[-1 - h]!);
+      return;
+    }
+    const o = this.off[h]!, n = this.len[h]!;
+    this.ensure(n);
+    this.buf.copyWithin(this.pos, o, o + n);
+    this.pos += n;
   }
 
   /** Room for n more bytes (a long entry grows the buffer). */
@@ -58,15 +92,8 @@ class Bytes {
   bytes(b: Uint8Array): void {
     const n = b.length;
     this.ensure(n);
-    const buf = this.buf;
-    let pos = this.pos;
-    // A loop only for the shortest fragments: per byte it is far slower than TypedArray.set's copy.
-    if (n < 8) for (let i = 0; i < n; i++) buf[pos++] = b[i]!;
-    else {
-      buf.set(b, pos);
-      pos += n;
-    }
-    this.pos = pos;
+    this.buf.set(b, this.pos);
+    this.pos += n;
   }
 
   text(s: string): void {
@@ -114,13 +141,12 @@ class Bytes {
   }
 
   full(): boolean {
-    return this.pos >= this.chunk;
+    return this.pos - this.start >= this.chunk;
   }
 
   take(): Uint8Array {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = new Uint8Array(this.chunk + 4096);
-    this.pos = 0;
+    const out = this.buf.slice(this.start, this.pos);
+    this.pos = this.start;
     return out;
   }
 }
@@ -166,34 +192,6 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
     maskLines.push(enc(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`));
   }
   const ENTRY_END = enc('\n        }');
-  // A whole entry without a reason, by (client, mask, last in its list): built on first use.
-  const entries: (Uint8Array | undefined)[] = [];
-  const entry = (c: number, m: number, last: boolean): Uint8Array => {
-    const key = (((c << K) | m) << 1) | (last ? 1 : 0);
-    let e = entries[key];
-    if (e === undefined) {
-      const head = entryHead[c]!, lines = maskLines[m]!, end = last ? NL : COMMA_NL;
-      e = new Uint8Array(head.length + lines.length + ENTRY_END.length + end.length);
-      e.set(head);
-      e.set(lines, head.length);
-      e.set(ENTRY_END, head.length + lines.length);
-      e.set(end, head.length + lines.length + ENTRY_END.length);
-      entries[key] = e;
-    }
-    return e;
-  };
-  // A task's last lines, by (level, askedFor, unplaced, last task): few distinct ones.
-  const tails = new Map<number, Uint8Array>();
-  const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
-  const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): Uint8Array => {
-    const key = ((asked * 4294967296 + unplaced) * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
-    let e = tails.get(key);
-    if (e === undefined) {
-      e = enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`);
-      tails.set(key, e);
-    }
-    return e;
-  };
   const COMMA_NL = enc(',\n');
   const NL = enc('\n');
   const TASK_OPEN = enc('    {\n      "task": ');
@@ -204,10 +202,32 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
   const STANDBYS_OPEN = enc('      "standbys": [\n');
   const LIST_CLOSE = enc('      ],\n');
   const WHY = enc(',\n          "why": ');
+  // A task's last lines, by (level, askedFor, unplaced, last task): few distinct ones.
+  const tails = new Map<number, number>();
+  const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
+  const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): number => {
+    const key = ((asked * 4294967296 + unplaced) * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
+    let h = tails.get(key);
+    if (h === undefined) {
+      h = b.keep(enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`));
+      tails.set(key, h);
+    }
+    return h;
+  };
   const NO_EXISTING_STANDBYS_OPEN = enc('      "existing": [],\n      "standbys": [\n');
   const LIST_END = enc('\n      ]');
 
-  const b = new Bytes(chunk);
+  // A standby or existing entry without a reason: its client's opening, then its mask's lines and end.
+  const maskEnds: Uint8Array[] = [];
+  for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...maskLines[m]!, ...ENTRY_END, ...end]));
+  const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
+  let arena = 1 << 16; // room for the task tails
+  for (const list of [entryHead, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
+  const b = new Bytes(chunk, arena);
+  const headH = entryHead.map((x) => b.keep(x));
+  const activeH = activeLine.map((x) => b.keep(x));
+  const maskEndH = maskEnds.map((x) => b.keep(x));
+  const [H_TASK_OPEN, H_ACTIVE_NULL, H_EXISTING_EMPTY, H_EXISTING_OPEN, H_STANDBYS_EMPTY, H_STANDBYS_OPEN, H_LIST_CLOSE, H_NO_EXISTING_STANDBYS_OPEN] = fixed.map((x) => b.keep(x)) as [number, number, number, number, number, number, number, number];
   b.text('{\n');
   b.text(`  "mode": ${JSON.stringify(pl.mode)},\n`);
   b.text(`  "assignor": ${JSON.stringify(pl.assignor)},\n`);
@@ -258,27 +278,28 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
       if (a >= 0) holders.push(a);
       let level: TaskLevel = K === 0 ? 'untagged' : 'none';
       let first = true;
-      b.bytes(TASK_OPEN);
+      b.put(H_TASK_OPEN);
       b.taskId(subs[t]!, parts[t]!);
-      b.bytes(a >= 0 ? activeLine[a]! : ACTIVE_NULL);
+      b.put(a >= 0 ? activeH[a]! : H_ACTIVE_NULL);
       const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
-      if (h0 === h1 && placed[t]! > 0) b.bytes(NO_EXISTING_STANDBYS_OPEN);
-      else if (h0 === h1) b.bytes(EXISTING_EMPTY);
+      if (h0 === h1 && placed[t]! > 0) b.put(H_NO_EXISTING_STANDBYS_OPEN);
+      else if (h0 === h1) b.put(H_EXISTING_EMPTY);
       else {
-        b.bytes(EXISTING_OPEN);
+        b.put(H_EXISTING_OPEN);
         for (let h = h0; h < h1; h++) {
           const c = p.holders[h]!;
           holders.push(c);
           const m = exMasks[h]!;
-          b.bytes(entry(c, m, h + 1 === h1));
+          b.put(headH[c]!);
+          b.put(maskEndH[2 * m + (h + 1 === h1 ? 1 : 0)]!);
           level = first ? maskLevel[m]! : lowerLevel(level, maskLevel[m]!);
           first = false;
         }
-        b.bytes(LIST_CLOSE);
+        b.put(H_LIST_CLOSE);
       }
-      if (placed[t] === 0) b.bytes(STANDBYS_EMPTY);
+      if (placed[t] === 0) b.put(H_STANDBYS_EMPTY);
       else {
-        if (h0 !== h1) b.bytes(STANDBYS_OPEN);
+        if (h0 !== h1) b.put(H_STANDBYS_OPEN);
         let tagPhase = -1; // computed only when a reason needs it
         let left = placed[t]!;
         for (let j = 0; j < W; j++) {
@@ -287,21 +308,24 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
           const m = pl.masks[t * W + j]!;
           const l = maskLevel[m]!;
           if (l === 'partial' || l === 'least') {
-            b.bytes(entryHead[c]!);
+            b.put(headH[c]!);
             b.bytes(maskLines[m]!);
             if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
             b.bytes(WHY);
             b.text(JSON.stringify(whyNot(pl, holders, c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j })));
             b.bytes(ENTRY_END);
             b.bytes(--left > 0 ? COMMA_NL : NL);
-          } else b.bytes(entry(c, m, --left === 0));
+          } else {
+            b.put(headH[c]!);
+            b.put(maskEndH[2 * m + (--left === 0 ? 1 : 0)]!);
+          }
           level = first ? l : lowerLevel(level, l);
           first = false;
           holders.push(c);
         }
-        b.bytes(LIST_CLOSE);
+        b.put(H_LIST_CLOSE);
       }
-      b.bytes(tail(level, asked[t]!, unplaced[t]!, t + 1 === T));
+      b.put(tail(level, asked[t]!, unplaced[t]!, t + 1 === T));
       if (b.full()) {
         onTask?.(t + 1);
         yield b.take();
