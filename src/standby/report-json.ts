@@ -222,10 +222,13 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
   for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...maskLines[m]!, ...ENTRY_END, ...end]));
   const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
   let arena = 1 << 16; // room for the task tails
-  for (const list of [entryHead, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
+  for (const list of [entryHead, activeLine, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
+  arena += C * NO_EXISTING_STANDBYS_OPEN.length;
   const b = new Bytes(chunk, arena);
   const headH = entryHead.map((x) => b.keep(x));
   const activeH = activeLine.map((x) => b.keep(x));
+  // The common case in one copy: the active's line, no existing standbys, new ones follow.
+  const activeOpenH = activeLine.map((x) => b.keep(Uint8Array.from([...x, ...NO_EXISTING_STANDBYS_OPEN])));
   const maskEndH = maskEnds.map((x) => b.keep(x));
   const [H_TASK_OPEN, H_ACTIVE_NULL, H_EXISTING_EMPTY, H_EXISTING_OPEN, H_STANDBYS_EMPTY, H_STANDBYS_OPEN, H_LIST_CLOSE, H_NO_EXISTING_STANDBYS_OPEN] = fixed.map((x) => b.keep(x)) as [number, number, number, number, number, number, number, number];
   b.text('{\n');
@@ -280,10 +283,16 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
       let first = true;
       b.put(H_TASK_OPEN);
       b.taskId(subs[t]!, parts[t]!);
-      b.put(a >= 0 ? activeH[a]! : H_ACTIVE_NULL);
       const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
-      if (h0 === h1 && placed[t]! > 0) b.put(H_NO_EXISTING_STANDBYS_OPEN);
-      else if (h0 === h1) b.put(H_EXISTING_EMPTY);
+      const opens = h0 === h1 && placed[t]! > 0; // no existing standbys, new ones follow
+      if (opens && a >= 0) b.put(activeOpenH[a]!);
+      else {
+        b.put(a >= 0 ? activeH[a]! : H_ACTIVE_NULL);
+        if (opens) b.put(H_NO_EXISTING_STANDBYS_OPEN);
+      }
+      if (opens) {
+        // "existing": [] and the opening of "standbys" are written.
+      } else if (h0 === h1) b.put(H_EXISTING_EMPTY);
       else {
         b.put(H_EXISTING_OPEN);
         for (let h = h0; h < h1; h++) {
