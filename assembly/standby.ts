@@ -7,6 +7,8 @@ export const STANDBY_KERNELS_VERSION: i32 = 1;
 export const STANDBY_KAFKA_TAG_AWARE: i32 = 1;
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
 const NEED_EXACT: i32 = 2;
+/** Balanced only: `out` has 4*T*W ints and [2*T*W, 4*T*W) receives Kafka's placement (slots, masks) before it is improved. */
+const STANDBY_KEEP_KAFKA: i32 = 4;
 
 // @ts-ignore: decorator
 @inline function ld(p: usize, i: i32): i32 {
@@ -826,7 +828,9 @@ export function standbyBalanced(
   // standbyKafka works on its own copy of the loads; keep the input's for the counts below.
   const kLoad = scratch(C, 0);
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
-  standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, flags | NEED_EXACT, fallbackOrder, out);
+  standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, (flags & ~STANDBY_KEEP_KAFKA) | NEED_EXACT, fallbackOrder, out);
+  // The caller's comparison with Kafka reuses this phase instead of placing again.
+  if ((flags & STANDBY_KEEP_KAFKA) != 0) memory.copy(out + (<usize>(2 * T * W) << 2), out, <usize>(2 * T * W) << 2);
   // kLoad now holds the loads after Kafka's placement.
   const count = scratch(C, 0);
   const hEnd = ld(holderStart, T);

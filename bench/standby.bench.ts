@@ -5,6 +5,10 @@
 //  2. kafka mode where it finishes (20,000 tasks x 1,000 clients).
 //  3. both modes on one shared mid-size input, ratio side by side, and a check
 //     that balanced never reaches a lower level than kafka for any task.
+//  7. whole calls (issue 11, item 5; bench/standby-whole.ts): placeStandbys from the
+//     JSON-shaped object at 1M x 10k, the columnar call on the same cluster, and the
+//     cold CLI (spawned node on dist/) writing the JSON report to disk; each with its
+//     target, met or missed.
 // Writes bench/results/standby.json and prints a markdown table. Timings share
 // 2 cores with other work, so treat them as noisy.
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -17,6 +21,7 @@ import { flatten } from '../src/standby/problem.js';
 import { kafkaLiteral } from '../test/standby/kafka-literal.js';
 import { quality, qualityMarkdown, skewedInputs } from './standby-quality.js';
 import { javaMarkdown, javaStandbyRows } from './standby-java.js';
+import { wholeMarkdown, wholeRows } from './standby-whole.js';
 
 const BIG_TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
 const BIG_CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
@@ -174,10 +179,15 @@ async function main(): Promise<void> {
   const javaRows = javaStandbyRows();
   console.log(`\n${javaMarkdown(javaRows)}`);
 
+  // 7. Whole calls: the object call and the columnar call interleaved, then the cold CLI.
+  const whole = wholeRows(BIG_CLIENTS, BIG_TASKS, Number(process.env.BENCH_WHOLE_ROUNDS ?? 3), Number(process.env.BENCH_CLI_ROUNDS ?? 2));
+  console.log(`\n${wholeMarkdown(whole)}`);
+
   const calibrationAfter = calibrate();
   const summary = {
     quality: qualityRows,
     kafkaStreams: javaRows,
+    wholeCalls: whole,
     machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg(), calibration1e8AddsMs: [calibrationBefore, calibrationAfter] },
     note: 'p50 of tinybench runs; other work shares the 2 cores, so timings are noisy. End to end = flatten (objects -> typed arrays) + kernel + totals; input parsing excluded.',
     rows,

@@ -88,3 +88,5 @@ export {
   type StandbyReport,
   type Mode as StandbyMode,
 } from './standby/index.js';
+// The same placement from typed arrays, without per-task objects (docs/standby.md, "Columnar input").
+export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './standby/index.js';

@@ -6,10 +6,10 @@ import { AssignorError } from '../errors.js';
 import { placeStandbys, type Mode } from '../standby/place.js';
 import { normalizeCluster } from '../standby/input.js';
 import { explainLines } from '../standby/explain.js';
-import type { PlacementReport } from '../standby/report.js';
 import { htmlReport } from '../standby/html-report.js';
 import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
 import { Output } from './output.js';
+import { startProgress } from './progress.js';
 
 const HELP = `usage: assignor standby --input cluster.json [options]
 
@@ -23,6 +23,7 @@ const HELP = `usage: assignor standby --input cluster.json [options]
   --engine E           wasm (default), wasm-simd, wasm-scalar or reference
   --no-zero-guard      kafka mode: with num.standby.replicas = 0, reproduce the tag-aware
                        do-while that still places one standby per task (quirk X04)
+  --no-progress        no progress bar (it only shows when stderr is a terminal, after 2 s)
 
 Output: the placement as JSON on stdout. Exit 2 on bad input, naming the place (clients[3].tags.zone).`;
 
@@ -33,6 +34,7 @@ const OPTIONS = {
   html: { type: 'string' },
   engine: { type: 'string' },
   'no-zero-guard': { type: 'boolean' },
+  'no-progress': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,53 +49,45 @@ export async function run(argv: string[]): Promise<number> {
   if (values.html === '-') throw new AssignorError('E_USAGE', '--html needs a file name: stdout already carries the JSON report', '--html');
   const mode = choiceOption<Mode>(values.mode, '--mode', ['balanced', 'kafka'], 'balanced');
   const engine = engineOption(values.engine); // also fails early on an engine this runtime lacks
-  const placement = placeStandbys(normalizeCluster(readJsonInput(values.input, '--input')), { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
-  const report = placement.report();
-  if (values.html !== undefined) {
-    try {
-      writeFileSync(values.html, htmlReport(report));
-    } catch (e) {
-      throw new AssignorError('E_OUTPUT', `cannot write ${values.html}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--html');
+  // A bar on a terminal's stderr once the run has lasted 2 s (progress.ts): the
+  // placement is one synchronous step, so it moves while the report is written.
+  const progress = startProgress('standby: placing, then writing the report', { unit: 'tasks', enabled: !values['no-progress'] && process.stdout.isTTY !== true });
+  try {
+    const cluster = normalizeCluster(readJsonInput(values.input, '--input'));
+    progress.tick(0, cluster.tasks.length);
+    const placement = placeStandbys(cluster, { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+    progress.tick(0);
+    // The explain text and the HTML page need the report objects; the JSON is written from the typed arrays.
+    const report = values.explain || values.html !== undefined ? placement.report() : undefined;
+    if (values.html !== undefined) {
+      try {
+        writeFileSync(values.html, htmlReport(report!));
+      } catch (e) {
+        throw new AssignorError('E_OUTPUT', `cannot write ${values.html}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--html');
+      }
     }
-  }
-  const out = new Output(process.stdout);
-  // Written in pieces: a million-task report is longer than the longest string V8 can build.
-  let batch = '';
-  const pieces = values.explain ? withNewlines(explainLines(report)) : reportJsonChunks(report);
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length >= 1 << 20) {
+    const out = new Output(process.stdout);
+    // Written in pieces: a million-task report is longer than the longest string V8 can build.
+    if (values.explain) {
+      let batch = '';
+      for (const piece of withNewlines(explainLines(report!))) {
+        batch += piece;
+        if (batch.length >= 1 << 20) {
+          await out.write(batch);
+          batch = '';
+        }
+      }
       await out.write(batch);
-      batch = '';
+    } else {
+      for (const piece of placement.reportJson(1 << 20, (done) => progress.tick(done))) await out.write(piece);
     }
+    await out.close();
+  } finally {
+    progress.end();
   }
-  await out.write(batch);
-  await out.close();
   return 0;
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string> {
   for (const line of lines) yield `${line}\n`;
-}
-
-/**
- * Exactly `${JSON.stringify(report, null, 2)}\n`, produced one task and one
- * client at a time instead of as one string.
- */
-export function* reportJsonChunks(report: PlacementReport): Generator<string> {
-  const indent = (text: string, pad: string): string => text.replace(/\n/g, `\n${pad}`);
-  const entries = Object.entries(report).filter(([, v]) => v !== undefined);
-  yield '{\n';
-  for (let i = 0; i < entries.length; i++) {
-    const [key, value] = entries[i]!;
-    const sep = i + 1 < entries.length ? ',\n' : '\n';
-    if (Array.isArray(value) && value.length > 0) {
-      yield `  ${JSON.stringify(key)}: [\n`;
-      for (let j = 0; j < value.length; j++) yield `    ${indent(JSON.stringify(value[j], null, 2), '    ')}${j + 1 < value.length ? ',\n' : '\n'}`;
-      yield `  ]${sep}`;
-    } else {
-      yield `  ${JSON.stringify(key)}: ${indent(JSON.stringify(value, null, 2), '  ')}${sep}`;
-    }
-  }
-  yield '}\n';
 }

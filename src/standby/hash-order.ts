@@ -6,7 +6,7 @@
 // (resizes split buckets stably), so iteration = buckets ascending, then
 // insertion order. A bucket that reaches 9 entries while the table is smaller
 // than 64 doubles the table instead of becoming a tree (HashMap.treeifyBin).
-import { taskIdHashCode, type TaskId } from './task-id.js';
+import type { TaskId } from './task-id.js';
 
 export interface HashOrder {
   /** Task indices (into the sorted list) in HashMap iteration order. */
@@ -20,9 +20,22 @@ export interface HashOrder {
 
 export function javaHashMapOrder(sortedTasks: readonly TaskId[]): HashOrder {
   const n = sortedTasks.length;
+  const subs = new Int32Array(n);
+  const parts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    subs[i] = sortedTasks[i]!.subtopology;
+    parts[i] = sortedTasks[i]!.partition;
+  }
+  return javaHashMapOrderOf(subs, parts);
+}
+
+/** The same, for tasks given as (subtopology, partition) columns in TaskId order. */
+export function javaHashMapOrderOf(subs: Int32Array, parts: Int32Array): HashOrder {
+  const n = subs.length;
   const spread = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const h = taskIdHashCode(sortedTasks[i]!);
+    // TaskId.hashCode (taskIdHashCode) on the columns.
+    const h = Math.imul((Math.imul(31 + subs[i]!, 31) + parts[i]!) | 0, 31);
     spread[i] = h ^ (h >>> 16);
   }
   let cap = 16;

@@ -18,3 +18,4 @@ export { levelOf, lowerLevel, levelRank, LEVELS, type Level, type TaskLevel } fr
 export { buildReport, type PlacementReport, type TaskReport, type ClientReport, type StandbyReport } from './report.js';
 export { explainText, explainLines } from './explain.js';
 export { htmlReport, HTML_MAX_TASKS } from './html-report.js';
+export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './columnar.js';

@@ -1,12 +1,13 @@
 // placeStandbys: validate -> flatten -> kernel -> a placement whose report is
 // built on demand (a million tasks stay flat arrays unless someone asks).
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
-import { KAFKA_TAG_AWARE } from '../engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, KEEP_KAFKA, type StandbyProblem } from '../engine/reference/standby.js';
 import { AssignorError } from '../errors.js';
 import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
-import { javaHashMapOrder } from './hash-order.js';
+import { javaHashMapOrderOf } from './hash-order.js';
 import { buildReport, type PlacementReport } from './report.js';
+import { reportJson } from './report-json.js';
 import { totalsOf, type PlacementTotals } from './totals.js';
 
 export type { Mode } from './problem.js';
@@ -46,6 +47,14 @@ export interface StandbyPlacement {
   totals(): PlacementTotals;
   /** The full per-task / per-client report (the CLI's JSON). */
   report(): PlacementReport;
+  /**
+   * The same report as UTF-8 JSON, the bytes of `${JSON.stringify(report(), null, 2)}\n`,
+   * in pieces of about `chunk` bytes, built from the typed arrays
+   * (no object per task). `onTask(done)` is called as tasks are written.
+   */
+  reportJson(chunk?: number, onTask?: (done: number) => void): Generator<Uint8Array>;
+  /** Balanced: Kafka's placement of the same input, for the comparison (reused from balanced's first phase when the input has no existing standbys). */
+  kafka(): StandbyPlacement | undefined;
 }
 
 export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOptions = {}): StandbyPlacement {
@@ -56,29 +65,58 @@ export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOption
 }
 
 
+/**
+ * Runs the mode's kernel: slots, then masks (then Kafka's slots and masks when
+ * `keepKafka`, balanced only). Both modes start from Kafka's placement (balanced then
+ * improves on it), so both need its fallback order.
+ */
+export function runKernel(kernels: ReturnType<typeof getKernels>, p: StandbyProblem, mode: Mode, tagAware: boolean, subs: Int32Array, parts: Int32Array, keepKafka: boolean): { out: Int32Array; orderExact: boolean } {
+  let order: Int32Array = new Int32Array(0);
+  let orderExact = true;
+  if (tagAware && p.width > 0) {
+    const h = javaHashMapOrderOf(subs, parts);
+    order = h.order;
+    orderExact = h.exact;
+  }
+  const flags = (tagAware ? KAFKA_TAG_AWARE : 0) | (keepKafka ? KEEP_KAFKA : 0);
+  if (p.width === 0) return { out: new Int32Array(0), orderExact };
+  return { out: mode === 'balanced' ? kernels.standbyBalanced(p, flags, order) : kernels.standbyKafka(p, flags, order), orderExact };
+}
+
 export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions = {}): StandbyPlacement {
   const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
   const zeroGuard = options.zeroStandbyGuard ?? true;
   const flat = flatten(cluster, mode, zeroGuard);
   const p = flat.problem;
   const tagAware = cluster.tagKeys.length > 0;
-  let out: Int32Array;
-  let orderExact = true;
-  // Both modes start from Kafka's placement (balanced then improves on it), so both need its fallback order.
-  let order: Int32Array = new Int32Array(0);
-  if (tagAware && p.width > 0) {
-    const h = javaHashMapOrder(cluster.tasks);
-    order = h.order;
-    orderExact = h.exact;
-  }
-  const flags = tagAware ? KAFKA_TAG_AWARE : 0;
-  if (p.width === 0) out = new Int32Array(0);
-  else if (mode === 'balanced') out = kernels.standbyBalanced(p, flags, order);
-  else out = kernels.standbyKafka(p, flags, order);
+  // Balanced's first phase is Kafka's placement with balanced's counts; without existing
+  // standbys those are Kafka's own counts, so the kernel hands it back for the comparison.
+  const reuseKafka = mode === 'balanced' && p.holders.length === 0;
+  const { out, orderExact } = runKernel(kernels, p, mode, tagAware, flat.subtopologies, flat.partitions, reuseKafka);
   const n = p.tasks * p.width;
   const slots = out.subarray(0, n);
   const masks = out.subarray(n, 2 * n);
   const assignor: AssignorName = mode === 'balanced' ? 'balanced' : tagAware ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor';
+  let kafka: StandbyPlacement | undefined;
+  const kafkaOf = (): StandbyPlacement | undefined => {
+    if (mode !== 'balanced') return undefined;
+    if (kafka !== undefined) return kafka;
+    if (reuseKafka) {
+      const kafkaSlots = p.width === 0 ? slots : out.subarray(2 * n, 3 * n);
+      const kafkaMasks = p.width === 0 ? masks : out.subarray(3 * n, 4 * n);
+      kafka = {
+        ...placement,
+        mode: 'kafka',
+        assignor: tagAware ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor',
+        slots: kafkaSlots,
+        masks: kafkaMasks,
+        zeroStandbyGuard: true,
+        kafka: () => undefined,
+      };
+      kafka = { ...kafka, totals: () => totalsOf(kafka!), report: () => buildReport(kafka!), reportJson: (chunk, onTask) => reportJson(kafka!, undefined, chunk, onTask) };
+    } else kafka = placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true });
+    return kafka;
+  };
   const placement: StandbyPlacement = {
     mode,
     assignor,
@@ -92,7 +130,9 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     zeroStandbyGuard: zeroGuard,
     totals: () => totalsOf(placement),
     // Balanced reports compare themselves with Kafka's placement of the same input.
-    report: () => buildReport(placement, mode === 'balanced' ? placeCluster(cluster, 'kafka', { ...options, zeroStandbyGuard: true }) : undefined),
+    report: () => buildReport(placement, kafkaOf()),
+    reportJson: (chunk, onTask) => reportJson(placement, kafkaOf(), chunk, onTask),
+    kafka: kafkaOf,
   };
   return placement;
 }

@@ -10,6 +10,9 @@ export type Mode = 'kafka' | 'balanced';
 
 export interface FlatCluster {
   problem: StandbyProblem;
+  /** Task t's TaskId as numbers (the fallback HashMap order hashes them). */
+  subtopologies: Int32Array;
+  partitions: Int32Array;
   /** Tag value of each global value id, and the key index it belongs to. */
   valueNames: string[];
   valueKeys: Int32Array;
@@ -55,9 +58,6 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   const valueNames: string[] = [];
   const valueKeyList: number[] = [];
   const clientValues = new Int32Array(C * K);
-  const groupOf = new Int32Array(C);
-  const groupIds = new Map<string, number>();
-  const groupValues: number[] = [];
   const load = new Int32Array(C);
   const capacity = new Int32Array(C);
   const active = new Int32Array(T).fill(-1);
@@ -79,14 +79,6 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       }
       clientValues[c * K + k] = id;
     }
-    const tuple = Array.from(clientValues.subarray(c * K, c * K + K)).join(',');
-    let g = groupIds.get(tuple);
-    if (g === undefined) {
-      g = groupIds.size;
-      groupIds.set(tuple, g);
-      for (let k = 0; k < K; k++) groupValues.push(clientValues[c * K + k]!);
-    }
-    groupOf[c] = g;
     capacity[c] = cl.capacity;
     load[c] = cl.active.length + cl.standby.length;
     for (const t of cl.active) {
@@ -111,8 +103,37 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   // Kafka's distinct-value counts include every client (tagKeyToValues).
   const distinct = new Int32Array(K);
   for (let k = 0; k < K; k++) distinct[k] = valueIds[k]!.size;
+  return {
+    problem: finishProblem(mode, zeroGuard, cluster.numStandbys, { clients: C, keys: K, tasks: T, clientValues, values: valueNames.length, distinct, load, capacity, active, holderStart, holders }),
+    subtopologies: subs,
+    partitions: parts,
+    valueNames,
+    valueKeys: Int32Array.from(valueKeyList),
+  };
+}
 
-  const S = cluster.numStandbys;
+/** What flatten and the columnar input both know before the kernel's sizes are worked out. */
+export type ProblemParts = Omit<StandbyProblem, 'groups' | 'groupOf' | 'groupValues' | 'width' | 'need'>;
+
+/**
+ * Adds the tag groups (clients with the same tuple of value ids, numbered by
+ * first appearance), the slots per task and each task's count of standbys to place.
+ */
+export function finishProblem(mode: Mode, zeroGuard: boolean, S: number, parts: ProblemParts): StandbyProblem {
+  const { clients: C, keys: K, tasks: T, clientValues, active, holderStart } = parts;
+  const groupOf = new Int32Array(C);
+  const groupIds = new Map<string, number>();
+  const groupValues: number[] = [];
+  for (let c = 0; c < C; c++) {
+    const tuple = K === 1 ? String(clientValues[c]) : Array.from(clientValues.subarray(c * K, c * K + K)).join(',');
+    let g = groupIds.get(tuple);
+    if (g === undefined) {
+      g = groupIds.size;
+      groupIds.set(tuple, g);
+      for (let k = 0; k < K; k++) groupValues.push(clientValues[c * K + k]!);
+    }
+    groupOf[c] = g;
+  }
   const kafkaZero = mode === 'kafka' && S === 0 && !zeroGuard && K > 0;
   const perTask = mode === 'kafka' && S === 0 && zeroGuard ? 0 : kafkaZero ? 1 : S;
   // A task nobody runs can have a standby on every client; otherwise the active's client is out.
@@ -124,29 +145,9 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
   }
   const need = new Int32Array(T);
   for (let t = 0; t < T; t++) {
+    const existing = holderStart[t + 1]! - holderStart[t]!;
     // Balanced mode counts existing standbys toward the target; Kafka's counters ignore them.
-    need[t] = mode === 'balanced' ? Math.max(0, Math.min(S - existing[t]!, width)) : perTask === 0 ? 0 : kafkaZero ? 0 : Math.min(S, width);
+    need[t] = mode === 'balanced' ? Math.max(0, Math.min(S - existing, width)) : perTask === 0 ? 0 : kafkaZero ? 0 : Math.min(S, width);
   }
-  return {
-    problem: {
-      clients: C,
-      keys: K,
-      groups: groupIds.size,
-      tasks: T,
-      width,
-      clientValues,
-      values: valueNames.length,
-      distinct,
-      groupOf,
-      groupValues: Int32Array.from(groupValues),
-      load,
-      capacity,
-      active,
-      need,
-      holderStart,
-      holders,
-    },
-    valueNames,
-    valueKeys: Int32Array.from(valueKeyList),
-  };
+  return { ...parts, groups: groupIds.size, groupOf, groupValues: Int32Array.from(groupValues), width, need };
 }

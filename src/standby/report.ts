@@ -146,7 +146,7 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
  * `holders` placed before it: per missing key, whether the key was used up,
  * the client lacks it, or nothing better was free.
  */
-function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean, range?: BalancedRange & { t: number; slot: number }): string {
+export function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean, range?: BalancedRange & { t: number; slot: number }): string {
   const p = pl.flat.problem;
   const K = p.keys;
   const tagKeys = pl.cluster.tagKeys;
@@ -209,7 +209,7 @@ function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number
  * clients: the first standby the filter would have refused marks where the
  * phase stopped (when it stops, no free client passes, so a fallback pick never does).
  */
-function kafkaTagPhase(pl: StandbyPlacement, t: number): number {
+export function kafkaTagPhase(pl: StandbyPlacement, t: number): number {
   const p = pl.flat.problem;
   const K = p.keys;
   const W = pl.width;
@@ -242,7 +242,7 @@ function kafkaTagPhase(pl: StandbyPlacement, t: number): number {
 }
 
 /** Balanced mode: its final loads and standby counts, and Kafka's range on the same input (the bounds balanced keeps). */
-interface BalancedRange {
+export interface BalancedRange {
   load: Int32Array; // actives + standbys per client, balanced's result
   count: Int32Array; // standbys per client, balanced's result
   hiN: number; // Kafka's most loaded client: hiN / hiC
@@ -271,7 +271,7 @@ function loadsOf(pl: StandbyPlacement): { load: Int32Array; count: Int32Array } 
   return { load, count };
 }
 
-function balancedRange(pl: StandbyPlacement, kafka: StandbyPlacement): BalancedRange {
+export function balancedRange(pl: StandbyPlacement, kafka: StandbyPlacement): BalancedRange {
   const cap = pl.flat.problem.capacity;
   const k = loadsOf(kafka);
   let hi = 0, lo = 0, maxCount = k.count[0] ?? 0, minCount = k.count[0] ?? 0;

@@ -42,6 +42,8 @@ export interface StandbyProblem {
 export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
 export const NEED_EXACT = 2;
+/** Balanced only: the result has 4*T*W ints and [2*T*W, 4*T*W) holds Kafka's placement (slots, masks) before balanced improves it. */
+export const KEEP_KAFKA = 4;
 
 export interface StandbyKernels {
   /**
@@ -209,7 +211,14 @@ function groupHeaps(p: StandbyProblem, load: Int32Array, count: Int32Array, mode
  *      sum n(n+1)/2c, then sum count^2, without lowering any task's spread.
  */
 function standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-  const out = standbyKafka(p, flags | NEED_EXACT, fallbackOrder);
+  const kafka = standbyKafka(p, (flags & ~KEEP_KAFKA) | NEED_EXACT, fallbackOrder);
+  // The caller's comparison with Kafka reuses this phase instead of placing again.
+  let out = kafka;
+  if ((flags & KEEP_KAFKA) !== 0) {
+    out = new Int32Array(2 * kafka.length);
+    out.set(kafka);
+    out.set(kafka, kafka.length);
+  }
   const load = p.load.slice();
   const count = new Int32Array(p.clients); // standbys per client (existing and placed)
   for (let h = 0; h < p.holders.length; h++) count[p.holders[h]!]!++;

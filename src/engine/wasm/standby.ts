@@ -34,7 +34,8 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
     const hs = core.put(p.holderStart);
     const hl = core.put(p.holders);
     const fo = core.put(fallbackOrder);
-    const n = 2 * p.tasks * p.width;
+    // KEEP_KAFKA (4, balanced only): Kafka's placement follows the result.
+    const n = 2 * p.tasks * p.width * ((flags & 4) !== 0 ? 2 : 1);
     const out = core.alloc(n * 4);
     kernel(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
     return core.takeI32(out, n);

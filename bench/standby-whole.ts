@@ -1,0 +1,142 @@
+// Whole calls at 1M tasks x 10k clients (issue 11, item 5): placeStandbys from
+// the JSON-shaped object, the columnar call on the same cluster, and the cold
+// CLI (a spawned node) on a 1M-task file writing its JSON report to disk.
+// The CLI row needs dist/ (npm run build). Called from standby.bench.ts;
+// standalone: npx tsx bench/standby-whole.ts (BENCH_TASKS, BENCH_CLIENTS, ROUNDS,
+// CLI_ROUNDS); npx tsx bench/standby-whole.ts --write FILE writes the cluster file.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { columnarOf, normalizeCluster, placeCluster, placeStandbys, placeStandbysColumnar, type ClusterSpec } from '../src/standby/index.js';
+import { flatten } from '../src/standby/problem.js';
+
+/** The benchmark's cluster as plain JSON-shaped data: UUID clients tagged cluster x zone (3 x 3), 1-4 threads, tasks of 8 subtopologies on random clients. */
+export function benchSpec(C: number, T: number, S = 2): ClusterSpec {
+  let seed = 0x9e3779b9;
+  const rnd = (): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+  const clients: { id: string; tags: Record<string, string>; capacity: number; active: string[] }[] = [];
+  for (let c = 0; c < C; c++) {
+    const hex = (rnd().toString(16) + rnd().toString(16) + rnd().toString(16) + rnd().toString(16)).padEnd(32, '0').slice(0, 32);
+    const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    clients.push({ id, tags: { cluster: `cluster-${rnd() % 3}`, zone: `eu-central-1${'abc'[rnd() % 3]}` }, capacity: 1 + (rnd() % 4), active: [] });
+  }
+  const tasks: string[] = [];
+  const per = Math.ceil(T / 8);
+  for (let t = 0; t < T; t++) {
+    const id = `${Math.floor(t / per)}_${t % per}`;
+    tasks.push(id);
+    clients[rnd() % C]!.active.push(id);
+  }
+  return { clients, tasks, numStandbys: S, tagKeys: ['cluster', 'zone'] };
+}
+
+export interface WholeRow {
+  case: string;
+  /** Median wall ms, and the median CPU ms of this process (in-process rows) or of the child (CLI, when /usr/bin/time is there). */
+  p50ms: number;
+  cpuMs?: number;
+  targetMs: number;
+  met: boolean;
+  note: string;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+function timed(fn: () => void): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+/**
+ * The three whole-call rows at C clients x T tasks x 2 standbys (balanced, the default), `rounds`
+ * rounds with the object and columnar calls interleaved, then `cliRounds` cold CLI runs.
+ */
+export function wholeRows(C: number, T: number, rounds = 3, cliRounds = 2): WholeRow[] {
+  const spec = benchSpec(C, T);
+  const col = columnarOf(normalizeCluster(spec));
+  const obj: { wall: number; cpu: number }[] = [];
+  const colT: { wall: number; cpu: number }[] = [];
+  const phases = { normalize: [] as number[], flatten: [] as number[], place: [] as number[] };
+  let check = true;
+  for (let r = 0; r < rounds; r++) {
+    obj.push(timed(() => void placeStandbys(spec)));
+    let slots: Int32Array = new Int32Array(0);
+    colT.push(timed(() => void (slots = placeStandbysColumnar(col).slots)));
+    // Where the object call's time goes: normalizing, flattening (objects -> typed arrays), the rest (hash order + kernel).
+    let cluster = normalizeCluster(spec);
+    phases.normalize.push(timed(() => void (cluster = normalizeCluster(spec))).wall);
+    phases.flatten.push(timed(() => void flatten(cluster, 'balanced', true)).wall);
+    let objSlots: Int32Array = new Int32Array(0);
+    phases.place.push(timed(() => void (objSlots = placeCluster(cluster, 'balanced').slots)).wall);
+    check &&= objSlots.length === slots.length && objSlots.every((c, i) => c === slots[i]);
+  }
+  const rows: WholeRow[] = [];
+  const o = median(obj.map((x) => x.wall));
+  const phase = `normalize ${median(phases.normalize).toFixed(0)} ms, flatten ${median(phases.flatten).toFixed(0)} ms, flatten + hash order + kernel (placeCluster) ${median(phases.place).toFixed(0)} ms`;
+  rows.push({ case: `placeStandbys(JSON-shaped object), ${T} tasks x ${C} clients, balanced, whole call`, p50ms: o, cpuMs: median(obj.map((x) => x.cpu)), targetMs: 1000, met: o < 1000, note: phase });
+  const cm = median(colT.map((x) => x.wall));
+  rows.push({ case: `placeStandbysColumnar(typed arrays), same cluster`, p50ms: cm, cpuMs: median(colT.map((x) => x.cpu)), targetMs: 1000, met: cm < 1000, note: `${check ? 'same slots as the object call' : 'SLOTS DIFFER from the object call'}; object/columnar ${(o / cm).toFixed(2)}x` });
+  rows.push(cliRow(spec, T, cliRounds));
+  return rows;
+}
+
+/** `assignor standby` from a cold start (a spawned node on dist/) on a T-task file, JSON report to a file on disk. */
+function cliRow(spec: ClusterSpec, T: number, rounds: number): WholeRow {
+  const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  const name = `assignor standby, cold CLI, ${T}-task file -> JSON report on disk`;
+  if (!existsSync(cli)) return { case: name, p50ms: NaN, targetMs: 5000, met: false, note: 'dist/cli/main.js missing: run npm run build first' };
+  const dir = mkdtempSync(join(tmpdir(), 'standby-bench-'));
+  try {
+    const input = join(dir, 'cluster.json');
+    writeFileSync(input, JSON.stringify(spec));
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    const rss: number[] = [];
+    let bytes = 0;
+    const gnuTime = existsSync('/usr/bin/time');
+    for (let r = 0; r < rounds; r++) {
+      const out = openSync(join(dir, 'report.json'), 'w');
+      const t0 = performance.now();
+      const args = [cli, 'standby', '--input', input];
+      const res = gnuTime
+        ? spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, ...args], { stdio: ['ignore', out, 'pipe'] })
+        : spawnSync(process.execPath, args, { stdio: ['ignore', out, 'pipe'] });
+      walls.push(performance.now() - t0);
+      closeSync(out);
+      if (res.status !== 0) return { case: name, p50ms: NaN, targetMs: 5000, met: false, note: `the CLI failed: ${res.stderr.toString().trim().split('\n').at(-1)}` };
+      if (gnuTime) {
+        const [u, sy, m] = res.stderr.toString().trim().split('\n').at(-1)!.split(' ').map(Number);
+        cpus.push((u! + sy!) * 1000);
+        rss.push(m! / 1024);
+      }
+      bytes = statSync(join(dir, 'report.json')).size;
+    }
+    const w = median(walls);
+    const extra = gnuTime ? `, CPU ${median(cpus).toFixed(0)} ms, peak RSS ${median(rss).toFixed(0)} MB` : '';
+    return { case: name, p50ms: w, ...(gnuTime ? { cpuMs: median(cpus) } : {}), targetMs: 5000, met: w < 5000, note: `report ${(bytes / 1e6).toFixed(0)} MB${extra}; input file ${(statSync(input).size / 1e6).toFixed(0)} MB` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function wholeMarkdown(rows: WholeRow[]): string {
+  const lines = ['| whole call | p50 wall ms | CPU ms | target | met | what dominates / notes |', '| --- | ---: | ---: | ---: | --- | --- |'];
+  for (const r of rows) lines.push(`| ${r.case} | ${r.p50ms.toFixed(0)} | ${r.cpuMs === undefined ? '-' : r.cpuMs.toFixed(0)} | < ${r.targetMs} ms | ${r.met ? 'met' : 'MISSED'} | ${r.note} |`);
+  return lines.join('\n');
+}
+
+if (process.argv[2] === '--write') {
+  writeFileSync(process.argv[3]!, JSON.stringify(benchSpec(Number(process.env.C ?? 10_000), Number(process.env.T ?? 1_000_000))));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(wholeMarkdown(wholeRows(Number(process.env.BENCH_CLIENTS ?? 10_000), Number(process.env.BENCH_TASKS ?? 1_000_000), Number(process.env.ROUNDS ?? 3), Number(process.env.CLI_ROUNDS ?? 2))));
+}

@@ -1,0 +1,389 @@
+// The placement report as JSON, written straight from the placement's typed
+// arrays into byte buffers: the same bytes as `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`
+// without a report object per task or client, in pieces of about `chunk` bytes
+// (a million-task report is some 650 MB, far longer than the longest string V8
+// can build; as objects and one string it cost gigabytes and most of the run).
+import { formatTaskId, type TaskId } from './task-id.js';
+import { keysOf, levelOf, lowerLevel, type TaskLevel } from './levels.js';
+import type { StandbyPlacement } from './place.js';
+import { balancedRange, kafkaTagPhase, whyNot } from './report.js';
+import { askedFor, compareWithKafka, existingMasks, totalsOf } from './totals.js';
+
+/** JSON.stringify(value, null, 2) of a small value, re-indented to start at depth `pad`. */
+function small(value: unknown, pad: string): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
+}
+
+/** A list of JSON strings as JSON.stringify(list, null, 2) prints it at depth `pad` (items one level deeper). */
+function stringList(items: readonly string[], pad: string): string {
+  if (items.length === 0) return '[]';
+  return `[\n${pad}  ${items.join(`,\n${pad}  `)}\n${pad}]`;
+}
+
+/**
+ * Own-key order of an object built by Object.fromEntries: array-index keys
+ * ("0", "17", below 2^32 - 1) first in ascending order, then the others in
+ * insertion order. Tag keys are user strings, so this matters.
+ */
+function objectKeyOrder(keys: string[]): string[] {
+  const isIndex = (k: string): boolean => /^(0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
+  const index = keys.filter(isIndex).sort((a, b) => Number(a) - Number(b));
+  return index.length === 0 ? keys : [...index, ...keys.filter((k) => !isIndex(k))];
+}
+
+/** Text -> UTF-8 bytes (JSON text from JSON.stringify is always well-formed). */
+const utf8 = new TextEncoder();
+
+/**
+ * The output buffer. Fragments used again and again (a client's entry opening,
+ * a mask's lines) are kept once in an arena at the start of the same array and
+ * copied with copyWithin: a million tasks pick clients at random, and one
+ * array's bytes stay in cache where thousands of small array objects do not.
+ * Output goes after the arena; each full piece is handed out as a copy.
+ */
+class Bytes {
+  buf: Uint8Array;
+  pos: number;
+  private arenaEnd = 0;
+  private readonly start: number;
+  private readonly off: number[] = [];
+  private readonly len: number[] = [];
+  /** Fragments that did not fit in the arena (handle -1 - i). */
+  private readonly spill: Uint8Array[] = [];
+
+  constructor(private readonly chunk: number, arena: number) {
+    this.start = arena;
+    this.pos = arena;
+    this.buf = new Uint8Array(arena + chunk + 4096);
+  }
+
+  /** Keeps a fragment; returns its handle for put(). */
+  keep(b: Uint8Array): number {
+    if (this.arenaEnd + b.length > this.start) {
+      this.spill.push(b);
+      return -this.spill.length;
+    }
+    this.buf.set(b, this.arenaEnd);
+    this.off.push(this.arenaEnd);
+    this.len.push(b.length);
+    this.arenaEnd += b.length;
+    return this.off.length - 1;
+  }
+
+  put(h: number): void {
+    if (h < 0) {
+      this.bytes(this.spill[-1 - h]!);
+      return;
+    }
+    const o = this.off[h]!, n = this.len[h]!;
+    this.ensure(n);
+    this.buf.copyWithin(this.pos, o, o + n);
+    this.pos += n;
+  }
+
+  /** Room for n more bytes (a long entry grows the buffer). */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+  }
+
+  bytes(b: Uint8Array): void {
+    const n = b.length;
+    this.ensure(n);
+    this.buf.set(b, this.pos);
+    this.pos += n;
+  }
+
+  text(s: string): void {
+    this.ensure(3 * s.length);
+    this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
+  }
+
+  /** A non-negative integer below 2^53. */
+  int(n: number): void {
+    this.ensure(16);
+    const buf = this.buf;
+    if (n < 10) {
+      buf[this.pos++] = 48 + n;
+      return;
+    }
+    let digits = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    let at = this.pos + digits;
+    this.pos = at;
+    for (let x = n; digits-- > 0; x = Math.floor(x / 10)) buf[--at] = 48 + (x % 10);
+  }
+
+  /** `"<subtopology>_<partition>"`. */
+  taskId(s: number, p: number): void {
+    this.ensure(24);
+    this.buf[this.pos++] = 34;
+    this.int(s);
+    this.buf[this.pos++] = 95;
+    this.int(p);
+    this.buf[this.pos++] = 34;
+  }
+
+  /** `        "<subtopology>_<partition>"`, then `,\n` unless last: one item of a client's task list, byte by byte. */
+  taskItem(s: number, p: number, last: boolean): void {
+    this.ensure(40);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < 8; i++) buf[pos++] = 32;
+    this.pos = pos;
+    this.taskId(s, p);
+    if (!last) {
+      this.buf[this.pos++] = 44;
+      this.buf[this.pos++] = 10;
+    }
+  }
+
+  full(): boolean {
+    return this.pos - this.start >= this.chunk;
+  }
+
+  take(): Uint8Array {
+    const out = this.buf.slice(this.start, this.pos);
+    this.pos = this.start;
+    return out;
+  }
+}
+
+const enc = (s: string): Uint8Array => utf8.encode(s);
+
+/**
+ * The report as UTF-8 JSON in pieces of about `chunk` bytes: the bytes of
+ * `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`. `onTask(done)` is
+ * called as tasks are written.
+ */
+export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<Uint8Array> {
+  const { cluster } = pl;
+  const p = pl.flat.problem;
+  const K = p.keys;
+  const W = pl.width;
+  const T = p.tasks;
+  const C = p.clients;
+  const tagKeys = cluster.tagKeys;
+  const tasks = cluster.tasks;
+  // Task ids as numbers: the clients' lists name tasks in random order, and typed arrays stay in cache where a million objects do not.
+  const subs = new Int32Array(T);
+  const parts = new Int32Array(T);
+  for (let t = 0; t < T; t++) {
+    subs[t] = tasks[t]!.subtopology;
+    parts[t] = tasks[t]!.partition;
+  }
+  const ids = cluster.clients.map((c) => c.id);
+  const exMasks = existingMasks(pl);
+  const range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
+  const groupSize = new Int32Array(p.groups);
+  for (let c = 0; c < C; c++) groupSize[p.groupOf[c]!]!++;
+
+  // Fragments, encoded once. A standby or existing entry (depth 4: fields at 10 spaces) is
+  // its client's opening (per client) + its mask's level and differsOn lines (per key mask).
+  const entryHead = ids.map((id) => enc(`        {\n          "client": ${JSON.stringify(id)},\n`));
+  const activeLine = ids.map((id) => enc(`,\n      "active": ${JSON.stringify(id)},\n`));
+  const maskLevel: (ReturnType<typeof levelOf>)[] = [];
+  const maskLines: Uint8Array[] = [];
+  for (let m = 0; m < 1 << K; m++) {
+    maskLevel.push(levelOf(m, K));
+    const differs = keysOf(m, tagKeys).map((k) => JSON.stringify(k));
+    maskLines.push(enc(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`));
+  }
+  const ENTRY_END = enc('\n        }');
+  const COMMA_NL = enc(',\n');
+  const NL = enc('\n');
+  const TASK_OPEN = enc('    {\n      "task": ');
+  const ACTIVE_NULL = enc(',\n      "active": null,\n');
+  const EXISTING_EMPTY = enc('      "existing": [],\n');
+  const EXISTING_OPEN = enc('      "existing": [\n');
+  const STANDBYS_EMPTY = enc('      "standbys": [],\n');
+  const STANDBYS_OPEN = enc('      "standbys": [\n');
+  const LIST_CLOSE = enc('      ],\n');
+  const WHY = enc(',\n          "why": ');
+  // A task's last lines, by (level, askedFor, unplaced, last task): few distinct ones.
+  const tails = new Map<number, number>();
+  const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
+  const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): number => {
+    const key = ((asked * 4294967296 + unplaced) * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
+    let h = tails.get(key);
+    if (h === undefined) {
+      h = b.keep(enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`));
+      tails.set(key, h);
+    }
+    return h;
+  };
+  const NO_EXISTING_STANDBYS_OPEN = enc('      "existing": [],\n      "standbys": [\n');
+  const LIST_END = enc('\n      ]');
+
+  // A standby or existing entry without a reason: its client's opening, then its mask's lines and end.
+  const maskEnds: Uint8Array[] = [];
+  for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...maskLines[m]!, ...ENTRY_END, ...end]));
+  const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
+  let arena = 1 << 16; // room for the task tails
+  for (const list of [entryHead, activeLine, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
+  arena += C * NO_EXISTING_STANDBYS_OPEN.length;
+  const b = new Bytes(chunk, arena);
+  const headH = entryHead.map((x) => b.keep(x));
+  const activeH = activeLine.map((x) => b.keep(x));
+  // The common case in one copy: the active's line, no existing standbys, new ones follow.
+  const activeOpenH = activeLine.map((x) => b.keep(Uint8Array.from([...x, ...NO_EXISTING_STANDBYS_OPEN])));
+  const maskEndH = maskEnds.map((x) => b.keep(x));
+  const [H_TASK_OPEN, H_ACTIVE_NULL, H_EXISTING_EMPTY, H_EXISTING_OPEN, H_STANDBYS_EMPTY, H_STANDBYS_OPEN, H_LIST_CLOSE, H_NO_EXISTING_STANDBYS_OPEN] = fixed.map((x) => b.keep(x)) as [number, number, number, number, number, number, number, number];
+  b.text('{\n');
+  b.text(`  "mode": ${JSON.stringify(pl.mode)},\n`);
+  b.text(`  "assignor": ${JSON.stringify(pl.assignor)},\n`);
+  b.text(`  "engine": ${JSON.stringify(pl.engine)},\n`);
+  b.text(`  "numStandbys": ${JSON.stringify(cluster.numStandbys)},\n`);
+  b.text(`  "tagKeys": ${small(tagKeys, '  ')},\n`);
+  b.text(`  "totals": ${small(totalsOf(pl), '  ')},\n`);
+  if (kafka !== undefined) b.text(`  "againstKafka": ${small(compareWithKafka(pl, kafka), '  ')},\n`);
+
+  // Warnings come before the tasks, so the unplaced counts are found in a first pass.
+  const placed = new Int32Array(T);
+  const unplaced = new Int32Array(T);
+  const asked = new Int32Array(T);
+  let warnings = pl.orderExact ? 0 : 1;
+  for (let t = 0; t < T; t++) {
+    let n = 0;
+    for (let j = 0; j < W; j++) if (pl.slots[t * W + j]! >= 0) n++;
+    placed[t] = n;
+    asked[t] = askedFor(pl, t);
+    const e = p.holderStart[t + 1]! - p.holderStart[t]!;
+    unplaced[t] = Math.max(0, asked[t]! - e - n);
+    if (unplaced[t]! > 0) warnings++;
+  }
+  if (warnings === 0) b.text('  "warnings": [],\n');
+  else {
+    b.text('  "warnings": [\n');
+    let left = warnings;
+    const warn = (text: string): void => b.text(`    ${JSON.stringify(text)}${--left > 0 ? ',\n' : '\n'}`);
+    if (!pl.orderExact) warn('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
+    for (let t = 0; t < T; t++) {
+      if (unplaced[t] === 0) continue;
+      const e = p.holderStart[t + 1]! - p.holderStart[t]!;
+      const had = e > 0 ? `, ${e} already there` : '';
+      warn(`task ${formatTaskId(tasks[t]!)}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
+      if (b.full()) yield b.take();
+    }
+    b.text('  ],\n');
+  }
+
+  // Tasks.
+  if (T === 0) b.text('  "tasks": [],\n');
+  else {
+    b.text('  "tasks": [\n');
+    const holders: number[] = [];
+    for (let t = 0; t < T; t++) {
+      const a = p.active[t]!;
+      holders.length = 0;
+      if (a >= 0) holders.push(a);
+      let level: TaskLevel = K === 0 ? 'untagged' : 'none';
+      let first = true;
+      b.put(H_TASK_OPEN);
+      b.taskId(subs[t]!, parts[t]!);
+      const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
+      const opens = h0 === h1 && placed[t]! > 0; // no existing standbys, new ones follow
+      if (opens && a >= 0) b.put(activeOpenH[a]!);
+      else {
+        b.put(a >= 0 ? activeH[a]! : H_ACTIVE_NULL);
+        if (opens) b.put(H_NO_EXISTING_STANDBYS_OPEN);
+      }
+      if (opens) {
+        // "existing": [] and the opening of "standbys" are written.
+      } else if (h0 === h1) b.put(H_EXISTING_EMPTY);
+      else {
+        b.put(H_EXISTING_OPEN);
+        for (let h = h0; h < h1; h++) {
+          const c = p.holders[h]!;
+          holders.push(c);
+          const m = exMasks[h]!;
+          b.put(headH[c]!);
+          b.put(maskEndH[2 * m + (h + 1 === h1 ? 1 : 0)]!);
+          level = first ? maskLevel[m]! : lowerLevel(level, maskLevel[m]!);
+          first = false;
+        }
+        b.put(H_LIST_CLOSE);
+      }
+      if (placed[t] === 0) b.put(H_STANDBYS_EMPTY);
+      else {
+        if (h0 !== h1) b.put(H_STANDBYS_OPEN);
+        let tagPhase = -1; // computed only when a reason needs it
+        let left = placed[t]!;
+        for (let j = 0; j < W; j++) {
+          const c = pl.slots[t * W + j]!;
+          if (c < 0) continue;
+          const m = pl.masks[t * W + j]!;
+          const l = maskLevel[m]!;
+          if (l === 'partial' || l === 'least') {
+            b.put(headH[c]!);
+            b.bytes(maskLines[m]!);
+            if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
+            b.bytes(WHY);
+            b.text(JSON.stringify(whyNot(pl, holders, c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j })));
+            b.bytes(ENTRY_END);
+            b.bytes(--left > 0 ? COMMA_NL : NL);
+          } else {
+            b.put(headH[c]!);
+            b.put(maskEndH[2 * m + (--left === 0 ? 1 : 0)]!);
+          }
+          level = first ? l : lowerLevel(level, l);
+          first = false;
+          holders.push(c);
+        }
+        b.put(H_LIST_CLOSE);
+      }
+      b.put(tail(level, asked[t]!, unplaced[t]!, t + 1 === T));
+      if (b.full()) {
+        onTask?.(t + 1);
+        yield b.take();
+      }
+    }
+    b.text('  ],\n');
+  }
+
+  // Clients: each one's new standbys, in task order (CSR over the slots).
+  const start = new Int32Array(C + 1);
+  for (let s = 0; s < pl.slots.length; s++) if (pl.slots[s]! >= 0) start[pl.slots[s]! + 1]!++;
+  for (let c = 0; c < C; c++) start[c + 1]! += start[c]!;
+  const newTasks = new Int32Array(start[C]!);
+  const cursor = start.slice(0, C);
+  for (let s = 0; s < pl.slots.length; s++) {
+    const c = pl.slots[s]!;
+    if (c >= 0) newTasks[cursor[c]!++] = (s / W) | 0;
+  }
+  if (C === 0) b.text('  "clients": []\n');
+  else {
+    b.text('  "clients": [\n');
+    /** A list of task ids as a field value (items at 8 spaces): `list`, then the client's new standbys newTasks[from, to). */
+    const taskIds = (list: readonly TaskId[], from: number, to: number): void => {
+      const n = list.length + to - from;
+      if (n === 0) {
+        b.text('[]');
+        return;
+      }
+      b.text('[\n');
+      let i = 0;
+      for (const t of list) b.taskItem(t.subtopology, t.partition, ++i === n);
+      for (let x = from; x < to; x++) b.taskItem(subs[newTasks[x]!]!, parts[newTasks[x]!]!, ++i === n);
+      b.bytes(LIST_END);
+    };
+    for (let c = 0; c < C; c++) {
+      const cl = cluster.clients[c]!;
+      const tagNames = objectKeyOrder([...cl.tags.keys()]);
+      const tags = tagNames.length === 0 ? '{}' : `{\n${tagNames.map((k) => `        ${JSON.stringify(k)}: ${JSON.stringify(cl.tags.get(k))}`).join(',\n')}\n      }`;
+      const standbys = cl.standby.length + start[c + 1]! - start[c]!;
+      const load = (cl.active.length + standbys) / cl.capacity;
+      b.text(`    {\n      "id": ${JSON.stringify(ids[c])},\n      "tags": ${tags},\n      "capacity": ${cl.capacity},\n      "active": `);
+      taskIds(cl.active, 0, 0);
+      b.text(',\n      "standby": ');
+      taskIds(cl.standby, start[c]!, start[c + 1]!);
+      b.text(`,\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`);
+      if (b.full()) yield b.take();
+    }
+    b.text('  ]\n');
+  }
+  b.text('}\n');
+  yield b.take();
+}
