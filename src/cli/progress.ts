@@ -14,7 +14,9 @@
 // (a library call that reports nothing) shows its name and the elapsed time; if it is
 // asynchronous (reads a file), `ticker: true` redraws that from a timer (unref'd).
 
-/** A run shorter than this never shows a bar. */
+import { AssignorError, describe } from '../errors.js';
+
+/** A run shorter than this never shows a bar (ASSIGNOR_PROGRESS_DELAY_MS sets another delay). */
 export const PROGRESS_DELAY_MS = 2000;
 const REDRAW_MS = 200;
 const BAR_WIDTH = 24;
@@ -38,6 +40,21 @@ export interface ProgressOptions {
   now?: () => number;
   /** Redraw from a timer as well as from tick(), for asynchronous steps that cannot tick. */
   ticker?: boolean;
+  /** How long a run lasts before the bar shows; default ASSIGNOR_PROGRESS_DELAY_MS, else PROGRESS_DELAY_MS. */
+  delayMs?: number;
+}
+
+/**
+ * The delay from ASSIGNOR_PROGRESS_DELAY_MS (whole milliseconds; 0 draws at the first tick: the
+ * suite uses it to see every command's bar on small inputs), else PROGRESS_DELAY_MS. Anything else
+ * in the variable is refused (exit 2), as a bad ASSIGNOR_ENGINE is.
+ */
+export function progressDelayMs(env: string | undefined = process.env.ASSIGNOR_PROGRESS_DELAY_MS): number {
+  if (env === undefined || env === '') return PROGRESS_DELAY_MS;
+  if (!/^\d{1,9}$/.test(env)) {
+    throw new AssignorError('E_USAGE', `ASSIGNOR_PROGRESS_DELAY_MS must be a whole number of milliseconds, got ${describe(env)}`, 'ASSIGNOR_PROGRESS_DELAY_MS');
+  }
+  return Number(env);
 }
 
 /** What a phase counts; without a unit it shows its label and the elapsed time only. */
@@ -70,7 +87,9 @@ export class Progress {
     this.active = options.enabled !== false && this.stream.isTTY === true && process.env.TERM !== 'dumb';
     this.started = this.active ? this.now() : 0;
     this.phaseStarted = this.started;
-    this.nextDraw = this.started + PROGRESS_DELAY_MS;
+    // Read even when inactive, so a bad value is refused the same way on a terminal or not.
+    const delay = options.delayMs ?? progressDelayMs();
+    this.nextDraw = this.started + delay;
     if (this.active && options.ticker === true) {
       this.timer = setInterval(() => this.tick(this.done), REDRAW_MS);
       this.timer.unref();
