@@ -75,7 +75,7 @@ const OPTIONS = {
 } as const;
 
 type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
-type Emit = 'json' | 'spl' | 'table';
+export type Emit = 'json' | 'spl' | 'table';
 const EMITS: readonly Emit[] = ['json', 'spl', 'table'];
 const SPL_ONLY = ['fixed-arity', 'arity', 'composite', 'submission-time', 'min-width', 'consistent-region', 'trigger-count', 'period', 'group-id'] as const;
 
@@ -360,7 +360,7 @@ function* prefixed(head: string, rest: Iterable<string>): Generator<string> {
   yield* rest;
 }
 
-function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<string> {
+export function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<string> {
   // A key-moving expansion already carries its summary as a plan warning, which both forms print.
   const head = x.plan.warnings.includes(x.summary) ? '' : x.summary;
   if (emit !== 'json') return render(x.plan, emit, spl, head);
@@ -370,7 +370,7 @@ function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<st
   return planChunks(x.plan, { expansion }, { marker, count: m.partitions.length, item: (i) => ({ partition: m.partitions[i]!, from: m.from[i]!, to: m.to[i]! }) });
 }
 
-function renderRewidth(r: Rewidth, emit: Emit, spl: SplOptions): Iterable<string> {
+export function renderRewidth(r: Rewidth, emit: Emit, spl: SplOptions): Iterable<string> {
   if (emit === 'spl') return render(r.plan, emit, spl, r.summary);
   if (emit === 'table') {
     const rows = [r.summary];
