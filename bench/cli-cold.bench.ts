@@ -152,6 +152,8 @@ function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+const TINY_JOB = join(ROOT, 'examples/job.json');
+
 /** Makes the inputs every selected row reads (untimed). */
 function setup(): void {
   if (ONLY.has('hash')) makeKeys(at('keys.txt'));
