@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROGRESS_DELAY_MS, startProgress } from '../../src/cli/progress.js';
+import fc from 'fast-check';
+import { PROGRESS_DELAY_MS, groupDigits, progressDelayMs, startProgress } from '../../src/cli/progress.js';
 import { CLI, ROOT } from '../helpers.js';
 import { partitionForKey } from '../../src/hashing/index.js';
 
@@ -73,6 +74,47 @@ describe('startProgress', () => {
     p.tick(1);
     p.end();
     expect(quick.text()).toBe('');
+  });
+});
+
+describe('groupDigits and the delay setting', () => {
+  it('prints whole numbers as toLocaleString("en-US") does, without Intl', () => {
+    for (const n of [0, 1, -1, 999, 1000, -1000, 999_999, 1_000_000, 2 ** 31 - 1, -(2 ** 31), Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+      expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
+    }
+    fc.assert(fc.property(fc.maxSafeInteger(), (n) => groupDigits(n) === n.toLocaleString('en-US')));
+  });
+
+  it('ASSIGNOR_PROGRESS_DELAY_MS: unset or empty is 2 s, whole milliseconds are taken, anything else is refused', () => {
+    expect(progressDelayMs(undefined)).toBe(PROGRESS_DELAY_MS);
+    expect(progressDelayMs('')).toBe(PROGRESS_DELAY_MS);
+    expect(progressDelayMs('0')).toBe(0);
+    expect(progressDelayMs('500')).toBe(500);
+    for (const bad of ['2s', '-1', '1.5', ' 1', '1e3', '0x10', '9999999999']) {
+      expect(() => progressDelayMs(bad), bad).toThrow(/ASSIGNOR_PROGRESS_DELAY_MS must be a whole number of milliseconds/);
+    }
+  });
+
+  it('a phase keeps the 2 s delay from the start, shows a step with no count as its name and time, and counts its rate from its own start', () => {
+    const term = fakeTerminal();
+    let now = 0;
+    const p = startProgress('x', { stream: term.stream, now: () => now });
+    p.phase('reading plan.json', { total: 1000, unit: 'bytes' });
+    now = 1500;
+    p.tick(1000);
+    p.phase('checking the plan');
+    expect(term.text()).toBe(''); // 1.5 s in: nothing yet
+    now = 2600;
+    p.tick(0);
+    expect(term.text()).toBe('\rchecking the plan, 3 s\x1b[K');
+    now = 3000;
+    p.phase('writing', { unit: 'chars' }); // draws at once: the new step's name shows before its work
+    expect(term.text().endsWith('\rwriting 0 chars, 0 chars/s, 3 s\x1b[K')).toBe(true);
+    now = 4000;
+    p.tick(500);
+    expect(term.text().endsWith('\rwriting 500 chars, 500 chars/s, 4 s\x1b[K')).toBe(true);
+    p.end();
+    expect(term.text().endsWith('\r\x1b[K')).toBe(true);
   });
 });
 
