@@ -123,6 +123,16 @@ export class Progress {
     this.stream.write(`\r${this.line(done, now)}\x1b[K`);
   }
 
+  /** Writes a line of its own to the stream (a note on stderr) without mixing it into the bar, which redraws at the next tick. */
+  note(text: string): void {
+    if (this.drawn) {
+      this.stream.write('\r\x1b[K');
+      this.drawn = false;
+      if (this.nextDraw !== Number.POSITIVE_INFINITY) this.nextDraw = 0;
+    }
+    this.stream.write(text);
+  }
+
   /** Erases the bar if one was drawn. Safe to call more than once. */
   end(): void {
     if (this.timer !== undefined) clearInterval(this.timer);

@@ -111,7 +111,7 @@ function compact(dir: string, repair: boolean, progress: Progress): number {
   try {
     const r = store.openReport;
     if (r.backupPath !== undefined) {
-      process.stderr.write(`store: repaired: the damaged log was copied to ${r.backupPath} and cut at byte ${r.repairedAt} (${r.truncatedBytes} bytes dropped)\n`);
+      progress.note(`store: repaired: the damaged log was copied to ${r.backupPath} and cut at byte ${r.repairedAt} (${r.truncatedBytes} bytes dropped)\n`);
     }
     const before = store.stats();
     progress.phase('store compact: writing the compacted log');

@@ -113,8 +113,15 @@ describe('groupDigits and the delay setting', () => {
     now = 4000;
     p.tick(500);
     expect(term.text().endsWith('\rwriting 500 chars, 500 chars/s, 4 s\x1b[K')).toBe(true);
+    p.note('store: repaired\n'); // a line of its own: the bar is erased first, then redrawn at the next tick
+    expect(term.text().endsWith('\r\x1b[Kstore: repaired\n')).toBe(true);
+    now = 4050;
+    p.tick(600);
+    expect(term.text().endsWith('store: repaired\n\rwriting 600 chars, 571 chars/s, 4 s\x1b[K')).toBe(true);
     p.end();
     expect(term.text().endsWith('\r\x1b[K')).toBe(true);
+    p.note('after the end\n');
+    expect(term.text().endsWith('\r\x1b[Kafter the end\n')).toBe(true);
   });
 });
 
