@@ -14,8 +14,10 @@
 // streams 500 -> 1,000), without and with a store holding the 500-partition plan; channels
 // plan/validate/expand/rewidth at 1,000,000 partitions x 10,000 channels; store inspect/export/
 // compact and samza import on the resulting 1M-SSP store. (standby is benchmarked by its own bench.)
-// Start-up alone (`node -e 0`, `assignor --version`) is measured too: it is what a cold run pays
-// for nothing. Writes bench/results/cli-cold.json. Run: npm run bench:cli
+// Start-up alone (`node -e 0`, `assignor --version`) is measured too, and per row the command's
+// floor (the same command on a tiny input): what a cold run pays for (almost) no work. Where the
+// target is missed on a short call, that floor is most of the gap. (Tried: bundling dist/cli into
+// one file with esbuild does not lower the floor; node's own start-up is most of it.) Writes bench/results/cli-cold.json. Run: npm run bench:cli
 // BENCH_ROUNDS (default 3; at least 7 for rows whose call takes under 1.5 s); BENCH_ONLY=hash,samza,channels,store picks row groups.
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
@@ -456,7 +458,11 @@ async function main(): Promise<void> {
       if (!got.equals(expected)) sameOutput = false;
       outputBytes = expected.length;
     }
-    c.send('exit');
+    // The child gone before the floor is timed: nothing else of ours runs beside it.
+    await new Promise<void>((resolve) => {
+      c.once('exit', () => resolve());
+      c.send('exit');
+    });
     const floorMs = startup([CLI, ...row.floor], row.floorStdin, row.floor.includes(at('run-store')) ? fresh('') : undefined);
     const inProcessMs = median(inMs);
     const coldCliMs = median(cliMs);
