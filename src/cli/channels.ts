@@ -13,6 +13,7 @@ import { splChunks, type ConsistentTrigger, type SplOptions } from '../channels/
 import { planTableChunks, reportTableOf } from '../channels/table.js';
 import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse } from './args.js';
 import { Output } from './output.js';
+import { startProgress, type Progress } from './progress.js';
 
 const HELP = `usage: assignor channels <plan|validate|expand|rewidth> [options]
 
@@ -34,6 +35,7 @@ const HELP = `usage: assignor channels <plan|validate|expand|rewidth> [options]
   PLAN.json may be - to read the plan from standard input.
   --emit FORMAT    json (default for plan/expand/rewidth), spl (paste into Streams), table (one row per channel)
   --engine E       wasm (default), wasm-simd, wasm-scalar or reference
+  --no-progress    no progress bar (it only shows when stderr is a terminal, after 2 s)
 
   SPL (--emit spl):
   --fixed-arity    pad every list to the same length by repeating its first partition (4, 4; 0, 0 for one partition)
@@ -68,11 +70,12 @@ const OPTIONS = {
   'group-id': { type: 'string' },
   'allow-key-movement': { type: 'boolean' },
   engine: { type: 'string' },
+  'no-progress': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
-type Emit = 'json' | 'spl' | 'table';
+export type Emit = 'json' | 'spl' | 'table';
 const EMITS: readonly Emit[] = ['json', 'spl', 'table'];
 const SPL_ONLY = ['fixed-arity', 'arity', 'composite', 'submission-time', 'min-width', 'consistent-region', 'trigger-count', 'period', 'group-id'] as const;
 
@@ -89,6 +92,18 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   const engine = engineOption(values.engine);
+  // Plans of tens of millions of partitions take seconds to read, compute and write: a bar on a
+  // terminal's stderr once the run has lasted 2 s, naming the step. It is erased before anything goes
+  // to stdout when stdout is the same terminal.
+  const progress = startProgress(`channels ${sub}`, { enabled: values['no-progress'] !== true });
+  try {
+    return await runSub(sub, values, positionals, engine, progress);
+  } finally {
+    progress.end();
+  }
+}
+
+async function runSub(sub: string, values: Values, positionals: string[], engine: ReturnType<typeof engineOption>, progress: Progress): Promise<number> {
   const out = new Output(process.stdout);
   let code = EXIT_OK;
   switch (sub) {
@@ -96,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
       noPositionals(positionals, 'plan');
       const emit = emitOf(values, 'json');
       const spl = splOptions(values);
+      progress.phase('channels plan: planning');
       const plan = planChannels({
         partitions: intOption(values.partitions, '--partitions', 1, MAX_PLAN_PARTITIONS),
         width: intOption(values.width, '--width', 1, MAX_WIDTH),
@@ -103,7 +119,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(values.topic !== undefined ? { topic: values.topic } : {}),
         engine,
       });
-      await writeAll(out, render(plan, emit, spl));
+      await writeAll(out, render(plan, emit, spl), progress, 'channels plan');
       break;
     }
     case 'validate': {
@@ -111,9 +127,10 @@ export async function run(argv: string[]): Promise<number> {
       const n = intOption(values.partitions, '--partitions', 1, MAX_PLAN_PARTITIONS);
       const emit = emitOf(values, 'table');
       if (emit === 'spl') throw new AssignorError('E_USAGE', 'validate emits json or table', '--emit');
-      const input = readPlanArg(file);
+      const input = readPlanArg(file, progress, 'channels validate');
+      progress.phase('channels validate: checking the plan');
       const f = findings(input, n, { engine });
-      await writeAll(out, emit === 'json' ? reportJsonChunks(f) : [reportTableOf(f)]);
+      await writeAll(out, emit === 'json' ? reportJsonChunks(f) : [reportTableOf(f)], progress, 'channels validate');
       code = f.sound ? EXIT_OK : EXIT_FINDING;
       break;
     }
@@ -122,7 +139,8 @@ export async function run(argv: string[]): Promise<number> {
       const n2 = intOption(values.partitions, '--partitions', 1, MAX_PLAN_PARTITIONS);
       const emit = emitOf(values, 'json');
       const spl = splOptions(values);
-      const input = readPlanArg(file);
+      const input = readPlanArg(file, progress, 'channels expand');
+      progress.phase('channels expand: expanding the plan');
       let x: Expansion;
       try {
         x = expandInput(input, n2, { engine, allowKeyMovement: !!values['allow-key-movement'] });
@@ -132,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
         }
         throw e;
       }
-      await writeAll(out, renderExpansion(x, emit, spl));
+      await writeAll(out, renderExpansion(x, emit, spl), progress, 'channels expand');
       break;
     }
     case 'rewidth': {
@@ -141,8 +159,10 @@ export async function run(argv: string[]): Promise<number> {
       const emit = emitOf(values, 'json');
       const spl = splOptions(values);
       const partitions = values.partitions !== undefined ? { partitions: intOption(values.partitions, '--partitions', 1, MAX_PLAN_PARTITIONS) } : {};
-      const r = rewidthInput(readPlanArg(file), w2, { engine, ...partitions });
-      await writeAll(out, renderRewidth(r, emit, spl));
+      const input = readPlanArg(file, progress, 'channels rewidth');
+      progress.phase('channels rewidth: replanning and comparing');
+      const r = rewidthInput(input, w2, { engine, ...partitions });
+      await writeAll(out, renderRewidth(r, emit, spl), progress, 'channels rewidth');
       break;
     }
     default:
@@ -232,9 +252,10 @@ function onePlanFile(p: string[], cmd: string): string {
 const MAX_TEXT = (1 << 29) - 24;
 
 /** Reads and parses the plan file, `-` meaning standard input; errors name the file. */
-function readPlanArg(file: string): PlanInput {
+function readPlanArg(file: string, progress: Progress, command: string): PlanInput {
   const name = file === '-' ? 'standard input' : file;
-  const bytes = file === '-' ? readStdin(name) : readFileBounded(file);
+  const bytes = file === '-' ? readStdin(name, progress, command) : readFileBounded(file, progress, command);
+  progress.phase(`${command}: parsing ${name}`);
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
@@ -246,30 +267,32 @@ function readPlanArg(file: string): PlanInput {
   return readPlan(value);
 }
 
-function readFileBounded(file: string): Buffer {
+function readFileBounded(file: string, progress: Progress, command: string): Buffer {
   let fd: number;
   try {
     const st = statSync(file);
     if (st.isDirectory()) throw new AssignorError('E_INPUT', `cannot read ${file}: it is a directory`, file);
     if (st.size > MAX_TEXT) throw tooLarge(file, st.size);
     fd = openSync(file, 'r');
+    progress.phase(`${command}: reading ${file}`, { total: st.size, unit: 'bytes' });
   } catch (e) {
     if (e instanceof AssignorError) throw e;
     throw new AssignorError('E_INPUT', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
   }
   try {
-    return readAll(fd, file);
+    return readAll(fd, file, progress);
   } finally {
     closeSync(fd);
   }
 }
 
-function readStdin(name: string): Buffer {
-  return readAll(0, name);
+function readStdin(name: string, progress: Progress, command: string): Buffer {
+  progress.phase(`${command}: reading ${name}`, { unit: 'bytes' });
+  return readAll(0, name, progress);
 }
 
 /** Reads a descriptor to its end, refusing more than MAX_TEXT bytes (pipes have no size to check first). */
-function readAll(fd: number, name: string): Buffer {
+function readAll(fd: number, name: string, progress: Progress): Buffer {
   const parts: Buffer[] = [];
   let total = 0;
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -291,6 +314,7 @@ function readAll(fd: number, name: string): Buffer {
     total += got;
     if (total > MAX_TEXT) throw tooLarge(name, total);
     parts.push(buf.subarray(0, got));
+    progress.tick(total);
   }
   return Buffer.concat(parts, total);
 }
@@ -307,13 +331,18 @@ function clip(s: string): string {
   return s.length > 200 ? `${s.slice(0, 200)}...` : s;
 }
 
-/** Writes the pieces in chunks with backpressure. */
-async function writeAll(out: Output, pieces: Iterable<string>): Promise<void> {
+/** Writes the pieces in chunks with backpressure, counting them on the progress bar. */
+async function writeAll(out: Output, pieces: Iterable<string>, progress: Progress, command: string): Promise<void> {
+  if (process.stdout.isTTY === true) progress.end();
+  else progress.phase(`${command}: writing`, { unit: 'chars' });
   let buf = '';
+  let written = 0;
   for (const p of pieces) {
     buf += p;
     if (buf.length >= 1 << 16) {
       await out.write(buf);
+      written += buf.length;
+      progress.tick(written);
       buf = '';
     }
   }
@@ -331,7 +360,7 @@ function* prefixed(head: string, rest: Iterable<string>): Generator<string> {
   yield* rest;
 }
 
-function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<string> {
+export function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<string> {
   // A key-moving expansion already carries its summary as a plan warning, which both forms print.
   const head = x.plan.warnings.includes(x.summary) ? '' : x.summary;
   if (emit !== 'json') return render(x.plan, emit, spl, head);
@@ -341,7 +370,7 @@ function renderExpansion(x: Expansion, emit: Emit, spl: SplOptions): Iterable<st
   return planChunks(x.plan, { expansion }, { marker, count: m.partitions.length, item: (i) => ({ partition: m.partitions[i]!, from: m.from[i]!, to: m.to[i]! }) });
 }
 
-function renderRewidth(r: Rewidth, emit: Emit, spl: SplOptions): Iterable<string> {
+export function renderRewidth(r: Rewidth, emit: Emit, spl: SplOptions): Iterable<string> {
   if (emit === 'spl') return render(r.plan, emit, spl, r.summary);
   if (emit === 'table') {
     const rows = [r.summary];

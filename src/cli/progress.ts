@@ -9,8 +9,14 @@
 // it redraws at most 5 times a second. A command that prints to the terminal
 // while it runs passes `enabled: !process.stdout.isTTY` so bar and output do not mix.
 // Long synchronous work draws only from its tick() calls: the bar needs no timer.
+// A command of several steps names each with phase(label, ...): the 2 s delay counts
+// from the start of the command, not of the step. A step with no count of its own
+// (a library call that reports nothing) shows its name and the elapsed time; if it is
+// asynchronous (reads a file), `ticker: true` redraws that from a timer (unref'd).
 
-/** A run shorter than this never shows a bar. */
+import { AssignorError, describe } from '../errors.js';
+
+/** A run shorter than this never shows a bar (ASSIGNOR_PROGRESS_DELAY_MS sets another delay). */
 export const PROGRESS_DELAY_MS = 2000;
 const REDRAW_MS = 200;
 const BAR_WIDTH = 24;
@@ -32,20 +38,46 @@ export interface ProgressOptions {
   stream?: ProgressStream;
   /** The clock in milliseconds; default Date.now. */
   now?: () => number;
+  /** Redraw from a timer as well as from tick(), for asynchronous steps that cannot tick. */
+  ticker?: boolean;
+  /** How long a run lasts before the bar shows; default ASSIGNOR_PROGRESS_DELAY_MS, else PROGRESS_DELAY_MS. */
+  delayMs?: number;
+}
+
+/**
+ * The delay from ASSIGNOR_PROGRESS_DELAY_MS (whole milliseconds; 0 draws at the first tick: the
+ * suite uses it to see every command's bar on small inputs), else PROGRESS_DELAY_MS. Anything else
+ * in the variable is refused (exit 2), as a bad ASSIGNOR_ENGINE is.
+ */
+export function progressDelayMs(env: string | undefined = process.env.ASSIGNOR_PROGRESS_DELAY_MS): number {
+  if (env === undefined || env === '') return PROGRESS_DELAY_MS;
+  if (!/^\d{1,9}$/.test(env)) {
+    throw new AssignorError('E_USAGE', `ASSIGNOR_PROGRESS_DELAY_MS must be a whole number of milliseconds, got ${describe(env)}`, 'ASSIGNOR_PROGRESS_DELAY_MS');
+  }
+  return Number(env);
+}
+
+/** What a phase counts; without a unit it shows its label and the elapsed time only. */
+export interface PhaseOptions {
+  total?: number;
+  unit?: string;
 }
 
 export class Progress {
   private readonly stream: ProgressStream;
   private readonly now: () => number;
-  private readonly unit: string;
+  private unit: string | undefined;
   private readonly active: boolean;
   private readonly started: number;
   private total: number;
+  private done = 0;
   private nextDraw: number;
   private drawn = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private phaseStarted: number;
 
   constructor(
-    private readonly label: string,
+    private label: string,
     options: ProgressOptions = {},
   ) {
     this.stream = options.stream ?? process.stderr;
@@ -54,12 +86,35 @@ export class Progress {
     this.total = options.total ?? 0;
     this.active = options.enabled !== false && this.stream.isTTY === true && process.env.TERM !== 'dumb';
     this.started = this.active ? this.now() : 0;
-    this.nextDraw = this.started + PROGRESS_DELAY_MS;
+    this.phaseStarted = this.started;
+    // Read even when inactive, so a bad value is refused the same way on a terminal or not.
+    const delay = options.delayMs ?? progressDelayMs();
+    this.nextDraw = this.started + delay;
+    if (this.active && options.ticker === true) {
+      this.timer = setInterval(() => this.tick(this.done), REDRAW_MS);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * The next step of the same command: a new label and count (from 0). The 2 s delay still counts
+   * from the start. Draws at once when a bar is showing, so the new step's name appears before its work.
+   */
+  phase(label: string, options: PhaseOptions = {}): void {
+    if (!this.active) return;
+    this.label = label;
+    this.unit = options.unit;
+    this.total = options.total ?? 0;
+    this.done = 0;
+    this.phaseStarted = this.now();
+    if (this.drawn) this.nextDraw = 0;
+    this.tick(0);
   }
 
   /** `done` units finished so far (and the total, when it became known late). */
   tick(done: number, total?: number): void {
     if (!this.active) return;
+    this.done = done;
     if (total !== undefined) this.total = total;
     const now = this.now();
     if (now < this.nextDraw) return;
@@ -68,8 +123,20 @@ export class Progress {
     this.stream.write(`\r${this.line(done, now)}\x1b[K`);
   }
 
+  /** Writes a line of its own to the stream (a note on stderr) without mixing it into the bar, which redraws at the next tick. */
+  note(text: string): void {
+    if (this.drawn) {
+      this.stream.write('\r\x1b[K');
+      this.drawn = false;
+      if (this.nextDraw !== Number.POSITIVE_INFINITY) this.nextDraw = 0;
+    }
+    this.stream.write(text);
+  }
+
   /** Erases the bar if one was drawn. Safe to call more than once. */
   end(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
     if (this.drawn) this.stream.write('\r\x1b[K');
     this.drawn = false;
     this.nextDraw = Number.POSITIVE_INFINITY;
@@ -77,7 +144,10 @@ export class Progress {
 
   private line(done: number, now: number): string {
     const secs = (now - this.started) / 1000;
-    const rate = secs > 0 ? Math.round(done / secs) : 0;
+    if (this.unit === undefined) return `${this.label}, ${secs.toFixed(0)} s`;
+    // The rate is of the current step (a phase's count starts at 0 when it starts).
+    const stepSecs = (now - this.phaseStarted) / 1000;
+    const rate = stepSecs > 0 ? Math.round(done / stepSecs) : 0;
     const count = this.total > 0 ? `${fmt(done)}/${fmt(this.total)}` : fmt(done);
     let bar = '';
     if (this.total > 0) {
@@ -95,5 +165,17 @@ export function startProgress(label: string, options: ProgressOptions = {}): Pro
 }
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
+}
+
+/**
+ * A whole number with commas between groups of three digits, as toLocaleString('en-US') prints it
+ * (1,234,567), without Intl: the first toLocaleString of a process loads ICU data (~60 ms cold).
+ */
+export function groupDigits(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  const s = String(Math.abs(n));
+  let out = s.length % 3 === 0 ? '' : s.slice(0, s.length % 3);
+  for (let i = s.length % 3; i < s.length; i += 3) out += (out === '' ? '' : ',') + s.slice(i, i + 3);
+  return n < 0 ? `-${out}` : out;
 }

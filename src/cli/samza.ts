@@ -31,6 +31,7 @@ plan: compute a Samza JobModel (containers -> tasks -> SSPs, changelog partition
   --allow-key-movement    base mapper: accept a partition count that is not a multiple of the base
   --engine E              wasm (default), wasm-simd, wasm-scalar or reference (runs the fold)
   --quiet                 no summary on stderr
+  --no-progress           no progress bar (it only shows when stderr is a terminal, after 2 s)
   JobModel JSON on stdout; a summary (tasks, containers, what moved and why) on stderr.
 
 expansion: what share of keys changes task when a stream goes from B to C partitions
@@ -47,6 +48,7 @@ const PLAN_OPTIONS = {
   'allow-key-movement': { type: 'boolean' },
   engine: { type: 'string' },
   quiet: { type: 'boolean' },
+  'no-progress': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -92,8 +94,10 @@ async function plan(argv: string[]): Promise<number> {
   const engine = engineOption(values.engine);
   getKernels({ engine });
   // Large jobs (a store of millions of SSPs, a JobModel of hundreds of MB) take seconds: a bar on a
-  // terminal's stderr once the run has lasted 2 s (progress.ts), while the JobModel is written.
-  const progress = startProgress('samza plan: writing the JobModel', { unit: 'chars', enabled: process.stdout.isTTY !== true });
+  // terminal's stderr once the run has lasted 2 s (progress.ts), naming each step; it counts while
+  // the JobModel is written. It is erased before the JobModel when that goes to the same terminal.
+  const progress = startProgress('samza plan: reading the job', { enabled: values['no-progress'] !== true, ticker: true });
+  progress.phase('samza plan: reading the job');
   try {
     return await planWith(values, engine, progress);
   } finally {
@@ -111,12 +115,15 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
     ...(job.processors !== undefined ? { processors: job.processors } : {}),
   };
   let summary: string;
+  let quietNote = '';
   let result;
   if (values.store !== undefined && isKafkaLocation(values.store)) {
     // The Kafka coordinator stream (src/cli/samza-watch.ts): the same cycle, committed as one transaction.
     if (values.repair) throw new AssignorError('E_USAGE', '--repair is for the file store: a Kafka coordinator stream has no log file to cut', '--repair');
+    progress.phase('samza plan: reading, planning and writing the Kafka coordinator stream');
     ({ plan: result, summary } = await (await import('./samza-watch.js')).planOnKafkaStore(values.store, job, options, values['dry-run'] === true));
   } else if (values.store !== undefined && values['dry-run']) {
+    progress.phase('samza plan: reading the store and planning (dry run)');
     const store = openForDryRun(values.store);
     try {
       const cycle = store === undefined ? prepareCycle(new MemoryCoordinatorStore(), job, options) : prepareCycle(store, job, options);
@@ -126,7 +133,9 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
       store?.close();
     }
   } else if (values.store !== undefined) {
+    progress.phase('samza plan: reading the store');
     const store = CoordinatorStore.open(values.store, { repair: values.repair === true });
+    progress.phase('samza plan: planning and writing the store');
     let repaired = '';
     const r = store.openReport;
     if (r.backupPath !== undefined) repaired = `store: repaired: the damaged log was copied to ${r.backupPath} and cut at byte ${r.repairedAt} (${r.truncatedBytes} bytes dropped)\n`;
@@ -137,13 +146,16 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
     } finally {
       store.close();
     }
-    // A repair is reported even with --quiet: it changed the store.
-    if (values.quiet && repaired !== '') process.stderr.write(repaired);
+    // A repair is reported even with --quiet: it changed the store (after the bar is erased).
+    if (values.quiet && repaired !== '') quietNote = repaired;
   } else {
+    progress.phase('samza plan: planning');
     const warnings: string[] = [];
     result = calculateJobModel(job, emptyPrevious(), { ...options, warn: (w) => warnings.push(w) });
     summary = summarize(result) + warnings.map((w) => `warning: ${w}\n`).join('');
   }
+  if (process.stdout.isTTY === true) progress.end();
+  else progress.phase('samza plan: writing the JobModel', { unit: 'chars' });
   const out = new Output(process.stdout);
   let buf = '';
   let written = 0;
@@ -160,6 +172,7 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
   await out.close();
   progress.end();
   if (!values.quiet) process.stderr.write(summary);
+  else if (quietNote !== '') process.stderr.write(quietNote);
   return EXIT_OK;
 }
 
