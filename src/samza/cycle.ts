@@ -13,6 +13,7 @@ import {
   activeTaskOfLists,
   anyStandby,
   baseCountRecord,
+  changelogColumn,
   changelogRecord,
   configRecord,
   LazyTaskToSsps,
@@ -30,6 +31,7 @@ import {
 import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
 import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
+import { ColumnMap, TaskRows } from './task-columns.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -40,24 +42,35 @@ const FIELD: Record<string, string> = {
   [TYPES.baseCount]: 'basePartitionCount',
 };
 
-/** One stored type as read: key -> field string when every record has Samza's single-field shape, else the raw values. */
+/**
+ * One stored type as read: key -> field string when every record has Samza's single-field shape
+ * (a Map, or columns shared with the other per-task types), else the raw values.
+ */
 export class StoredType {
   constructor(
     readonly field: string,
     readonly fast: Map<string, string> | undefined,
     readonly raw: Map<string, unknown> | undefined,
+    readonly cols?: { rows: TaskRows; vals: readonly string[] },
   ) {}
 
-  has(k: string): boolean {
+  /** Whether a record of `k` is stored; `hint` is the row to try first (columns only). */
+  has(k: string, hint = -1): boolean {
+    if (this.cols !== undefined) return this.cols.rows.rowOf(k, hint) >= 0;
     return this.fast !== undefined ? this.fast.has(k) : this.raw!.has(k);
   }
 
   keys(): IterableIterator<string> {
+    if (this.cols !== undefined) return this.cols.rows.keys.values();
     return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
   }
 
-  /** Whether the stored value is exactly { [field]: v }. */
-  holds(k: string, v: string): boolean {
+  /** Whether the stored value is exactly { [field]: v }; `hint` is the row to try first (columns only). */
+  holds(k: string, v: string, hint = -1): boolean {
+    if (this.cols !== undefined) {
+      const r = this.cols.rows.rowOf(k, hint);
+      return r >= 0 && this.cols.vals[r] === v;
+    }
     if (this.fast !== undefined) return this.fast.get(k) === v;
     return sameFlat(this.raw!.get(k), { [this.field]: v });
   }
@@ -69,6 +82,28 @@ export interface StoreSnapshot {
   config: Map<string, string>;
   /** Every per-task type read (not the SSP assignment). */
   stored: Map<string, StoredType>;
+}
+
+/** The per-task types, read as columns over one key index when the store has them so (sharedFields). */
+const TASK_TYPES = [
+  [TYPES.changelog, 'Partition'],
+  [TYPES.taskContainer, 'containerId'],
+  [TYPES.taskMode, 'taskMode'],
+] as const;
+
+/** The per-task types as columns, or undefined (the store cannot, or their keys differ: read them as Maps). */
+function readTaskColumns(store: CoordinatorStoreLike): { stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
+  const shared = typeof store.sharedFields === 'function' ? store.sharedFields(TASK_TYPES) : undefined;
+  if (shared === undefined) return undefined;
+  const rows = new TaskRows(shared.keys, shared.rowOf);
+  const [changelog, containers, modes] = shared.values as [readonly string[], readonly string[], readonly string[]];
+  for (let r = 0; r < rows.n; r++) if (modes[r] !== 'Active' && modes[r] !== 'Standby') return undefined; // readTaskModes skips those: the Map way
+  return {
+    stored: TASK_TYPES.map(([, field], i) => new StoredType(field, undefined, undefined, { rows, vals: shared.values[i]! })),
+    changelog: new ColumnMap(rows, changelogColumn(rows.keys, changelog)),
+    taskContainer: new ColumnMap(rows, containers),
+    taskModes: new ColumnMap(rows, modes as readonly TaskMode[]),
+  };
 }
 
 /** Reads every type the planner needs, each once. */
@@ -97,21 +132,23 @@ export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
       throw new Error('read only');
     },
   };
+  const cols = readTaskColumns(store);
   const stored = new Map<string, StoredType>();
+  if (cols !== undefined) TASK_TYPES.forEach(([t], i) => stored.set(t, cols.stored[i]!));
   for (const t of Object.values(TYPES)) {
-    if (t === TYPES.taskPartition) continue;
+    if (t === TYPES.taskPartition || stored.has(t)) continue;
     const field = FIELD[t];
     const fast = field === undefined ? undefined : once.singleFields!(t, field);
     stored.set(t, new StoredType(field ?? '', fast, fast === undefined ? once.entries(t) : undefined));
   }
   const assignment = readStoredAssignment(store);
-  const taskModes = readTaskModes(once);
+  const taskModes = cols?.taskModes ?? readTaskModes(once);
   const previous: PreviousState & { partitionCounts: Map<string, number> } = {
     baseCounts: readBaseCounts(once),
     taskToSsps: new LazyTaskToSsps(assignment, taskModes),
     partitionCounts: previousPartitionCounts(assignment, taskModes),
-    changelog: readChangelogMapping(once),
-    taskContainer: readTaskAssignment(once),
+    changelog: cols?.changelog ?? readChangelogMapping(once),
+    taskContainer: cols?.taskContainer ?? readTaskAssignment(once),
     taskModes,
     containerHosts: readContainerHosts(once),
   };
@@ -271,8 +308,7 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const records: StoreRecord[] = [];
   const containers = stored(TYPES.taskContainer);
   const modes = stored(TYPES.taskMode);
-  let prevActive = 0;
-  for (const t of prev.taskContainer.keys()) if ((prev.taskModes.get(t) ?? 'Active') === 'Active') prevActive++;
+  const prevActive = countActive(prev.taskContainer, prev.taskModes);
   const activeNow = plan.grouping.tasks.length;
   const deletes = new Set<string>();
   if (prev.taskContainer.size > 0 && activeNow !== prevActive) {
@@ -290,8 +326,9 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
   for (let i = 0; i < taskNames.length; i++) {
     const t = taskNames[i]!;
-    if (!containers.holds(t, taskContainerIds[i]!)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
-    if (!modes.holds(t, taskModesNow[i]!)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
+    // Row i is the first guess: the records were written in this order.
+    if (!containers.holds(t, taskContainerIds[i]!, i)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
+    if (!modes.holds(t, taskModesNow[i]!, i)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
   }
   const current = deletes.size > 0 ? new Set(taskNames) : undefined;
   for (const t of deletes) {
@@ -306,8 +343,8 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const changelog = stored(TYPES.changelog);
   for (let i = 0; i < taskNames.length; i++) {
     const t = taskNames[i]!;
-    if (prev.changelog.has(t)) continue;
-    if (!changelog.holds(t, String(taskChangelog[i]))) records.push(changelogRecord(t, taskChangelog[i]!));
+    if (prev.changelog instanceof ColumnMap ? prev.changelog.getAt(t, i) !== undefined : prev.changelog.has(t)) continue;
+    if (!changelog.holds(t, String(taskChangelog[i]), i)) records.push(changelogRecord(t, taskChangelog[i]!));
   }
   const bases = stored(TYPES.baseCount);
   for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
@@ -322,7 +359,7 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
   for (let i = 0; i < taskNames.length; i++) {
-    const before = prev.taskContainer.get(taskNames[i]!);
+    const before = prev.taskContainer instanceof ColumnMap ? prev.taskContainer.getAt(taskNames[i]!, i) : prev.taskContainer.get(taskNames[i]!);
     if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
@@ -345,6 +382,18 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
     ssps: rows,
     dryRun: true,
   };
+}
+
+/** Tasks with a container record that are active (no mode record: active). */
+function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap<string, TaskMode>): number {
+  let n = 0;
+  if (containers instanceof ColumnMap && modes instanceof ColumnMap && containers.rows === modes.rows) {
+    // Same rows: compared row by row, no lookups.
+    for (let r = 0; r < containers.rows.n; r++) if (containers.vals[r] !== undefined && modes.vals[r] !== 'Standby') n++;
+    return n;
+  }
+  for (const t of containers.keys()) if ((modes.get(t) ?? 'Active') === 'Active') n++;
+  return n;
 }
 
 /** Active tasks that held SSPs before (the keys of Samza's previousTaskToSSPAssignment), without inverting it. */

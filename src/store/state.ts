@@ -6,7 +6,8 @@
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
 import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
 import { Malformed, type Body, type SspColumns } from './body.js';
-import type { SspAssignment } from './backend.js';
+import { StringIndex } from './string-index.js';
+import type { SharedFields, SspAssignment } from './backend.js';
 
 const DEAD = -2;
 const ENVELOPE = -1;
@@ -119,6 +120,19 @@ export class KeyedTable {
 
   isLive(r: number): boolean {
     return this.kind[r] !== DEAD;
+  }
+
+  /** Drops dead rows now (they are otherwise kept until they outnumber live ones): row r is then the r-th live record. */
+  pack(): void {
+    if (this.n === this.live) return;
+    this.ensureIndex();
+    if (this.n !== this.live) this.shrink();
+  }
+
+  /** key -> row over every row, repeated keys resolved first (a live view: rows are positions once packed). */
+  keyIndex(): ReadonlyMap<string, number> {
+    this.ensureIndex();
+    return this.index;
   }
 
   private shrink(): void {
@@ -325,6 +339,46 @@ export class StoreState {
   }
 
   // ---- reading ---------------------------------------------------------------------------
+
+  /**
+   * Several single-field types that hold the same keys in the same order (Samza's per-task types:
+   * one record per task in each) as columns: one key column and key index shared by all, and one
+   * value column per type. Undefined when any type is empty or missing, holds another shape, or
+   * keys differ (read singleFields then). A live view of the state: read it before writing.
+   */
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    const tables: KeyedTable[] = [];
+    for (const [type, field] of specs) {
+      const t = this.types.get(type);
+      const f = this.fieldIds.get(field);
+      if (t === undefined || f === undefined || (t.ssp !== undefined && t.ssp.live > 0) || t.keyed.live === 0) return undefined;
+      tables.push(t.keyed);
+    }
+    if (tables.length === 0) return undefined;
+    // One index, built over the first type's keys; the others are checked key by key against them,
+    // so they need no index of their own. A repeated key (only a damaged log has one in a section
+    // marked fresh) is settled the Map way first: the first row stays, with the later value.
+    const first = tables[0]!;
+    first.pack();
+    let index = new StringIndex(first.keys, first.n);
+    if (index.repeated >= 0) {
+      first.keyIndex();
+      first.pack();
+      index = new StringIndex(first.keys, first.n);
+    }
+    const n = first.n;
+    const keys = first.keys;
+    const values: string[][] = [];
+    for (let i = 0; i < tables.length; i++) {
+      const kt = tables[i]!;
+      kt.pack();
+      const f = this.fieldIds.get(specs[i]![1])!;
+      if (kt.n !== n) return undefined;
+      for (let r = 0; r < n; r++) if (kt.kind[r] !== f || (kt !== first && kt.keys[r] !== keys[r])) return undefined;
+      values.push(kt.vals);
+    }
+    return { n, keys, rowOf: (key) => index.rowOf(key), values };
+  }
 
   /** The envelope JSON of a live record, or undefined. */
   envelope(type: string, key: string): string | undefined {
