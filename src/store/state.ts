@@ -67,6 +67,16 @@ export class KeyedTable {
 
   /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
   appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number): void {
+    if (this.n === 0 && this.keys.length === 0 && !vals.includes(null)) {
+      // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
+      this.keys = keys as string[];
+      this.vals = vals as string[];
+      this.kind = new Int32Array(Math.max(16, keys.length)).fill(kind, 0, keys.length);
+      this.meta = new Int32Array(this.kind.length);
+      for (let i = 0; i < keys.length; i++) this.meta[i] = meta(i);
+      this.n = this.live = keys.length;
+      return;
+    }
     const need = this.n + keys.length;
     if (need > this.kind.length) {
       this.kind = growI32(this.kind, need);
