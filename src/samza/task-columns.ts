@@ -4,11 +4,21 @@
 // The cycle walks its tasks in the order it wrote them, so a lookup first tries the row a hint
 // names (no hashing when the order is unchanged) and falls back to the index.
 
-/** One key column and its index (key -> row, -1 when absent), shared by every column over it. */
+/** Thrown when stored per-task keys turn out to repeat (a damaged log): the cycle reads them the Map way instead. */
+export class RepeatedKeys extends Error {}
+
+/**
+ * One key column and its index (key -> row, -1 when absent), shared by every column over it. Rows
+ * are read by position before anyone knows the keys are unique (only a damaged log repeats one);
+ * `verify` settles it afterwards, and a caller discards what it read when it throws RepeatedKeys.
+ */
 export class TaskRows {
+  private checked = false;
+
   constructor(
     readonly keys: readonly string[],
     private readonly lookup: (key: string) => number,
+    private readonly unique: () => boolean,
   ) {}
 
   get n(): number {
@@ -18,7 +28,27 @@ export class TaskRows {
   /** The row of `key`, trying row `hint` first; -1 when absent. */
   rowOf(key: string, hint = -1): number {
     if (hint >= 0 && hint < this.keys.length && this.keys[hint] === key) return hint;
+    this.check();
     return this.lookup(key);
+  }
+
+  private check(): void {
+    if (this.checked) return;
+    if (!this.unique()) throw new RepeatedKeys('a per-task key repeats in the store');
+    this.checked = true;
+  }
+
+  /**
+   * Throws RepeatedKeys unless the keys are unique; returns whether they are exactly `names` in
+   * order (distinct names, such as a plan's tasks: then they are unique with no index, and row i
+   * is names[i]).
+   */
+  verify(names: readonly string[]): boolean {
+    let same = names.length === this.keys.length;
+    for (let r = 0; r < names.length && same; r++) same = this.keys[r] === names[r];
+    if (same) this.checked = true;
+    else this.check();
+    return same;
   }
 }
 
@@ -41,9 +71,9 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
     this.full = size === rows.n;
   }
 
-  /** The value of `key`, trying row `hint` first. */
-  getAt(key: string, hint: number): V | undefined {
-    const r = this.rows.rowOf(key, hint);
+  /** The value of `key`, trying row `hint` first; `aligned`: `hint` is `key`'s row (TaskRows.verify said so). */
+  getAt(key: string, hint: number, aligned = false): V | undefined {
+    const r = aligned ? hint : this.rows.rowOf(key, hint);
     return r < 0 ? undefined : this.vals[r];
   }
 

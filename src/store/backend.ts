@@ -67,8 +67,17 @@ export interface SharedFields {
   n: number;
   /** Row -> key, the same for every type (first-write order of the first type). */
   keys: readonly string[];
-  /** Key -> row, or -1. */
+  /**
+   * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
+   * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
+   */
   rowOf(key: string): number;
+  /**
+   * Whether no key repeats (builds the index). A caller that read rows by position must either have
+   * seen every key to be distinct (as the planner's task names are), or ask this; when it is false,
+   * read singleFields instead (it gives a JS Map's answer for a repeated key).
+   */
+  unique(): boolean;
   /** Per type asked for, row -> the field's string. */
   values: ReadonlyArray<readonly string[]>;
 }

@@ -365,19 +365,15 @@ export class StoreState {
       tables.push(t.keyed);
     }
     if (tables.length === 0) return undefined;
-    // One index, built over the first type's keys; the others are checked key by key against them,
-    // so they need no index of their own. A repeated key (only a damaged log has one in a section
-    // marked fresh) is settled the Map way first: the first row stays, with the later value.
+    // One index over the first type's keys, built on first use (an unchanged re-plan finds every
+    // task at the row it was written in and never needs it); the others are checked key by key
+    // against those keys, so they need no index of their own.
     const first = tables[0]!;
     first.pack();
-    let index = new StringIndex(first.keys, first.n);
-    if (index.repeated >= 0) {
-      first.keyIndex();
-      first.pack();
-      index = new StringIndex(first.keys, first.n);
-    }
     const n = first.n;
     const keys = first.keys;
+    let index: StringIndex | undefined;
+    const built = (): StringIndex => (index ??= new StringIndex(keys, n));
     const values: string[][] = [];
     for (let i = 0; i < tables.length; i++) {
       const kt = tables[i]!;
@@ -387,7 +383,7 @@ export class StoreState {
       for (let r = 0; r < n; r++) if (kt.kind[r] !== f || (kt !== first && kt.keys[r] !== keys[r])) return undefined;
       values.push(kt.vals);
     }
-    return { n, keys, rowOf: (key) => index.rowOf(key), values };
+    return { n, keys, values, rowOf: (key) => built().rowOf(key), unique: () => built().repeated < 0 };
   }
 
   /** The envelope JSON of a live record, or undefined. */
