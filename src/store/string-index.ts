@@ -4,11 +4,11 @@
 // strings took seconds to build and probe (hashing into one object per entry, and the garbage
 // collector walking them).
 
-/** FNV-1a over UTF-16 code units. */
+/** FNV-1a over UTF-16 code units, as an int32. */
 export function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
+  return h | 0; // an int32, as the Int32Array stores it (the empty string's hash is the offset basis, above 2^31)
 }
 
 export class StringIndex {
