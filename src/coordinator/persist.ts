@@ -22,6 +22,7 @@ export function readView(store: CoordinatorStoreBackend): CoordinatorStoreLike {
     entries: (type) => store.entries(type),
     sspAssignment: (): SspAssignment => store.sspAssignment(),
     singleFields: (type, field) => store.singleFields(type, field),
+    ...(typeof store.sharedFields === 'function' ? { sharedFields: (specs: ReadonlyArray<readonly [string, string]>) => store.sharedFields!(specs) } : {}),
     put: refuse,
     delete: refuse,
     writeBatch: refuse,

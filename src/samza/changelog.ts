@@ -2,15 +2,19 @@
 // unseen tasks take max+1, max+2, ... in task-name order.
 import { AssignorError } from '../errors.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
+import { ColumnMap } from './task-columns.js';
 
-/** `tasks` sorted by name; returns each task's changelog partition. */
-export function assignChangelogPartitions(tasks: readonly string[], existingInput: MapInput<number>): Int32Array {
-  const existing = existingInput instanceof Map ? (existingInput as ReadonlyMap<string, number>) : toMap(existingInput, 'changelog', VALUES.int(0));
+/**
+ * `tasks` sorted by name; returns each task's changelog partition. `hint` (optional): per task, the
+ * row of a ColumnMap to look at first.
+ */
+export function assignChangelogPartitions(tasks: readonly string[], existingInput: MapInput<number>, hint?: Int32Array): Int32Array {
+  const existing = existingInput instanceof Map || existingInput instanceof ColumnMap ? (existingInput as ReadonlyMap<string, number>) : toMap(existingInput, 'changelog', VALUES.int(0));
   let max = -1;
   for (const p of existing.values()) if (p > max) max = p;
   const out = new Int32Array(tasks.length);
   tasks.forEach((t, i) => {
-    const p = existing.get(t);
+    const p = hint !== undefined && existing instanceof ColumnMap ? existing.getAt(t, hint[i]!) : existing.get(t);
     if (p === undefined && max >= 2147483647) {
       throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(t)}: the stored mapping already uses partition 2147483647`, 'set-changelog');
     }

@@ -13,6 +13,7 @@ import {
   activeTaskOfLists,
   anyStandby,
   baseCountRecord,
+  changelogColumn,
   changelogRecord,
   configRecord,
   LazyTaskToSsps,
@@ -30,6 +31,7 @@ import {
 import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
 import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
+import { ColumnMap, RepeatedKeys, TaskRows } from './task-columns.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -40,24 +42,35 @@ const FIELD: Record<string, string> = {
   [TYPES.baseCount]: 'basePartitionCount',
 };
 
-/** One stored type as read: key -> field string when every record has Samza's single-field shape, else the raw values. */
+/**
+ * One stored type as read: key -> field string when every record has Samza's single-field shape
+ * (a Map, or columns shared with the other per-task types), else the raw values.
+ */
 export class StoredType {
   constructor(
     readonly field: string,
     readonly fast: Map<string, string> | undefined,
     readonly raw: Map<string, unknown> | undefined,
+    readonly cols?: { rows: TaskRows; vals: readonly string[] },
   ) {}
 
-  has(k: string): boolean {
+  /** Whether a record of `k` is stored; `hint` is the row to try first (columns only). */
+  has(k: string, hint = -1): boolean {
+    if (this.cols !== undefined) return this.cols.rows.rowOf(k, hint) >= 0;
     return this.fast !== undefined ? this.fast.has(k) : this.raw!.has(k);
   }
 
   keys(): IterableIterator<string> {
+    if (this.cols !== undefined) return this.cols.rows.keys.values();
     return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
   }
 
-  /** Whether the stored value is exactly { [field]: v }. */
-  holds(k: string, v: string): boolean {
+  /** Whether the stored value is exactly { [field]: v }; `hint` is the row to try first, or `k`'s row when `aligned` (columns only). */
+  holds(k: string, v: string, hint = -1, aligned = false): boolean {
+    if (this.cols !== undefined) {
+      const r = aligned ? hint : this.cols.rows.rowOf(k, hint);
+      return r >= 0 && this.cols.vals[r] === v;
+    }
     if (this.fast !== undefined) return this.fast.get(k) === v;
     return sameFlat(this.raw!.get(k), { [this.field]: v });
   }
@@ -69,10 +82,35 @@ export interface StoreSnapshot {
   config: Map<string, string>;
   /** Every per-task type read (not the SSP assignment). */
   stored: Map<string, StoredType>;
+  /** The per-task types' key column, when they were read as columns. */
+  taskRows?: TaskRows;
 }
 
-/** Reads every type the planner needs, each once. */
-export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
+/** The per-task types, read as columns over one key index when the store has them so (sharedFields). */
+const TASK_TYPES = [
+  [TYPES.changelog, 'Partition'],
+  [TYPES.taskContainer, 'containerId'],
+  [TYPES.taskMode, 'taskMode'],
+] as const;
+
+/** The per-task types as columns, or undefined (the store cannot, or their keys differ: read them as Maps). */
+function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
+  const shared = typeof store.sharedFields === 'function' ? store.sharedFields(TASK_TYPES) : undefined;
+  if (shared === undefined) return undefined;
+  const rows = new TaskRows(shared.keys, shared.rowOf, shared.unique);
+  const [changelog, containers, modes] = shared.values as [readonly string[], readonly string[], readonly string[]];
+  for (let r = 0; r < rows.n; r++) if (modes[r] !== 'Active' && modes[r] !== 'Standby') return undefined; // readTaskModes skips those: the Map way
+  return {
+    rows,
+    stored: TASK_TYPES.map(([, field], i) => new StoredType(field, undefined, undefined, { rows, vals: shared.values[i]! })),
+    changelog: new ColumnMap(rows, changelogColumn(rows.keys, changelog)),
+    taskContainer: new ColumnMap(rows, containers),
+    taskModes: new ColumnMap(rows, modes as readonly TaskMode[]),
+  };
+}
+
+/** Reads every type the planner needs, each once; `columns` false reads the per-task types as Maps. */
+export function readPrevious(store: CoordinatorStoreLike, columns = true): StoreSnapshot {
   const entries = new Map<string, Map<string, unknown>>();
   const fields = new Map<string, Map<string, string> | undefined>();
   const once: CoordinatorStoreLike = {
@@ -97,25 +135,27 @@ export function readPrevious(store: CoordinatorStoreLike): StoreSnapshot {
       throw new Error('read only');
     },
   };
+  const cols = columns ? readTaskColumns(store) : undefined;
   const stored = new Map<string, StoredType>();
+  if (cols !== undefined) TASK_TYPES.forEach(([t], i) => stored.set(t, cols.stored[i]!));
   for (const t of Object.values(TYPES)) {
-    if (t === TYPES.taskPartition) continue;
+    if (t === TYPES.taskPartition || stored.has(t)) continue;
     const field = FIELD[t];
     const fast = field === undefined ? undefined : once.singleFields!(t, field);
     stored.set(t, new StoredType(field ?? '', fast, fast === undefined ? once.entries(t) : undefined));
   }
   const assignment = readStoredAssignment(store);
-  const taskModes = readTaskModes(once);
+  const taskModes = cols?.taskModes ?? readTaskModes(once);
   const previous: PreviousState & { partitionCounts: Map<string, number> } = {
     baseCounts: readBaseCounts(once),
     taskToSsps: new LazyTaskToSsps(assignment, taskModes),
     partitionCounts: previousPartitionCounts(assignment, taskModes),
-    changelog: readChangelogMapping(once),
-    taskContainer: readTaskAssignment(once),
+    changelog: cols?.changelog ?? readChangelogMapping(once),
+    taskContainer: cols?.taskContainer ?? readTaskAssignment(once),
     taskModes,
     containerHosts: readContainerHosts(once),
   };
-  return { previous, assignment, config: readConfig(once), stored };
+  return { previous, assignment, config: readConfig(once), stored, ...(cols !== undefined ? { taskRows: cols.rows } : {}) };
 }
 
 export interface Changes {
@@ -177,10 +217,13 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   const table = new SspTable();
   const rows = g.stream.length;
   table.reserve(rows + g.everyTask.length);
-  // List id t is task t's names; lists merged for SSPs held by several tasks come after.
-  const names: string[][] = new Array(T);
-  for (let t = 0; t < T; t++) names[t] = namesOfTask(plan, t);
-  table.lists = names.map((n) => JSON.stringify(n));
+  // List id t is task t's names; lists merged for SSPs held by several tasks come after. Without
+  // standby copies a list is one name: its JSON is written directly (no array per task).
+  const single = plan.settings.replicationFactor <= 1;
+  const lists: string[] = new Array(T);
+  for (let t = 0; t < T; t++) lists[t] = single ? `[${JSON.stringify(g.tasks[t]!)}]` : JSON.stringify(namesOfTask(plan, t));
+  table.lists = lists;
+  const names = { length: T, at: (t: number): string[] => namesOfTask(plan, t) };
   const streamIds = g.streams.map((s) => table.streamId(s.system, s.stream, true));
   const activeTask = new Int32Array(rows + g.everyTask.length);
   const merged = new Map<number, string[]>();
@@ -200,14 +243,14 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
     }
     // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
     let all = merged.get(row);
-    if (all === undefined) merged.set(row, (all = [...names[table.list[row]!]!]));
-    all.push(...names[t]!);
+    if (all === undefined) merged.set(row, (all = [...names.at(table.list[row]!)]));
+    all.push(...names.at(t));
     activeTask[row] = -1;
   }
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
   if (g.everyTask.length > 0) {
     const every: string[] = [];
-    for (let t = 0; t < T; t++) every.push(...names[t]!);
+    for (let t = 0; t < T; t++) every.push(...names.at(t));
     const l = table.listId(JSON.stringify(every.sort(compareJava)));
     for (const e of g.everyTask) {
       const s = table.streamId(e.system, e.stream, true);
@@ -240,13 +283,36 @@ export function runCycle(store: CoordinatorStoreLike, job: JobSpec, options: Pla
  * (`plan --dry-run`; a network store commits the batch itself). The store is only read.
  */
 export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): PreparedCycle {
+  // Warnings are passed on once the attempt stands (or fails for a reason of its own): an attempt
+  // on per-task columns is discarded, and run again on Maps, when a damaged log repeats a task key.
   const warnings: string[] = [];
+  const flush = (): void => {
+    for (const w of warnings) options.warn?.(w);
+  };
+  try {
+    const r = prepareWith(store, job, options, warnings, true);
+    flush();
+    return r;
+  } catch (e) {
+    if (!(e instanceof RepeatedKeys)) {
+      flush();
+      throw e;
+    }
+  }
+  warnings.length = 0;
+  try {
+    return prepareWith(store, job, options, warnings, false);
+  } finally {
+    flush();
+  }
+}
+
+function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions, warnings: string[], columns: boolean): PreparedCycle {
   const warn = (m: string): void => {
     warnings.push(m);
-    options.warn?.(m);
   };
   // 1. Read.
-  const snap = readPrevious(store);
+  const snap = readPrevious(store, columns);
   const prev = snap.previous;
   const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
@@ -271,8 +337,7 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const records: StoreRecord[] = [];
   const containers = stored(TYPES.taskContainer);
   const modes = stored(TYPES.taskMode);
-  let prevActive = 0;
-  for (const t of prev.taskContainer.keys()) if ((prev.taskModes.get(t) ?? 'Active') === 'Active') prevActive++;
+  const prevActive = countActive(prev.taskContainer, prev.taskModes);
   const activeNow = plan.grouping.tasks.length;
   const deletes = new Set<string>();
   if (prev.taskContainer.size > 0 && activeNow !== prevActive) {
@@ -288,10 +353,15 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
   nowStandby.sort(compareJava);
   if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
+  // Rows were read by position (the plan's changelog lookups): they stand if the stored keys are
+  // unique, which is free to see when they are exactly this plan's tasks in order (then row i is
+  // task i, with no lookups below).
+  const aligned = snap.taskRows?.verify(taskNames) === true;
   for (let i = 0; i < taskNames.length; i++) {
     const t = taskNames[i]!;
-    if (!containers.holds(t, taskContainerIds[i]!)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
-    if (!modes.holds(t, taskModesNow[i]!)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
+    // Row i is the first guess: the records were written in this order.
+    if (!containers.holds(t, taskContainerIds[i]!, i, aligned)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
+    if (!modes.holds(t, taskModesNow[i]!, i, aligned)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
   }
   const current = deletes.size > 0 ? new Set(taskNames) : undefined;
   for (const t of deletes) {
@@ -306,8 +376,8 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const changelog = stored(TYPES.changelog);
   for (let i = 0; i < taskNames.length; i++) {
     const t = taskNames[i]!;
-    if (prev.changelog.has(t)) continue;
-    if (!changelog.holds(t, String(taskChangelog[i]))) records.push(changelogRecord(t, taskChangelog[i]!));
+    if (prev.changelog instanceof ColumnMap ? prev.changelog.getAt(t, i, aligned) !== undefined : prev.changelog.has(t)) continue;
+    if (!changelog.holds(t, String(taskChangelog[i]), i, aligned)) records.push(changelogRecord(t, taskChangelog[i]!));
   }
   const bases = stored(TYPES.baseCount);
   for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
@@ -322,7 +392,7 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
   const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
   for (let i = 0; i < taskNames.length; i++) {
-    const before = prev.taskContainer.get(taskNames[i]!);
+    const before = prev.taskContainer instanceof ColumnMap ? prev.taskContainer.getAt(taskNames[i]!, i, aligned) : prev.taskContainer.get(taskNames[i]!);
     if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
@@ -345,6 +415,18 @@ export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options:
     ssps: rows,
     dryRun: true,
   };
+}
+
+/** Tasks with a container record that are active (no mode record: active). */
+function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap<string, TaskMode>): number {
+  let n = 0;
+  if (containers instanceof ColumnMap && modes instanceof ColumnMap && containers.rows === modes.rows) {
+    // Same rows: compared row by row, no lookups.
+    for (let r = 0; r < containers.rows.n; r++) if (containers.vals[r] !== undefined && modes.vals[r] !== 'Standby') n++;
+    return n;
+  }
+  for (const t of containers.keys()) if ((modes.get(t) ?? 'Active') === 'Active') n++;
+  return n;
 }
 
 /** Active tasks that held SSPs before (the keys of Samza's previousTaskToSSPAssignment), without inverting it. */

@@ -4,6 +4,7 @@
 // strings such as `__proto__` stay data and the planners see one shape.
 import { AssignorError, describe } from '../errors.js';
 import { ssp, type SSP, type SspInput } from './model.js';
+import { ColumnMap } from './task-columns.js';
 
 /**
  * A string-keyed map: a Map, a plain object (its own keys; `__proto__` read by JSON.parse is a key
@@ -55,7 +56,8 @@ export function* entriesOf<V>(input: MapInput<V>, path: string): Generator<[stri
 /** A MapInput as a Map (a Map is taken as it is when no value check is asked for). */
 export function toMap<V>(input: MapInput<V> | undefined, path: string, check?: (value: unknown, path: string) => V): ReadonlyMap<string, V> {
   if (input === undefined) return new Map();
-  if (isMapLike(input) && check === undefined) return input as ReadonlyMap<string, V>;
+  // A ColumnMap holds store records already checked as the planner checks them: taken as it is (no copy of a million entries).
+  if (isMapLike(input) && (check === undefined || input instanceof ColumnMap)) return input as ReadonlyMap<string, V>;
   const out = new Map<string, V>();
   for (const [k, v] of entriesOf(input, path)) out.set(k, check === undefined ? v : check(v, `${path}.${k}`));
   return out;

@@ -144,6 +144,27 @@ export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, n
   return out;
 }
 
+/**
+ * readChangelogMapping over a column of stored strings (row -> partition; undefined where the value
+ * is blank, which Samza skips). Same checks and errors; plain digit strings are read without a regex.
+ */
+export function changelogColumn(keys: readonly string[], strings: readonly string[]): Array<number | undefined> {
+  const out = new Array<number | undefined>(strings.length);
+  for (let r = 0; r < strings.length; r++) {
+    const p = strings[r]!;
+    let v = 0;
+    let plain = p.length > 0 && p.length <= 10;
+    for (let i = 0; plain && i < p.length; i++) {
+      const c = p.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) plain = false;
+      else v = v * 10 + c;
+    }
+    if (plain && v <= INT_MAX) out[r] = v;
+    else out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys[r]!, 0);
+  }
+  return out;
+}
+
 export function changelogRecord(task: string, partition: number | null): StoreRecord {
   return { type: TYPES.changelog, key: task, value: partition === null ? null : { Partition: String(partition) } };
 }

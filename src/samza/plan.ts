@@ -275,11 +275,22 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     });
   }
 
-  const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog);
+  // Containers are grouped first (an error is raised after the changelog's, in Samza's order): the
+  // container order is the order the store cycle wrote each task's records in, so it says which
+  // stored row to try first for each task's changelog partition.
+  const containerPath = givenProcessors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
+  let grouped: { assignment: ContainerAssignment; note?: string } | undefined;
+  let groupError: unknown;
+  try {
+    grouped = located(() => groupTasks(grouping.tasks, settings, previous, processors, config), containerPath);
+  } catch (e) {
+    groupError = e;
+  }
+  const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog, grouped === undefined ? undefined : containerOrder(grouped.assignment));
+  if (grouped === undefined) throw groupError;
+  const { assignment, note } = grouped;
   let maxCl = -1;
   for (let i = 0; i < changelog.length; i++) if (changelog[i]! > maxCl) maxCl = changelog[i]!;
-  const containerPath = givenProcessors !== undefined && settings.taskGrouper === 'GroupByContainerIds' ? 'processors' : KEYS.containerCount;
-  const { assignment, note } = located(() => groupTasks(grouping.tasks, settings, previous, processors, config), containerPath);
   return {
     config,
     settings,
@@ -293,6 +304,17 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     baseCounts,
     processors,
   };
+}
+
+/** Per task, its position when tasks are listed container by container (containers in order, tasks ascending). */
+function containerOrder(a: ContainerAssignment): Int32Array {
+  const { ids, containerOf } = a;
+  const start = new Int32Array(ids.length + 1);
+  for (let t = 0; t < containerOf.length; t++) start[containerOf[t]! + 1]!++;
+  for (let c = 0; c < ids.length; c++) start[c + 1]! += start[c]!;
+  const out = new Int32Array(containerOf.length);
+  for (let t = 0; t < containerOf.length; t++) out[t] = start[containerOf[t]!]!++;
+  return out;
 }
 
 /**
@@ -360,18 +382,22 @@ function groupTasks(
   processors: Map<string, string>,
   config: SamzaConfig,
 ): { assignment: ContainerAssignment; note?: string } {
-  const prevActive = new Map<string, string>();
-  for (const [t, c] of previous.taskContainer) if ((previous.taskModes.get(t) ?? 'Active') === 'Active') prevActive.set(t, c);
+  // Only the host-affinity paths read the previous layout (at a million tasks, building it is not free).
+  const previousActive = (): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const [t, c] of previous.taskContainer) if ((previous.taskModes.get(t) ?? 'Active') === 'Active') out.set(t, c);
+    return out;
+  };
   switch (settings.taskGrouper) {
     case 'GroupByContainerCount': {
       if (!settings.hostAffinity) return { assignment: groupByContainerCount(tasks, settings.containerCount) };
-      const r = balanceByContainerCount(tasks, settings.containerCount, prevActive);
+      const r = balanceByContainerCount(tasks, settings.containerCount, previousActive());
       return { assignment: r, note: r.path === 'plain' ? `balance path fell back to round-robin: ${r.reason}` : r.path === 'reuse' ? 'balance path: previous layout reused' : 'balance path: surplus tasks moved to other containers' };
     }
     case 'GroupByContainerIds': {
       if (!settings.hostAffinity) return { assignment: groupByContainerIds(tasks, [...processors.keys()]) };
       const taskLocality = new Map<string, string>();
-      for (const [t, c] of prevActive) if (processors.has(c)) taskLocality.set(t, processors.get(c)!);
+      for (const [t, c] of previousActive()) if (processors.has(c)) taskLocality.set(t, processors.get(c)!);
       return { assignment: groupByContainerIdsWithLocality(tasks, processors, taskLocality) };
     }
     case 'SingleContainer':

@@ -1,9 +1,9 @@
 // The coordinator store contract the Samza layer needs (src/store/ implements it on disk, and
 // CoordinatorStoreBackend there is the full interface); tests can pass an in-memory store.
-import type { SspAssignment, SspRows } from '../store/backend.js';
+import type { SharedFields, SspAssignment, SspRows } from '../store/backend.js';
 import { canonicalSspKey } from '../store/ssp-table.js';
 
-export type { SspAssignment, SspRows };
+export type { SharedFields, SspAssignment, SspRows };
 
 export interface StoreRecord {
   type: string;
@@ -26,6 +26,8 @@ export interface CoordinatorStoreLike {
   sspAssignment?(): SspAssignment;
   /** Optional fast path: key -> value of `field` when every record of the type is exactly { [field]: string }, else undefined. */
   singleFields?(type: string, field: string): Map<string, string> | undefined;
+  /** Optional fast path: several single-field types with the same keys in the same order, as columns sharing one key index. */
+  sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
 }
 
 /** The records SSP rows stand for, in order (for stores that keep one record per SSP). */

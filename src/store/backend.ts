@@ -61,6 +61,27 @@ export interface SspAssignment {
 }
 
 /** What `assignor store inspect` shows. */
+/** Per-task records of several types as columns (sharedFields). */
+export interface SharedFields {
+  /** Rows (live records per type). */
+  n: number;
+  /** Row -> key, the same for every type (first-write order of the first type). */
+  keys: readonly string[];
+  /**
+   * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
+   * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
+   */
+  rowOf(key: string): number;
+  /**
+   * Whether no key repeats (builds the index). A caller that read rows by position must either have
+   * seen every key to be distinct (as the planner's task names are), or ask this; when it is false,
+   * read singleFields instead (it gives a JS Map's answer for a repeated key).
+   */
+  unique(): boolean;
+  /** Per type asked for, row -> the field's string. */
+  values: ReadonlyArray<readonly string[]>;
+}
+
 export interface StoreStats {
   /** The store's location: a directory, or kafka://host:port/topic. */
   location: string;
@@ -117,6 +138,11 @@ export interface CoordinatorStoreBackend {
   singleFields(type: string, field: string): Map<string, string> | undefined;
   /** set-task-partition-assignment with canonical keys, as columns (the one type that grows with the job). */
   sspAssignment(): SspAssignment;
+  /**
+   * Several single-field types holding the same keys in the same order (Samza's per-task types), as
+   * columns sharing one key index; undefined when they do not (read singleFields then). A live view.
+   */
+  sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
   /**
    * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store
    * completes synchronously; a network backend returns a promise (await it either way).

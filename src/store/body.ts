@@ -127,6 +127,10 @@ export function writeStrings(sink: Sink, strings: readonly string[]): void {
   }
 }
 
+/** Strings.strings shares short strings of a table while it has seen at most this many distinct ones. */
+const SHARED_MAX = 256;
+const SHARED_LENGTH = 12;
+
 /** A CRC-valid body that does not parse: written by something broken, never by a crash. */
 export class Malformed extends Error {}
 
@@ -171,7 +175,14 @@ export class Reader {
     return out;
   }
 
-  strings(what: string): string[] {
+  /**
+   * A string table. Decoding a million-row table makes a million strings that live as long as the
+   * state, and the garbage collector copies and walks each one, so two kinds are shared instead of
+   * made again: a string equal to `like[i]` (Samza's per-task types repeat one key column) is
+   * `like[i]` itself, and short strings are taken from `shared` (a few distinct values, such as
+   * container ids and task modes, repeated on every row) while it holds at most SHARED_MAX.
+   */
+  strings(what: string, like?: readonly string[], shared?: Map<string, string>): string[] {
     const n = this.u32(what);
     if (n > this.end - this.p) throw new Malformed(`${what} claims ${n} strings`);
     const out = new Array<string>(n);
@@ -187,7 +198,14 @@ export class Reader {
       let at = 0;
       for (let k = 0; k < count; k++) {
         const len = lengths[k]! >>> 0;
-        out[i++] = text.slice(at, at + len);
+        const same = like?.[i];
+        if (same !== undefined && same.length === len && text.startsWith(same, at)) out[i++] = same;
+        else if (shared !== undefined && len <= SHARED_LENGTH && shared.size <= SHARED_MAX) {
+          const v = text.slice(at, at + len);
+          let one = shared.get(v);
+          if (one === undefined) shared.set(v, (one = v));
+          out[i++] = one;
+        } else out[i++] = text.slice(at, at + len);
         at += len;
       }
       if (at !== text.length) throw new Malformed(`${what} string lengths do not add up to its text`);
@@ -335,6 +353,7 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
   }
   const sections: Section[] = [];
   let records = 0;
+  const keysByCount = new Map<number, string[]>();
   while (r.p < end) {
     const kind = r.u8('section header');
     const flags = r.u8('section header');
@@ -365,12 +384,14 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       const type = s.text('fields type');
       const field = s.text('fields name');
       const n = s.u32('fields count');
-      const keys = s.strings('fields keys');
+      // The key column of an earlier section with as many rows is the likely twin (per-task types).
+      const keys = s.strings('fields keys', keysByCount.get(n));
+      keysByCount.set(n, keys);
       if (keys.length !== n) throw new Malformed('fields key count differs from the row count');
       s.need(n, 'fields tombstones');
       const tomb = buf.subarray(s.p, s.p + n);
       s.p += n;
-      const live = s.strings('fields values');
+      const live = s.strings('fields values', undefined, new Map());
       const values = new Array<string | null>(n);
       let k = 0;
       for (let i = 0; i < n; i++) {

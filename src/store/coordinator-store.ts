@@ -15,7 +15,7 @@ import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, sin
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
 import { StoreState, SSP_TYPE, sspView } from './state.js';
 import { SspTable } from './ssp-table.js';
-import { checkSspRows, type CoordinatorStoreBackend, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
+import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
 
@@ -191,6 +191,17 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.checkOpen();
     checkNames(type, field);
     return this.state.singleFields(type, field);
+  }
+
+  /**
+   * Several single-field types holding the same keys in the same order (Samza's per-task records)
+   * as columns sharing one key index; undefined when they do not. A live view: read, do not keep
+   * across writes.
+   */
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    this.checkOpen();
+    for (const [type, field] of specs) checkNames(type, field);
+    return this.state.sharedFields(specs);
   }
 
   /** Types that currently hold at least one live key, in first-write order. */

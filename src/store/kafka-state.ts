@@ -5,7 +5,7 @@
 import { fail } from '../errors.js';
 import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from './messages.js';
 import { StoreState, sspView } from './state.js';
-import type { SspAssignment } from './backend.js';
+import type { SharedFields, SspAssignment } from './backend.js';
 
 export class ReplayedState {
   protected state = new StoreState();
@@ -74,6 +74,12 @@ export class ReplayedState {
     this.checkOpen();
     checkNames(type, field);
     return this.state.singleFields(type, field);
+  }
+
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    this.checkOpen();
+    for (const [type, field] of specs) checkNames(type, field);
+    return this.state.sharedFields(specs);
   }
 
   sspAssignment(): SspAssignment {

@@ -6,7 +6,8 @@
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
 import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
 import { Malformed, type Body, type SspColumns } from './body.js';
-import type { SspAssignment } from './backend.js';
+import { StringIndex } from './string-index.js';
+import type { SharedFields, SspAssignment } from './backend.js';
 
 const DEAD = -2;
 const ENVELOPE = -1;
@@ -66,6 +67,16 @@ export class KeyedTable {
 
   /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
   appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number): void {
+    if (this.n === 0 && this.keys.length === 0 && !vals.includes(null)) {
+      // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
+      this.keys = keys as string[];
+      this.vals = vals as string[];
+      this.kind = new Int32Array(Math.max(16, keys.length)).fill(kind, 0, keys.length);
+      this.meta = new Int32Array(this.kind.length);
+      for (let i = 0; i < keys.length; i++) this.meta[i] = meta(i);
+      this.n = this.live = keys.length;
+      return;
+    }
     const need = this.n + keys.length;
     if (need > this.kind.length) {
       this.kind = growI32(this.kind, need);
@@ -119,6 +130,19 @@ export class KeyedTable {
 
   isLive(r: number): boolean {
     return this.kind[r] !== DEAD;
+  }
+
+  /** Drops dead rows now (they are otherwise kept until they outnumber live ones): row r is then the r-th live record. */
+  pack(): void {
+    if (this.n === this.live) return;
+    this.ensureIndex();
+    if (this.n !== this.live) this.shrink();
+  }
+
+  /** key -> row over every row, repeated keys resolved first (a live view: rows are positions once packed). */
+  keyIndex(): ReadonlyMap<string, number> {
+    this.ensureIndex();
+    return this.index;
   }
 
   private shrink(): void {
@@ -325,6 +349,42 @@ export class StoreState {
   }
 
   // ---- reading ---------------------------------------------------------------------------
+
+  /**
+   * Several single-field types that hold the same keys in the same order (Samza's per-task types:
+   * one record per task in each) as columns: one key column and key index shared by all, and one
+   * value column per type. Undefined when any type is empty or missing, holds another shape, or
+   * keys differ (read singleFields then). A live view of the state: read it before writing.
+   */
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    const tables: KeyedTable[] = [];
+    for (const [type, field] of specs) {
+      const t = this.types.get(type);
+      const f = this.fieldIds.get(field);
+      if (t === undefined || f === undefined || (t.ssp !== undefined && t.ssp.live > 0) || t.keyed.live === 0) return undefined;
+      tables.push(t.keyed);
+    }
+    if (tables.length === 0) return undefined;
+    // One index over the first type's keys, built on first use (an unchanged re-plan finds every
+    // task at the row it was written in and never needs it); the others are checked key by key
+    // against those keys, so they need no index of their own.
+    const first = tables[0]!;
+    first.pack();
+    const n = first.n;
+    const keys = first.keys;
+    let index: StringIndex | undefined;
+    const built = (): StringIndex => (index ??= new StringIndex(keys, n));
+    const values: string[][] = [];
+    for (let i = 0; i < tables.length; i++) {
+      const kt = tables[i]!;
+      kt.pack();
+      const f = this.fieldIds.get(specs[i]![1])!;
+      if (kt.n !== n) return undefined;
+      for (let r = 0; r < n; r++) if (kt.kind[r] !== f || (kt !== first && kt.keys[r] !== keys[r])) return undefined;
+      values.push(kt.vals);
+    }
+    return { n, keys, values, rowOf: (key) => built().rowOf(key), unique: () => built().repeated < 0 };
+  }
 
   /** The envelope JSON of a live record, or undefined. */
   envelope(type: string, key: string): string | undefined {
