@@ -6,7 +6,7 @@ import { getKernels } from '../engine/kernels.js';
 import { AssignorError, describe } from '../errors.js';
 import { finishProblem, type Mode } from './problem.js';
 import { runKernel, type AssignorName, type PlaceOptions } from './place.js';
-import type { Cluster } from './input.js';
+import { isNormalized, MAX_CAPACITY, normalizeCluster, type Cluster, type ClusterSpec } from './input.js';
 
 /**
  * A cluster as columns. Clients are numbered 0..C-1 in ProcessId order (Kafka's
@@ -53,28 +53,35 @@ export interface ColumnarPlacement {
   readonly orderExact: boolean;
 }
 
-const MAX_CAPACITY = 1 << 20;
 const MAX_OTHER_LOAD = 1 << 24;
 
 function fail(message: string, path: string): never {
   throw new AssignorError('E_INPUT', message, path);
 }
 
+/** What a wrong array is, without quoting its elements (a typed array of millions costs seconds to quote). */
+function kindOf(v: unknown): string {
+  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}(${(v as unknown as { length?: number }).length ?? v.byteLength})`;
+  if (Array.isArray(v)) return `an Array(${v.length})`;
+  return v === undefined ? 'nothing' : describe(v);
+}
+
 function int32s(v: unknown, name: string, length?: number): Int32Array {
-  if (!(v instanceof Int32Array)) fail(`${name} must be an Int32Array, got ${describe(v)}`, name);
+  if (!(v instanceof Int32Array)) fail(`${name} must be an Int32Array, got ${kindOf(v)}`, name);
   if (length !== undefined && v.length !== length) fail(`${name} must have ${length} elements, got ${v.length}`, name);
   return v;
 }
 
 /** Places standbys for a columnar cluster; see ColumnarCluster. `options` as for placeStandbys. */
 export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOptions = {}): ColumnarPlacement {
+  if (typeof options !== 'object' || options === null) throw new AssignorError('E_USAGE', `options must be an object, got ${describe(options)}`, 'options');
   const mode = options.mode ?? 'balanced';
   if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
   if (typeof input !== 'object' || input === null) fail(`the input must be an object of typed arrays, got ${describe(input)}`, '$');
   const K = input.keys;
   if (typeof K !== 'number' || !Number.isInteger(K) || K < 0 || K > 5) fail(`keys must be an integer in [0, 5], got ${describe(K)}`, 'keys');
   const S = input.numStandbys;
-  if (typeof S !== 'number' || !Number.isInteger(S) || S < 0 || S > 2147483647) fail(`numStandbys must be an integer >= 0, got ${describe(S)}`, 'numStandbys');
+  if (typeof S !== 'number' || !Number.isInteger(S) || S < 0 || S > 2147483647) fail(`numStandbys must be an integer in [0, 2147483647], got ${describe(S)}`, 'numStandbys');
   const capacity = int32s(input.capacity, 'capacity');
   const C = capacity.length;
   for (let c = 0; c < C; c++) {
@@ -112,6 +119,10 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
     holderStart = new Int32Array(T + 1);
     holders = new Int32Array(0);
   } else {
+    if (input.standbyStart === undefined || input.standbyClients === undefined) {
+      const given = input.standbyStart === undefined ? 'standbyClients' : 'standbyStart';
+      fail(`existing standbys need both standbyStart and standbyClients (or neither); only ${given} was given`, given === 'standbyStart' ? 'standbyClients' : 'standbyStart');
+    }
     holderStart = int32s(input.standbyStart, 'standbyStart', T + 1);
     holders = int32s(input.standbyClients, 'standbyClients');
     if (holderStart[0] !== 0) fail(`standbyStart[0] must be 0, got ${holderStart[0]}`, 'standbyStart[0]');
@@ -168,10 +179,11 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
 }
 
 /**
- * The columnar form of a normalized cluster (clients and tasks in its order, tag
+ * The columnar form of a cluster, normalized first when it is not (clients and tasks in its order, tag
  * values numbered per key by first appearance, stateless actives as otherLoad).
  */
-export function columnarOf(cluster: Cluster): ColumnarCluster {
+export function columnarOf(input: ClusterSpec | Cluster): ColumnarCluster {
+  const cluster = isNormalized(input) ? input : normalizeCluster(input);
   const { clients, tasks, tagKeys } = cluster;
   const C = clients.length, K = tagKeys.length, T = tasks.length;
   const tags = new Int32Array(C * K);

@@ -3,6 +3,7 @@
 // without a report object per task or client, in pieces of about `chunk` bytes
 // (a million-task report is some 650 MB, far longer than the longest string V8
 // can build; as objects and one string it cost gigabytes and most of the run).
+import { requireInt } from '../errors.js';
 import { formatTaskId, type TaskId } from './task-id.js';
 import { keysOf, levelOf, lowerLevel, type TaskLevel } from './levels.js';
 import type { StandbyPlacement } from './place.js';
@@ -158,7 +159,12 @@ const enc = (s: string): Uint8Array => utf8.encode(s);
  * `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`. `onTask(done)` is
  * called as tasks are written.
  */
-export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<Uint8Array> {
+export function reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<Uint8Array> {
+  // Checked here, before the generator starts, so a bad size fails at the call.
+  return writeReport(pl, kafka, requireInt(chunk, 1, 1 << 30, 'the report chunk size', 'chunk'), onTask);
+}
+
+function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined, chunk: number, onTask?: (done: number) => void): Generator<Uint8Array> {
   const { cluster } = pl;
   const p = pl.flat.problem;
   const K = p.keys;
@@ -168,12 +174,8 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
   const tagKeys = cluster.tagKeys;
   const tasks = cluster.tasks;
   // Task ids as numbers: the clients' lists name tasks in random order, and typed arrays stay in cache where a million objects do not.
-  const subs = new Int32Array(T);
-  const parts = new Int32Array(T);
-  for (let t = 0; t < T; t++) {
-    subs[t] = tasks[t]!.subtopology;
-    parts[t] = tasks[t]!.partition;
-  }
+  const subs = pl.flat.subtopologies;
+  const parts = pl.flat.partitions;
   const ids = cluster.clients.map((c) => c.id);
   const exMasks = existingMasks(pl);
   const range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
@@ -202,15 +204,18 @@ export function* reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chun
   const STANDBYS_OPEN = enc('      "standbys": [\n');
   const LIST_CLOSE = enc('      ],\n');
   const WHY = enc(',\n          "why": ');
-  // A task's last lines, by (level, askedFor, unplaced, last task): few distinct ones.
-  const tails = new Map<number, number>();
+  // A task's last lines, by askedFor, then (unplaced, level, last task): few distinct ones. Two
+  // levels of keys, because askedFor and unplaced each reach 2^31 and one number cannot hold both.
+  const tails = new Map<number, Map<number, number>>();
   const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
   const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): number => {
-    const key = ((asked * 4294967296 + unplaced) * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
-    let h = tails.get(key);
+    let byAsked = tails.get(asked);
+    if (byAsked === undefined) tails.set(asked, (byAsked = new Map()));
+    const key = (unplaced * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
+    let h = byAsked.get(key);
     if (h === undefined) {
       h = b.keep(enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`));
-      tails.set(key, h);
+      byAsked.set(key, h);
     }
     return h;
   };

@@ -82,6 +82,8 @@ describe('columnar input: bad columns', () => {
     ['otherLoad negative', (c) => (c.otherLoad = Int32Array.of(0, -1, 0)), 'otherLoad[1]'],
     ['otherLoad length', (c) => (c.otherLoad = Int32Array.of(0)), 'otherLoad'],
     ['standbyStart without clients', (c) => (c.standbyStart = new Int32Array(4)), 'standbyClients'],
+    ['standbyClients without starts', (c) => (c.standbyClients = new Int32Array(0)), 'standbyStart'],
+    ['capacity a Float64Array', (c) => ((c as unknown as { capacity: Float64Array }).capacity = new Float64Array(3)), 'capacity'],
     ['standbyStart not ending at the list length', (c) => ((c.standbyStart = Int32Array.of(0, 0, 0, 0)), (c.standbyClients = Int32Array.of(2))), 'standbyStart[3]'],
     ['standbyStart decreasing', (c) => ((c.standbyStart = Int32Array.of(0, 1, 0, 1)), (c.standbyClients = Int32Array.of(2))), 'standbyStart[2]'],
     ['standby client out of range', (c) => ((c.standbyStart = Int32Array.of(0, 1, 1, 1)), (c.standbyClients = Int32Array.of(7))), 'standbyClients[0]'],
@@ -110,7 +112,19 @@ describe('columnar input: bad columns', () => {
     // 0_0 (active on 0, value 0) -> the only other value; 0_1 (on 1) -> the less loaded value-0 client; 1_0 (no active) -> all tie at load 1, lowest index.
     expect(Array.from(r.slots)).toEqual([1, 2, 0]);
   });
+  it('a wrong array is named by its kind and length, not quoted', () => {
+    const c = good();
+    (c as unknown as { tags: Float64Array }).tags = new Float64Array(2_000_000);
+    expect(() => placeStandbysColumnar(c)).toThrow('tags must be an Int32Array, got a Float64Array(2000000)');
+    expect(() => placeStandbysColumnar({ ...good(), standbyClients: new Int32Array(0) })).toThrow('existing standbys need both standbyStart and standbyClients (or neither); only standbyClients was given');
+  });
+  it('columnarOf takes the JSON-shaped input too, and gives what it gives for the normalized cluster', () => {
+    const spec = { clients: [{ id: 'a', tags: { zone: 'x' }, active: ['0_0'] }, { id: 'b', tags: { zone: 'y' } }], tasks: ['0_0', '0_1'], numStandbys: 1, tagKeys: ['zone'] };
+    expect(columnarOf(spec)).toEqual(columnarOf(normalizeCluster(spec)));
+    expect(() => columnarOf({ clients: 'no' } as never)).toThrow(AssignorError);
+  });
   it('not an object, and a bad mode', () => {
+    expect(() => placeStandbysColumnar(good(), null as never)).toThrow(expect.objectContaining({ code: 'E_USAGE', path: 'options' }));
     expect(() => placeStandbysColumnar(null as unknown as ColumnarCluster)).toThrow(AssignorError);
     expect(() => placeStandbysColumnar(good(), { mode: 'fast' as Mode })).toThrow(/mode must be/);
   });

@@ -88,6 +88,24 @@ describe('streamed JSON report: the same bytes as JSON.stringify of the report o
     });
   }
 
+  it('numStandbys up to 2^31-1: every task ends with its own askedFor, unplaced and level', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1 << 17, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom<Mode>('kafka', 'balanced'), (S, C, T, mode) => {
+        const clients = Array.from({ length: C }, (_, c) => ({ id: `c${c}`, tags: { zone: `z${c % 2}` }, active: Array.from({ length: T }, (_, t) => `0_${t}`).filter((_, t) => t % C === c) }));
+        check({ clients, tasks: Array.from({ length: T }, (_, t) => `0_${t}`), numStandbys: S, tagKeys: ['zone'] }, mode, 'wasm', 64);
+      }),
+      { numRuns: 40 },
+    );
+    check({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], tasks: ['0_0', '0_1'], numStandbys: 2 ** 31 - 1 }, 'kafka', 'wasm', 64);
+  });
+
+  it('a chunk size that is not a whole number from 1 to 2^30 is refused with E_RANGE', () => {
+    const pl = placeCluster(normalizeCluster({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], tasks: ['0_0'], numStandbys: 1 }), 'kafka');
+    for (const bad of [NaN, 0, -5, 2.5, 2 ** 31, '100' as unknown as number]) {
+      expect(() => [...pl.reportJson(bad)]).toThrow(expect.objectContaining({ code: 'E_RANGE' }));
+    }
+  });
+
   it('an empty cluster and a cluster without tasks', () => {
     check({ clients: [{ id: 'a' }], numStandbys: 1 }, 'balanced', 'wasm', 10);
     check({ clients: [{ id: 'a', tags: { '1': 'x', b: 'y', '0': 'z' } }, { id: 'b', active: ['0_0'] }], tasks: ['0_0'], numStandbys: 1, tagKeys: ['b'] }, 'kafka', 'wasm', 10);

@@ -1,7 +1,7 @@
 // WASM binding of the standby kernels: copy the flat problem into the arena,
 // run, copy the slots/masks out. Views are taken only after the last alloc.
 import type { WasmCore } from '../core.js';
-import type { StandbyKernels, StandbyProblem } from '../reference/standby.js';
+import { KEEP_KAFKA, type StandbyKernels, type StandbyProblem } from '../reference/standby.js';
 
 interface StandbyExports {
   standbyBalanced(
@@ -34,8 +34,8 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
     const hs = core.put(p.holderStart);
     const hl = core.put(p.holders);
     const fo = core.put(fallbackOrder);
-    // KEEP_KAFKA (4, balanced only): Kafka's placement follows the result.
-    const n = 2 * p.tasks * p.width * ((flags & 4) !== 0 ? 2 : 1);
+    // KEEP_KAFKA (balanced only): Kafka's placement follows the result.
+    const n = 2 * p.tasks * p.width * ((flags & KEEP_KAFKA) !== 0 ? 2 : 1);
     const out = core.alloc(n * 4);
     kernel(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
     return core.takeI32(out, n);
