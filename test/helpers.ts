@@ -34,3 +34,8 @@ export function caught(fn: () => unknown): AssignorError {
   }
   throw new Error('expected an AssignorError');
 }
+
+/** A command line for util-linux `script`, run in a terminal 300 columns wide (a pseudo-terminal starts at 0 or 80 columns), so the progress bar is never cut to fit. */
+export function wide(cmd: string): string {
+  return `stty cols 300 2>/dev/null; ${cmd}`;
+}

@@ -25,6 +25,8 @@ const BAR_WIDTH = 24;
 export interface ProgressStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
+  /** The terminal's width; the line is cut to fit, since `\r` only returns to the start of the last screen row. */
+  readonly columns?: number;
 }
 
 export interface ProgressOptions {
@@ -142,9 +144,21 @@ export class Progress {
     this.nextDraw = Number.POSITIVE_INFINITY;
   }
 
+  /** The line, cut to the terminal's width: a line that wraps would leave a row behind at every redraw. */
   private line(done: number, now: number): string {
+    const columns = this.stream.columns;
+    const width = Math.max(20, (columns !== undefined && columns > 0 ? columns : 80) - 1); // a terminal of unknown size reports 0
+    const [full, ...shorter] = this.lines(done, now);
+    if (full!.length <= width) return full!;
+    for (const l of shorter) if (l.length <= width) return l;
+    const last = shorter[shorter.length - 1] ?? full!;
+    return `${last.slice(0, width - 1)}…`;
+  }
+
+  /** The line in full, then shorter forms: without the rate, then without the bar (cut at the end if still too long). */
+  private lines(done: number, now: number): string[] {
     const secs = (now - this.started) / 1000;
-    if (this.unit === undefined) return `${this.label}, ${secs.toFixed(0)} s`;
+    if (this.unit === undefined) return [`${this.label}, ${secs.toFixed(0)} s`];
     // The rate is of the current step (a phase's count starts at 0 when it starts).
     const stepSecs = (now - this.phaseStarted) / 1000;
     const rate = stepSecs > 0 ? Math.round(done / stepSecs) : 0;
@@ -155,7 +169,8 @@ export class Progress {
       const full = Math.round(frac * BAR_WIDTH);
       bar = `[${'#'.repeat(full)}${'.'.repeat(BAR_WIDTH - full)}] ${(frac * 100).toFixed(1)}% `;
     }
-    return `${this.label} ${bar}${count} ${this.unit}, ${fmt(rate)} ${this.unit}/s, ${secs.toFixed(0)} s`;
+    const tail = `${count} ${this.unit}, ${secs.toFixed(0)} s`;
+    return [`${this.label} ${bar}${count} ${this.unit}, ${fmt(rate)} ${this.unit}/s, ${secs.toFixed(0)} s`, `${this.label} ${bar}${tail}`, `${this.label} ${tail}`];
   }
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PROGRESS_DELAY_MS, groupDigits, progressDelayMs, startProgress } from '../../src/cli/progress.js';
-import { CLI, ROOT } from '../helpers.js';
+import { CLI, ROOT, wide } from '../helpers.js';
 import { partitionForKey } from '../../src/hashing/index.js';
 
 function fakeTerminal(isTTY = true): { stream: { isTTY: boolean; write(s: string): boolean }; text: () => string } {
@@ -49,6 +49,28 @@ describe('startProgress', () => {
     p.tick(900); // after end(): silent
     p.end();
     expect(term.text()).toBe(before);
+  });
+
+  it('fits the terminal: drops the rate, then the bar, then cuts the line, so a redraw never wraps', () => {
+    for (const columns of [200, 80, 60, 40, 20, 5]) {
+      let out = '';
+      const stream = { isTTY: true, columns, write: (s: string) => ((out += s), true) };
+      let now = 0;
+      const p = startProgress('store compact: writing records to /a/rather/long/path/coordinator.log', { total: 1_234_567_890, unit: 'records', stream, now: () => now });
+      now = 3000;
+      p.tick(1_000_000_000);
+      const line = out.replace(/^\r/, '').replace(/\x1b\[K$/, '');
+      expect(line.length).toBeLessThanOrEqual(Math.max(20, columns - 1));
+      if (columns >= 200) expect(line).toContain('records/s');
+      expect(line.startsWith('store compact: writing')).toBe(columns > 20);
+      p.end();
+    }
+    let out = '';
+    let now = 0;
+    const p = startProgress('placing', { total: 1_234_567_890, unit: 'records', stream: { isTTY: true, columns: 60, write: (s: string) => ((out += s), true) }, now: () => now });
+    now = 3000;
+    p.tick(1_000_000_000);
+    expect(out).toBe('\rplacing 1,000,000,000/1,234,567,890 records, 3 s\x1b[K');
   });
 
   it('without a total shows the count and rate', () => {
@@ -139,7 +161,7 @@ describe('assignor hash progress, end to end', () => {
     const run = (stderrTo: string): Promise<string> =>
       new Promise((resolve) => {
         const cmd = `${feed} | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hash --partitions 10 > ${join(dir, 'out.txt')} ${stderrTo}`;
-        const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT });
+        const child = spawn('script', ['-qec', wide(cmd), '/dev/null'], { cwd: ROOT });
         let text = '';
         child.stdout.on('data', (b: Buffer) => (text += b.toString()));
         child.on('close', () => resolve(text));
@@ -163,7 +185,7 @@ describe('every long command draws the bar on a terminal, erases it, and keeps i
   /** Runs a shell command line; with `tty`, inside a pseudo-terminal (util-linux `script`), whose transcript is returned. */
   const sh = (cmd: string, tty: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; text: string }> =>
     new Promise((resolve) => {
-      const child = tty ? spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...process.env, ...env } }) : spawn('sh', ['-c', cmd], { cwd: ROOT, env: { ...process.env, ...env } });
+      const child = tty ? spawn('script', ['-qec', wide(cmd), '/dev/null'], { cwd: ROOT, env: { ...process.env, ...env } }) : spawn('sh', ['-c', cmd], { cwd: ROOT, env: { ...process.env, ...env } });
       let text = '';
       child.stdout.on('data', (b: Buffer) => (text += b.toString()));
       child.stderr.on('data', (b: Buffer) => (text += b.toString()));

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, ROOT } from '../helpers.js';
+import { CLI, ROOT, wide } from '../helpers.js';
 import { placeStandbys } from '../../src/standby/index.js';
 
 describe('assignor standby progress, end to end', () => {
@@ -22,7 +22,7 @@ describe('assignor standby progress, end to end', () => {
     const run = (stderrTo: string): Promise<string> =>
       new Promise((resolve) => {
         const cmd = `${feed} | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} standby --input - --engine reference > ${join(dir, 'out.json')} ${stderrTo}`;
-        const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT });
+        const child = spawn('script', ['-qec', wide(cmd), '/dev/null'], { cwd: ROOT });
         let out = '';
         child.stdout.on('data', (b: Buffer) => (out += b.toString()));
         child.on('close', () => resolve(out));
