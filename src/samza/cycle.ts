@@ -100,10 +100,18 @@ function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored:
   const rows = new TaskRows(shared.keys, shared.rowOf, shared.unique);
   const [changelog, containers, modes] = shared.values as [readonly string[], readonly string[], readonly string[]];
   for (let r = 0; r < rows.n; r++) if (modes[r] !== 'Active' && modes[r] !== 'Standby') return undefined; // readTaskModes skips those: the Map way
+  let changelogInts: (number | undefined)[];
+  try {
+    changelogInts = changelogColumn(rows.keys, changelog);
+  } catch (e) {
+    // A damaged log that repeats a key holds rows the Map way never reads: only a unique key's bad value is an error.
+    if (!shared.unique()) throw new RepeatedKeys('a per-task key repeats in the store');
+    throw e;
+  }
   return {
     rows,
     stored: TASK_TYPES.map(([, field], i) => new StoredType(field, undefined, undefined, { rows, vals: shared.values[i]! })),
-    changelog: new ColumnMap(rows, changelogColumn(rows.keys, changelog)),
+    changelog: new ColumnMap(rows, changelogInts),
     taskContainer: new ColumnMap(rows, containers),
     taskModes: new ColumnMap(rows, modes as readonly TaskMode[]),
   };

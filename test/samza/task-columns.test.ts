@@ -111,10 +111,10 @@ describe('per-task records as columns', () => {
         });
       }
     }
-    const build = (): Replayed => {
+    const build = (changelog = ['5', '6', '7']): Replayed => {
       const r = new Replayed();
       const keys = ['Partition 0', 'Partition 1', 'Partition 0'];
-      r.body(keys, 'Partition', TYPES.changelog, ['5', '6', '7']);
+      r.body(keys, 'Partition', TYPES.changelog, changelog);
       r.body(keys, 'containerId', TYPES.taskContainer, ['0', '0', '0']);
       r.body(keys, 'taskMode', TYPES.taskMode, ['Active', 'Active', 'Active']);
       return r;
@@ -133,6 +133,14 @@ describe('per-task records as columns', () => {
     expect((got as { model: string }).model).toContain('"taskName":"Partition 0","mode":"Active","changelogPartition":7');
     // The attempt on columns was discarded: its warnings are not repeated.
     expect(warned).toEqual((got as { warnings: string[] }).warnings);
+
+    // A bad value in the overwritten row is not an error either: the Map way never sees it.
+    const damaged = build(['abc', '6', '7']);
+    const j3 = job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '1' }, { 'kafka.A': 3 });
+    const store3: CoordinatorStoreLike = Object.assign(Object.create(damaged) as ReplayedState, { put: () => {}, delete: () => {}, writeBatch: () => {} });
+    const got3 = outcome(() => prepareCycle(store3, j3));
+    expect(got3).toEqual(outcome(() => prepareCycle(mapsOnly(build(['abc', '6', '7']) as never), j3)));
+    expect((got3 as { model: string }).model).toContain('"taskName":"Partition 2","mode":"Active","changelogPartition":8');
   });
 });
 
