@@ -70,11 +70,22 @@ const M: u32 = 0x5bd1e995;
   const off = <usize>(blocks << 2);
   const r0 = l0 & 3, r1 = l1 & 3, r2 = l2 & 3, r3 = l3 & 3;
   if ((r0 | r1 | r2 | r3) != 0) {
-    h = v128.xor(h, lanes(tailBits(p0 + off, r0), tailBits(p1 + off, r1), tailBits(p2 + off, r2), tailBits(p3 + off, r3)));
-    // The tail multiply happens only in lanes that have a tail.
-    const hasTail = i32x4.ne(lanes(r0, r1, r2, r3), i32x4.splat(0));
-    h = v128.bitselect(i32x4.mul(h, i32x4.splat(<i32>M)), h, hasTail);
+    h = tail4(h, lanes(tailBits(p0 + off, r0), tailBits(p1 + off, r1), tailBits(p2 + off, r2), tailBits(p3 + off, r3)), r0, r1, r2, r3);
   }
+  store4(h, n, o0, o1, o2, o3);
+}
+
+/** Mixes in four tail words (each holding only its key's r bytes); the multiply happens only in lanes that have a tail. */
+// @ts-ignore: decorator
+@inline function tail4(h: v128, tails: v128, r0: i32, r1: i32, r2: i32, r3: i32): v128 {
+  h = v128.xor(h, tails);
+  const hasTail = i32x4.ne(lanes(r0, r1, r2, r3), i32x4.splat(0));
+  return v128.bitselect(i32x4.mul(h, i32x4.splat(<i32>M)), h, hasTail);
+}
+
+/** murmur2's final mix of four lanes, stored as partitions at o0..o3. */
+// @ts-ignore: decorator
+@inline function store4(h: v128, n: i32, o0: usize, o1: usize, o2: usize, o3: usize): void {
   h = v128.xor(h, i32x4.shr_u(h, 13));
   h = i32x4.mul(h, i32x4.splat(<i32>M));
   h = v128.xor(h, i32x4.shr_u(h, 15));
@@ -117,17 +128,9 @@ const M: u32 = 0x5bd1e995;
   if (blocks >= 3) { h = mixV(h, c2); tail = c3; }
   const r0 = l0 & 3, r1 = l1 & 3, r2 = l2 & 3, r3 = l3 & 3;
   if ((r0 | r1 | r2 | r3) != 0) {
-    h = v128.xor(h, v128.and(tail, lanes(tailMask(r0), tailMask(r1), tailMask(r2), tailMask(r3))));
-    const hasTail = i32x4.ne(lanes(r0, r1, r2, r3), i32x4.splat(0));
-    h = v128.bitselect(i32x4.mul(h, i32x4.splat(<i32>M)), h, hasTail);
+    h = tail4(h, v128.and(tail, lanes(tailMask(r0), tailMask(r1), tailMask(r2), tailMask(r3))), r0, r1, r2, r3);
   }
-  h = v128.xor(h, i32x4.shr_u(h, 13));
-  h = i32x4.mul(h, i32x4.splat(<i32>M));
-  h = v128.xor(h, i32x4.shr_u(h, 15));
-  store<i32>(o0, finalize(<u32>i32x4.extract_lane(h, 0), n));
-  store<i32>(o1, finalize(<u32>i32x4.extract_lane(h, 1), n));
-  store<i32>(o2, finalize(<u32>i32x4.extract_lane(h, 2), n));
-  store<i32>(o3, finalize(<u32>i32x4.extract_lane(h, 3), n));
+  store4(h, n, o0, o1, o2, o3);
 }
 
 // @ts-ignore: decorator
