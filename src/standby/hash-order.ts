@@ -6,7 +6,7 @@
 // (resizes split buckets stably), so iteration = buckets ascending, then
 // insertion order. A bucket that reaches 9 entries while the table is smaller
 // than 64 doubles the table instead of becoming a tree (HashMap.treeifyBin).
-import type { TaskId } from './task-id.js';
+import { taskIdHash, type TaskId } from './task-id.js';
 
 export interface HashOrder {
   /** Task indices (into the sorted list) in HashMap iteration order. */
@@ -34,8 +34,7 @@ export function javaHashMapOrderOf(subs: Int32Array, parts: Int32Array): HashOrd
   const n = subs.length;
   const spread = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    // TaskId.hashCode (taskIdHashCode) on the columns.
-    const h = Math.imul((Math.imul(31 + subs[i]!, 31) + parts[i]!) | 0, 31);
+    const h = taskIdHash(subs[i]!, parts[i]!);
     spread[i] = h ^ (h >>> 16);
   }
   let cap = 16;

@@ -68,5 +68,10 @@ export function compareTaskIds(a: TaskId, b: TaskId): number {
  * partition, null) = ((31 + s) * 31 + p) * 31 in Java int arithmetic.
  */
 export function taskIdHashCode(t: TaskId): number {
-  return Math.imul((Math.imul(31 + t.subtopology, 31) + t.partition) | 0, 31);
+  return taskIdHash(t.subtopology, t.partition);
+}
+
+/** taskIdHashCode of the task (subtopology, partition), for tasks kept as columns. */
+export function taskIdHash(subtopology: number, partition: number): number {
+  return Math.imul((Math.imul(31 + subtopology, 31) + partition) | 0, 31);
 }
