@@ -93,9 +93,15 @@ function log4j(dir: string): string {
   ].join('\n');
 }
 
-/** Kafka's cluster ids are 16 random bytes in URL-safe base64 without padding. */
+/**
+ * Kafka's cluster ids are 16 random bytes in URL-safe base64 without padding. Like Kafka's
+ * Uuid.randomUuid, skip ids that start with '-': StorageTool would read one as an option.
+ */
 function clusterId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 function jvmArgs(dir: string): string[] {
