@@ -5,7 +5,7 @@
 // can build; as objects and one string it cost gigabytes and most of the run).
 import { requireInt } from '../errors.js';
 import { formatTaskId, type TaskId } from './task-id.js';
-import { keysOf, levelOf, lowerLevel, type TaskLevel } from './levels.js';
+import { keysOf, levelOf, type TaskLevel } from './levels.js';
 import type { StandbyPlacement } from './place.js';
 import { balancedRange, kafkaTagPhase, whyNot } from './report.js';
 import { askedFor, compareWithKafka, existingMasks, totalsOf } from './totals.js';
@@ -39,8 +39,12 @@ const utf8 = new TextEncoder();
  * The output buffer. Fragments used again and again (a client's entry opening,
  * a mask's lines) are kept once in an arena at the start of the same array and
  * copied with copyWithin: a million tasks pick clients at random, and one
- * array's bytes stay in cache where thousands of small array objects do not.
- * Output goes after the arena; each full piece is handed out as a copy.
+ * array's bytes stay in cache where thousands of small array objects do not
+ * (copyWithin was also the fastest copy measured, some 50 ns a call, so the
+ * fragments are as long as possible and few per task). Output goes after the
+ * arena. A full piece is handed out as a copy, or, when `reuse`, as a view
+ * of the buffer: then there are two buffers (each with the arena), used in
+ * turn, so a piece stays intact while the next one is built.
  */
 class Bytes {
   buf: Uint8Array;
@@ -51,11 +55,14 @@ class Bytes {
   private readonly len: number[] = [];
   /** Fragments that did not fit in the arena (handle -1 - i). */
   private readonly spill: Uint8Array[] = [];
+  private readonly bufs: Uint8Array[];
+  private turn = 0;
 
-  constructor(private readonly chunk: number, arena: number) {
+  constructor(private readonly chunk: number, arena: number, private readonly reuse: boolean) {
     this.start = arena;
     this.pos = arena;
     this.buf = new Uint8Array(arena + chunk + 4096);
+    this.bufs = reuse ? [this.buf, new Uint8Array(arena + chunk + 4096)] : [this.buf];
   }
 
   /** Keeps a fragment; returns its handle for put(). */
@@ -64,7 +71,7 @@ class Bytes {
       this.spill.push(b);
       return -this.spill.length;
     }
-    this.buf.set(b, this.arenaEnd);
+    for (const buf of this.bufs) buf.set(b, this.arenaEnd);
     this.off.push(this.arenaEnd);
     this.len.push(b.length);
     this.arenaEnd += b.length;
@@ -88,6 +95,7 @@ class Bytes {
     const grown = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
     grown.set(this.buf.subarray(0, this.pos));
     this.buf = grown;
+    this.bufs[this.turn] = grown;
   }
 
   bytes(b: Uint8Array): void {
@@ -102,22 +110,17 @@ class Bytes {
     this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
   }
 
-  /** A non-negative integer below 2^53. */
-  int(n: number): void {
-    this.ensure(16);
+  /** A 32-bit non-negative integer, with room already ensured. */
+  private int(n: number): void {
     const buf = this.buf;
-    if (n < 10) {
-      buf[this.pos++] = 48 + n;
-      return;
-    }
     let digits = 1;
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    for (let x = n; x >= 10; x = (x / 10) | 0) digits++;
     let at = this.pos + digits;
     this.pos = at;
-    for (let x = n; digits-- > 0; x = Math.floor(x / 10)) buf[--at] = 48 + (x % 10);
+    for (let x = n; digits-- > 0; x = (x / 10) | 0) buf[--at] = 48 + (x % 10);
   }
 
-  /** `"<subtopology>_<partition>"`. */
+  /** `"<subtopology>_<partition>"` (task ids are 32-bit non-negative integers). */
   taskId(s: number, p: number): void {
     this.ensure(24);
     this.buf[this.pos++] = 34;
@@ -133,12 +136,20 @@ class Bytes {
     const buf = this.buf;
     let pos = this.pos;
     for (let i = 0; i < 8; i++) buf[pos++] = 32;
+    buf[pos++] = 34;
     this.pos = pos;
-    this.taskId(s, p);
+    this.int(s);
+    pos = this.pos;
+    buf[pos++] = 95;
+    this.pos = pos;
+    this.int(p);
+    pos = this.pos;
+    buf[pos++] = 34;
     if (!last) {
-      this.buf[this.pos++] = 44;
-      this.buf[this.pos++] = 10;
+      buf[pos++] = 44;
+      buf[pos++] = 10;
     }
+    this.pos = pos;
   }
 
   full(): boolean {
@@ -146,25 +157,46 @@ class Bytes {
   }
 
   take(): Uint8Array {
-    const out = this.buf.slice(this.start, this.pos);
+    if (!this.reuse) {
+      const out = this.buf.slice(this.start, this.pos);
+      this.pos = this.start;
+      return out;
+    }
+    const out = this.buf.subarray(this.start, this.pos);
+    this.turn ^= 1;
+    this.buf = this.bufs[this.turn]!;
     this.pos = this.start;
     return out;
   }
 }
 
+/** Levels as numbers, from the best to the worst: a task's level is its worst standby's, the largest number. */
+const LEVEL_NAMES: readonly TaskLevel[] = ['absolute', 'partial', 'least', 'untagged', 'none'];
+const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
+
 const enc = (s: string): Uint8Array => utf8.encode(s);
+
+export interface ReportJsonOptions {
+  /**
+   * Hand out views of two internal buffers used in turn instead of a copy of each piece:
+   * a piece then stays intact only until the generator is resumed twice more (the
+   * piece after the next one is being built). For a writer that finishes writing
+   * one piece while the next is built; saves a copy of the whole report.
+   */
+  reuse?: boolean;
+}
 
 /**
  * The report as UTF-8 JSON in pieces of about `chunk` bytes: the bytes of
  * `${JSON.stringify(buildReport(pl, kafka), null, 2)}\n`. `onTask(done)` is
  * called as tasks are written.
  */
-export function reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void): Generator<Uint8Array> {
+export function reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk = 1 << 20, onTask?: (done: number) => void, options: ReportJsonOptions = {}): Generator<Uint8Array> {
   // Checked here, before the generator starts, so a bad size fails at the call.
-  return writeReport(pl, kafka, requireInt(chunk, 1, 1 << 30, 'the report chunk size', 'chunk'), onTask);
+  return writeReport(pl, kafka, requireInt(chunk, 1, 1 << 30, 'the report chunk size', 'chunk'), onTask, options.reuse === true);
 }
 
-function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined, chunk: number, onTask?: (done: number) => void): Generator<Uint8Array> {
+function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined, chunk: number, onTask: ((done: number) => void) | undefined, reuse: boolean): Generator<Uint8Array> {
   const { cluster } = pl;
   const p = pl.flat.problem;
   const K = p.keys;
@@ -187,9 +219,12 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   const entryHead = ids.map((id) => enc(`        {\n          "client": ${JSON.stringify(id)},\n`));
   const activeLine = ids.map((id) => enc(`,\n      "active": ${JSON.stringify(id)},\n`));
   const maskLevel: (ReturnType<typeof levelOf>)[] = [];
+  /** Each mask's level as a number (LEVEL_NUMBER). */
+  const maskLevelNumber: number[] = [];
   const maskLines: Uint8Array[] = [];
   for (let m = 0; m < 1 << K; m++) {
     maskLevel.push(levelOf(m, K));
+    maskLevelNumber.push(LEVEL_NUMBER[maskLevel[m]!]);
     const differs = keysOf(m, tagKeys).map((k) => JSON.stringify(k));
     maskLines.push(enc(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`));
   }
@@ -204,18 +239,34 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   const STANDBYS_OPEN = enc('      "standbys": [\n');
   const LIST_CLOSE = enc('      ],\n');
   const WHY = enc(',\n          "why": ');
-  // A task's last lines, by askedFor, then (unplaced, level, last task): few distinct ones. Two
-  // levels of keys, because askedFor and unplaced each reach 2^31 and one number cannot hold both.
-  const tails = new Map<number, Map<number, number>>();
-  const LEVEL_NUMBER: Record<TaskLevel, number> = { absolute: 0, partial: 1, least: 2, untagged: 3, none: 4 };
-  const tail = (level: TaskLevel, asked: number, unplaced: number, last: boolean): number => {
-    let byAsked = tails.get(asked);
-    if (byAsked === undefined) tails.set(asked, (byAsked = new Map()));
-    const key = (unplaced * 5 + LEVEL_NUMBER[level]) * 2 + (last ? 1 : 0);
-    let h = byAsked.get(key);
-    if (h === undefined) {
-      h = b.keep(enc(`      "level": "${level}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n'}`));
-      byAsked.set(key, h);
+  // A task's end, in one copy: what closes its standby list (the last standby's mask lines and end
+  // and the list's close, or the list's close alone, or an empty list), its level, askedFor and
+  // unplaced, and the next task's opening. Few distinct ones: by (askedFor, unplaced), one table of
+  // (closing, level, last). Two levels of keys, because askedFor and unplaced each reach 2^31.
+  /** Closings 0 .. 2^K - 1: after a standby of that mask; CLOSE_LIST: after a list whose last entry is written; CLOSE_EMPTY: "standbys": []. */
+  const CLOSE_LIST = 1 << K;
+  const CLOSE_EMPTY = CLOSE_LIST + 1;
+  const closings = CLOSE_EMPTY + 1;
+  const ends = new Map<number, Map<number, Int32Array>>();
+  let lastAsked = -1, lastUnplaced = -1;
+  let endTable: Int32Array = new Int32Array(0);
+  const taskEnd = (closing: number, level: number, asked: number, unplaced: number, last: boolean): number => {
+    if (asked !== lastAsked || unplaced !== lastUnplaced) {
+      let byAsked = ends.get(asked);
+      if (byAsked === undefined) ends.set(asked, (byAsked = new Map()));
+      let table = byAsked.get(unplaced);
+      if (table === undefined) byAsked.set(unplaced, (table = new Int32Array(closings * 5 * 2).fill(-(1 << 30))));
+      endTable = table;
+      lastAsked = asked;
+      lastUnplaced = unplaced;
+    }
+    const key = (closing * 5 + level) * 2 + (last ? 1 : 0);
+    let h = endTable[key]!;
+    if (h === -(1 << 30)) {
+      const head = closing < CLOSE_LIST ? [...maskLines[closing]!, ...ENTRY_END, ...NL, ...LIST_CLOSE] : closing === CLOSE_LIST ? [...LIST_CLOSE] : [...STANDBYS_EMPTY];
+      const tailText = `      "level": "${LEVEL_NAMES[level]}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n    {\n      "task": '}`;
+      h = b.keep(Uint8Array.from([...head, ...enc(tailText)]));
+      endTable[key] = h;
     }
     return h;
   };
@@ -226,10 +277,10 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   const maskEnds: Uint8Array[] = [];
   for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...maskLines[m]!, ...ENTRY_END, ...end]));
   const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
-  let arena = 1 << 16; // room for the task tails
+  let arena = 1 << 16; // room for the task ends
   for (const list of [entryHead, activeLine, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
   arena += C * NO_EXISTING_STANDBYS_OPEN.length;
-  const b = new Bytes(chunk, arena);
+  const b = new Bytes(chunk, arena, reuse);
   const headH = entryHead.map((x) => b.keep(x));
   const activeH = activeLine.map((x) => b.keep(x));
   // The common case in one copy: the active's line, no existing standbys, new ones follow.
@@ -280,13 +331,14 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   else {
     b.text('  "tasks": [\n');
     const holders: number[] = [];
+    b.put(H_TASK_OPEN); // each task's end opens the next one
     for (let t = 0; t < T; t++) {
       const a = p.active[t]!;
       holders.length = 0;
       if (a >= 0) holders.push(a);
-      let level: TaskLevel = K === 0 ? 'untagged' : 'none';
+      // Level numbers (LEVEL_NUMBER): a larger number is a lower level, and the task's is its worst standby's.
+      let level = K === 0 ? 3 : 4;
       let first = true;
-      b.put(H_TASK_OPEN);
       b.taskId(subs[t]!, parts[t]!);
       const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
       const opens = h0 === h1 && placed[t]! > 0; // no existing standbys, new ones follow
@@ -306,13 +358,14 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
           const m = exMasks[h]!;
           b.put(headH[c]!);
           b.put(maskEndH[2 * m + (h + 1 === h1 ? 1 : 0)]!);
-          level = first ? maskLevel[m]! : lowerLevel(level, maskLevel[m]!);
+          const n = maskLevelNumber[m]!;
+          level = first || n > level ? n : level;
           first = false;
         }
         b.put(H_LIST_CLOSE);
       }
-      if (placed[t] === 0) b.put(H_STANDBYS_EMPTY);
-      else {
+      let closing = CLOSE_EMPTY;
+      if (placed[t]! > 0) {
         if (h0 !== h1) b.put(H_STANDBYS_OPEN);
         let tagPhase = -1; // computed only when a reason needs it
         let left = placed[t]!;
@@ -320,26 +373,28 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
           const c = pl.slots[t * W + j]!;
           if (c < 0) continue;
           const m = pl.masks[t * W + j]!;
-          const l = maskLevel[m]!;
-          if (l === 'partial' || l === 'least') {
-            b.put(headH[c]!);
+          const n = maskLevelNumber[m]!;
+          b.put(headH[c]!);
+          if (n === 1 || n === 2) {
+            // partial or least: the entry says why no better client was taken.
             b.bytes(maskLines[m]!);
             if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
             b.bytes(WHY);
             b.text(JSON.stringify(whyNot(pl, holders, c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j })));
             b.bytes(ENTRY_END);
-            b.bytes(--left > 0 ? COMMA_NL : NL);
-          } else {
-            b.put(headH[c]!);
-            b.put(maskEndH[2 * m + (--left === 0 ? 1 : 0)]!);
-          }
-          level = first ? l : lowerLevel(level, l);
+            if (--left > 0) b.bytes(COMMA_NL);
+            else {
+              b.bytes(NL);
+              closing = CLOSE_LIST;
+            }
+          } else if (--left > 0) b.put(maskEndH[2 * m]!);
+          else closing = m; // the task's end writes this entry's lines
+          level = first || n > level ? n : level;
           first = false;
           holders.push(c);
         }
-        b.put(H_LIST_CLOSE);
       }
-      b.put(tail(level, asked[t]!, unplaced[t]!, t + 1 === T));
+      b.put(taskEnd(closing, level, asked[t]!, unplaced[t]!, t + 1 === T));
       if (b.full()) {
         onTask?.(t + 1);
         yield b.take();

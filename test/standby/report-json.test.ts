@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildReport, normalizeCluster, placeCluster, type ClusterSpec, type Mode, type StandbyPlacement } from '../../src/standby/index.js';
 import { arbCluster, skewedCluster } from './generators.js';
+import { reportJson } from '../../src/standby/report-json.js';
 
 const ENGINES = ['reference', 'wasm'] as const;
 
@@ -97,6 +98,25 @@ describe('streamed JSON report: the same bytes as JSON.stringify of the report o
       { numRuns: 40 },
     );
     check({ clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }], tasks: ['0_0', '0_1'], numStandbys: 2 ** 31 - 1 }, 'kafka', 'wasm', 64);
+  });
+
+  it('reuse: each piece holds its bytes until the piece after the next one is built, and together they are the report', () => {
+    fc.assert(
+      fc.property(arbCluster({ existing: true, missingKeys: true, maxClients: 12, maxTasks: 30 }), fc.constantFrom<Mode>('kafka', 'balanced'), fc.integer({ min: 1, max: 200 }), (spec, mode, chunk) => {
+        const pl = placeCluster(normalizeCluster(spec), mode);
+        const want = Buffer.concat([...pl.reportJson(chunk)]);
+        const pieces: Uint8Array[] = [];
+        const copies: Buffer[] = [];
+        for (const piece of reportJson(pl, pl.kafka(), chunk, undefined, { reuse: true })) {
+          // The piece before this one is still intact (a writer may still be writing it).
+          if (pieces.length > 0) expect(Buffer.from(pieces.at(-1)!).equals(copies.at(-1)!)).toBe(true);
+          pieces.push(piece);
+          copies.push(Buffer.from(piece));
+        }
+        expect(Buffer.concat(copies).equals(want)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('a chunk size that is not a whole number from 1 to 2^30 is refused with E_RANGE', () => {
