@@ -200,14 +200,23 @@ export function docPath(page: string): string {
  * JSON.parse reports.
  */
 export function readJsonInput(source: string, option: string): unknown {
+  return parseJsonInput(readInput(source, option), source, option);
+}
+
+/** The bytes of a file, or of stdin for `-` (readJsonInput's first half, with its errors). */
+export function readInput(source: string, option: string): Buffer {
   if (source === '') throw new AssignorError('E_USAGE', `${option} needs a file name, or - for stdin, got an empty string`, option);
-  const name = source === '-' ? 'stdin' : source;
-  let bytes: Buffer;
   try {
-    bytes = source === '-' ? readStdin() : readFileSync(source);
+    return source === '-' ? readStdin() : readFileSync(source);
   } catch (e) {
+    const name = source === '-' ? 'stdin' : source;
     throw new AssignorError('E_INPUT', `cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, source === '-' ? option : source);
   }
+}
+
+/** Bytes read by readInput as JSON (readJsonInput's second half, with its errors): a UTF-8 BOM is skipped. */
+export function parseJsonInput(bytes: Buffer, source: string, option: string): unknown {
+  const name = source === '-' ? 'stdin' : source;
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   if (bytes.length - start > bufferConstants.MAX_STRING_LENGTH) {
     throw new AssignorError('E_INPUT', `${name} is ${bytes.length} bytes, more than the ${bufferConstants.MAX_STRING_LENGTH} a JSON input can be`, option);

@@ -1,13 +1,15 @@
 // `assignor standby`: rack-aware standby placement (KIP-708) for a cluster
 // described in JSON. Prints the placement as JSON, or with --explain a summary
 // for people; --html writes a self-contained report page.
-import { writeFileSync } from 'node:fs';
+import { fstatSync, write, writeFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
-import { placeStandbys, type Mode } from '../standby/place.js';
+import { placeCluster, type Mode } from '../standby/place.js';
 import { normalizeCluster } from '../standby/input.js';
+import { scanCluster } from '../standby/read-input.js';
+import { reportJson } from '../standby/report-json.js';
 import { explainLines } from '../standby/explain.js';
 import { htmlReport } from '../standby/html-report.js';
-import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
+import { choiceOption, docPath, engineOption, parse, parseJsonInput, readInput } from './args.js';
 import { Output } from './output.js';
 import { startProgress } from './progress.js';
 
@@ -53,9 +55,12 @@ export async function run(argv: string[]): Promise<number> {
   // placement is one synchronous step, so it moves while the report is written.
   const progress = startProgress('standby: placing, then writing the report', { unit: 'tasks', enabled: !values['no-progress'] && process.stdout.isTTY !== true });
   try {
-    const cluster = normalizeCluster(readJsonInput(values.input, '--input'));
+    // The plain shape is scanned straight from the bytes (read-input.ts); anything else, and every
+    // error, goes through JSON.parse and normalizeCluster.
+    const bytes = readInput(values.input, '--input');
+    const cluster = scanCluster(bytes) ?? normalizeCluster(parseJsonInput(bytes, values.input, '--input'));
     progress.tick(0, cluster.tasks.length);
-    const placement = placeStandbys(cluster, { mode, engine, zeroStandbyGuard: !values['no-zero-guard'] });
+    const placement = placeCluster(cluster, mode, { engine, zeroStandbyGuard: !values['no-zero-guard'] });
     progress.tick(0);
     // The explain text and the HTML page need the report objects; the JSON is written from the typed arrays.
     const report = values.explain || values.html !== undefined ? placement.report() : undefined;
@@ -78,6 +83,9 @@ export async function run(argv: string[]): Promise<number> {
         }
       }
       await out.write(batch);
+    } else if (isFile(1)) {
+      // A file: each piece written from the report's own buffers while the next is built.
+      await writeToFile(1, reportJson(placement, placement.kafka(), 4 << 20, (done) => progress.tick(done), { reuse: true }));
     } else {
       for (const piece of placement.reportJson(1 << 20, (done) => progress.tick(done))) await out.write(piece);
     }
@@ -86,6 +94,37 @@ export async function run(argv: string[]): Promise<number> {
     progress.end();
   }
   return 0;
+}
+
+function isFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** One piece at a time in flight (fs.write on libuv's pool), so a piece is never changed while it is written (reportJson's reuse). */
+async function writeToFile(fd: number, pieces: Iterable<Uint8Array>): Promise<void> {
+  let pending: Promise<void> | undefined;
+  for (const piece of pieces) {
+    await pending;
+    pending = writeAll(fd, piece);
+  }
+  await pending;
+}
+
+function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const from = (at: number): void => {
+      if (at === bytes.length) return resolve();
+      write(fd, bytes, at, bytes.length - at, null, (e, n) => {
+        if (e) reject(new AssignorError('E_OUTPUT', `cannot write the report to stdout: ${e.code ?? e.message}`, 'stdout'));
+        else from(at + n);
+      });
+    };
+    from(0);
+  });
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string> {

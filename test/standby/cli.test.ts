@@ -1,11 +1,12 @@
 // The built binary, as a user runs it: JSON, --explain, --html, errors (exit 2, one line).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, CLI } from '../helpers.js';
 import { placeStandbys, explainText } from '../../src/standby/index.js';
+import { benchSpec } from '../../bench/standby-whole.js';
 
 const KIP = 'test/standby/data/kip-partial.json';
 let dir = '';
@@ -115,6 +116,44 @@ describe('assignor standby', () => {
       expect(r.status).toBe(0);
     }
   }, 120_000);
+
+  it('stdout a file (written from the report buffers, several pieces in turn) or a pipe: the same bytes as the library', () => {
+    // 3,000 tasks with hostile ids: a report of several 4 MiB pieces; the second spec goes the general way (properties).
+    const spec = benchSpec(60, 30_000);
+    spec.clients[0]!.id = '__proto__ "é"';
+    const general = { ...spec, numStandbys: undefined, properties: { 'num.standby.replicas': '2' } };
+    for (const [name, s] of [['plain', spec], ['general', general]] as const) {
+      const f = join(dir, `${name}.json`);
+      writeFileSync(f, JSON.stringify(s));
+      const want = Buffer.concat([...placeStandbys(s).reportJson()]);
+      const outFile = join(dir, `${name}.out.json`);
+      const fd = openSync(outFile, 'w');
+      const r = spawnSync(process.execPath, [CLI, 'standby', '--input', f], { stdio: ['ignore', fd, 'pipe'] });
+      closeSync(fd);
+      expect(r.status).toBe(0);
+      expect(readFileSync(outFile).equals(want)).toBe(true);
+      const piped = spawnSync(process.execPath, [CLI, 'standby', '--input', f], { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+      expect(piped.status).toBe(0);
+      expect(piped.stdout.equals(want)).toBe(true);
+    }
+  }, 120_000);
+
+  it('bad input: the error line of the general way (JSON.parse, then normalizeCluster), also where the scanner reads the shape', () => {
+    for (const [text, line] of [
+      ['{"clients":[{"id":"a","active":["0_0","0_0"]}]}', 'assignor: task 0_0 is listed twice (at clients[0].active[1])'],
+      ['{"clients":[{"id":"a","capacity":0}]}', 'assignor: clients[0].capacity must be an integer in [1, 1048576] (stream threads), got 0'],
+      ['{"clients":[{"id":"a"}],"numStandbys":1,"numStandbys":-1}', 'assignor: numStandbys must be an integer >= 0, got -1'],
+    ] as const) {
+      const f = join(dir, 'bad.json');
+      writeFileSync(f, text);
+      const r = cli(['standby', '--input', f]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`${line}\n`);
+    }
+    const f = join(dir, 'truncated.json');
+    writeFileSync(f, '{"clients":[{"id":"a","active":["0_');
+    expect(cli(['standby', '--input', f]).stderr).toMatch(/^assignor: .*truncated\.json is not valid JSON: /);
+  });
 
   it('usage errors', () => {
     expect(cli(['standby']).stderr).toMatch(/--input is required/);
