@@ -52,12 +52,37 @@ let gHiN: i32 = 0;
 let gHiC: i32 = 1;
 let gStack: usize = 0;
 
+// Each heap member's key (load + mode) / capacity as an f64, kept beside the heaps so a
+// comparison reads two doubles instead of four ints and two i64 products. Division
+// rounds monotonically, so different doubles order the clients exactly as the
+// rationals do; equal doubles are equal rationals when gKeysExact (capacities <= 2^12
+// and loads < 2^24: distinct rationals then differ by >= 2^-24, far above one ulp),
+// else they are compared exactly.
+let gKey: usize = 0;
+let gKeysExact: bool = false;
+/** Most standbys one call can add to a client (set by the kernels before initHeaps), for gKeysExact. */
+let gHeadroom: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function keyOf(c: i32): f64 {
+  return <f64>(ld(gLoad, c) + gMode) / <f64>ld(gCap, c);
+}
+
+// @ts-ignore: decorator
+@inline function rekey(c: i32): void {
+  store<f64>(gKey + (<usize>c << 3), keyOf(c));
+}
+
 // @ts-ignore: decorator
 @inline function before(a: i32, b: i32): bool {
+  const ka = load<f64>(gKey + (<usize>a << 3)), kb = load<f64>(gKey + (<usize>b << 3));
+  if (ka != kb) return ka < kb;
   const m = gMode;
-  const na = ld(gLoad, a) + m, ca = ld(gCap, a), nb = ld(gLoad, b) + m, cb = ld(gCap, b);
-  if (lessLoad(na, ca, nb, cb)) return true;
-  if (lessLoad(nb, cb, na, ca)) return false;
+  if (!gKeysExact) {
+    const na = ld(gLoad, a) + m, ca = ld(gCap, a), nb = ld(gLoad, b) + m, cb = ld(gCap, b);
+    if (lessLoad(na, ca, nb, cb)) return true;
+    if (lessLoad(nb, cb, na, ca)) return false;
+  }
   if (m != 0) {
     const xa = ld(gCount, a), xb = ld(gCount, b);
     if (xa != xb) return xa < xb;
@@ -65,9 +90,11 @@ let gStack: usize = 0;
   return a < b;
 }
 
+/** Moves the member at i (whose load just changed, or which was just added) up; its key is refreshed first. */
 function siftUp(g: i32, i: i32): void {
   const base = ld(gStart, g);
   const c = ld(gHeap, base + i);
+  rekey(c);
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pc = ld(gHeap, base + parent);
@@ -80,10 +107,12 @@ function siftUp(g: i32, i: i32): void {
   st(gPos, c, i);
 }
 
+/** Moves the member at i (whose load just changed) down; its key is refreshed first. */
 function siftDown(g: i32, i: i32): void {
   const base = ld(gStart, g);
   const n = ld(gSize, g);
   const c = ld(gHeap, base + i);
+  rekey(c);
   for (;;) {
     let child = 2 * i + 1;
     if (child >= n) break;
@@ -133,6 +162,13 @@ function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, coun
   gHeap = scratch(C, 0);
   gPos = scratch(C, 0);
   gStack = scratch(C + 1, 0);
+  gKey = heap.alloc(<usize>(C > 0 ? C : 1) << 3);
+  let maxCap = 0, maxLoad = 0;
+  for (let c = 0; c < C; c++) {
+    if (ld(cap, c) > maxCap) maxCap = ld(cap, c);
+    if (ld(load, c) > maxLoad) maxLoad = ld(load, c);
+  }
+  gKeysExact = maxCap <= 1 << 12 && <i64>maxLoad + <i64>gHeadroom + 2 < (<i64>1 << 24);
   for (let c = 0; c < C; c++) push(c);
 }
 
@@ -825,6 +861,7 @@ export function standbyBalanced(
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
+  gHeadroom = T * W + 1;
   // standbyKafka works on its own copy of the loads; keep the input's for the counts below.
   const kLoad = scratch(C, 0);
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
@@ -924,6 +961,7 @@ export function standbyKafka(
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
+  gHeadroom = T * W + 1;
   const TW = T * W;
   for (let s = 0; s < TW; s++) {
     st(out, s, -1);
