@@ -127,6 +127,40 @@ function siftDown(g: i32, i: i32): void {
   st(gPos, c, i);
 }
 
+/**
+ * siftDown for a member whose key grew past most of its heap (Kafka's picks take
+ * the least loaded client, which then usually sinks to the bottom): the hole goes
+ * down to a leaf along the smaller children (one comparison per level), then the
+ * member climbs back from there (usually not at all). Same heap property, so the
+ * same picks; about half siftDown's comparisons for a deep sink.
+ */
+function sinkDeep(g: i32, i: i32): void {
+  const base = ld(gStart, g);
+  const n = ld(gSize, g);
+  const c = ld(gHeap, base + i);
+  rekey(c);
+  let j = i;
+  for (;;) {
+    let child = 2 * j + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(ld(gHeap, base + child + 1), ld(gHeap, base + child))) child++;
+    const cc = ld(gHeap, base + child);
+    st(gHeap, base + j, cc);
+    st(gPos, cc, j);
+    j = child;
+  }
+  while (j > i) {
+    const parent = (j - 1) >> 1;
+    const pc = ld(gHeap, base + parent);
+    if (!before(c, pc)) break;
+    st(gHeap, base + j, pc);
+    st(gPos, pc, j);
+    j = parent;
+  }
+  st(gHeap, base + j, c);
+  st(gPos, c, j);
+}
+
 /** c's key grew: move it down its heap. */
 // @ts-ignore: decorator
 @inline function grew(c: i32): void {
@@ -920,7 +954,7 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
-  siftDown(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
+  sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
 }
 
@@ -945,7 +979,9 @@ function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, ex
       }
       if (!ok) continue;
     }
-    const c = bestFree(g, bHeld, bStamp);
+    // The heap top, when it does not hold the task, is the group's best (no limits in this phase).
+    const top = ld(gSize, g) > 0 ? ld(gHeap, ld(gStart, g)) : -1;
+    const c = top >= 0 && !gLimited && ld(bHeld, top) != bStamp ? top : bestFree(g, bHeld, bStamp);
     if (c >= 0 && (best < 0 || before(c, best))) best = c;
   }
   return best;
@@ -1005,9 +1041,13 @@ export function standbyKafka(
       st(remaining, t, rem);
     }
   }
-  for (let i = 0; i < T; i++) {
+  // The fallback visits each task with standbys left once; it can stop after the last.
+  let pending = 0;
+  for (let t = 0; t < T; t++) if (ld(remaining, t) > 0) pending++;
+  for (let i = 0; i < T && pending > 0; i++) {
     const t = tagAware ? ld(fallbackOrder, i) : i;
     if (ld(remaining, t) <= 0) continue;
+    pending--;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
       const c = poll(false, G, K, groupValues, usedVal, exhausted);
