@@ -120,8 +120,9 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
   for (let i = 0; i < N; i++) {
     const raw = rawClients[i];
     if (!isRecord(raw)) return undefined;
-    const a = raw.active ?? [];
-    const s = raw.standby ?? [];
+    // Only a missing list is empty (null is an error, which the object path reports).
+    const a = raw.active === undefined ? [] : raw.active;
+    const s = raw.standby === undefined ? [] : raw.standby;
     if (!Array.isArray(a) || !Array.isArray(s)) return undefined;
     activeLists[i] = a;
     standbyLists[i] = s;

@@ -47,6 +47,7 @@ function randomSpec(): Record<string, unknown> {
     if (rnd(4) !== 0) client.active = list(4);
     if (rnd(3) === 0) client.standby = list(3);
     if (rnd(40) === 0) client.active = '0_1';
+    if (rnd(60) === 0) client[rnd(2) === 0 ? 'active' : 'standby'] = rnd(2) === 0 ? null : { 0: '0_1', length: 1 };
     if (rnd(6) === 0) client.capacity = 1 + rnd(3);
     clients.push(client);
   }
