@@ -54,6 +54,23 @@ export function scanTaskId(text: string): boolean {
   return true;
 }
 
+/**
+ * Scans `list` (task-id strings) into subs/parts from `at`. False at the first
+ * element that is not a well-formed task id (the caller then takes the exact,
+ * error-reporting path).
+ */
+// Here, beside scanTaskId and `scanned`, so the loop reads them without a module boundary.
+export function scanTaskIds(list: readonly unknown[], subs: Int32Array, parts: Int32Array, at: number): boolean {
+  const n = list.length;
+  for (let i = 0; i < n; i++) {
+    const t = list[i];
+    if (typeof t !== 'string' || !scanTaskId(t)) return false;
+    subs[at + i] = scanned.subtopology;
+    parts[at + i] = scanned.partition;
+  }
+  return true;
+}
+
 export function formatTaskId(t: TaskId): string {
   return `${t.subtopology}_${t.partition}`;
 }
