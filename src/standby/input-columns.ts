@@ -207,3 +207,16 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
   columnsOf.set(cluster, cols);
   return markNormalized(cluster);
 }
+
+/**
+ * A Cluster over columns read elsewhere (the CLI's byte scanner, read-input.ts, which has made
+ * normalizeCluster's checks itself), registered as normalizeColumns registers its own.
+ * `own`: the clients' own fields, in input order.
+ */
+export function clusterOfColumns(own: readonly { id: string; key: ProcessKey; tags: Map<string, string>; capacity: number }[], cols: ClusterColumns, numStandbys: number, tagKeys: string[]): Cluster {
+  const objects = new TaskObjects(cols);
+  const clients: Client[] = own.map((c, i) => new ColumnClient(c.id, c.key, c.tags, c.capacity, i, objects, cols.lists));
+  const cluster = new ColumnCluster(sortClients(clients), numStandbys, tagKeys, objects);
+  columnsOf.set(cluster, cols);
+  return markNormalized(cluster);
+}

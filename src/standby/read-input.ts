@@ -8,10 +8,10 @@
 // reports an error, it only gives up.
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { AssignorError } from '../errors.js';
-import type { TaskId } from './task-id.js';
-import { compareProcessKeys, processKey } from './process-id.js';
+import { processKey } from './process-id.js';
 import { parseStreamsProperties, validateRackAwareness } from './properties.js';
-import { MAX_CAPACITY, type Client, type Cluster, type IndexedTask } from './input.js';
+import { MAX_CAPACITY, type Cluster } from './input.js';
+import { clusterOfColumns } from './input-columns.js';
 
 /** Thrown inside the scanner when the input is not the plain shape, or is wrong; caught by scanCluster. */
 class GiveUp {}
@@ -411,34 +411,46 @@ function scan(sc: Scanner): Cluster {
     return key;
   });
 
-  // TaskId objects in TaskId order; the stateful ones (all, without "tasks") numbered by position.
+  // The stateful tasks (all, without "tasks") in TaskId order, and each list entry's task among them.
   const order = tt.sorted();
-  const T = order.length;
-  const rank = new Int32Array(T);
-  const stateful = new Uint8Array(T);
+  const stateful = new Uint8Array(tt.count);
   if (taskNums === undefined) stateful.fill(1);
   else for (let x = taskNums.from; x < taskNums.to; x++) stateful[lists[x]!] = 1;
-  const objects: IndexedTask[] = new Array(T);
-  const tasks: TaskId[] = [];
-  for (let i = 0; i < T; i++) {
-    const k = order[i]!;
-    rank[k] = i;
-    const t: IndexedTask = { subtopology: tt.subs[k]!, partition: tt.parts[k]!, index: stateful[k] ? tasks.length : -1 };
-    objects[i] = t;
-    if (stateful[k]) tasks.push(t);
+  const taskIndex = new Int32Array(tt.count);
+  let T = 0;
+  for (const k of order) taskIndex[k] = stateful[k] ? T++ : -1;
+  const subs = new Int32Array(T), parts = new Int32Array(T);
+  for (const k of order) {
+    if (taskIndex[k]! < 0) continue;
+    subs[taskIndex[k]!] = tt.subs[k]!;
+    parts[taskIndex[k]!] = tt.parts[k]!;
   }
-  const taskIds = (l: List): TaskId[] => {
-    const out: TaskId[] = new Array(l.to - l.from);
-    for (let x = l.from; x < l.to; x++) out[x - l.from] = objects[rank[lists[x]!]!]!;
-    return out;
-  };
-  const out: Client[] = raw.map((c, i) => {
-    const standby = taskIds(c.standby);
-    for (const t of standby) if ((t as IndexedTask).index < 0) giveUp(); // a standby of a task outside `tasks`
-    return { id: c.id, key: keys[i]!, tags: c.tags, capacity: c.capacity, active: taskIds(c.active), standby, inputIndex: i };
+  // Entries client by client, actives then standbys (the columns' layout), whatever the field order in the file.
+  const N = raw.length;
+  const starts = new Int32Array(2 * N + 1);
+  let total = 0;
+  raw.forEach((c, i) => {
+    starts[2 * i] = total;
+    total += c.active.to - c.active.from;
+    starts[2 * i + 1] = total;
+    total += c.standby.to - c.standby.from;
   });
-  out.sort((a, b) => compareProcessKeys(a.key, b.key));
-  return { clients: out, tasks, numStandbys, tagKeys };
+  starts[2 * N] = total;
+  const entryTask = new Int32Array(total), entrySubs = new Int32Array(total), entryParts = new Int32Array(total);
+  let e = 0;
+  for (const c of raw) {
+    for (const l of [c.active, c.standby]) {
+      for (let x = l.from; x < l.to; x++, e++) {
+        const k = lists[x]!;
+        entryTask[e] = taskIndex[k]!;
+        entrySubs[e] = tt.subs[k]!;
+        entryParts[e] = tt.parts[k]!;
+        if (l === c.standby && entryTask[e]! < 0) giveUp(); // a standby of a task outside `tasks`
+      }
+    }
+  }
+  const own = raw.map((c, i) => ({ id: c.id, key: keys[i]!, tags: c.tags, capacity: c.capacity }));
+  return clusterOfColumns(own, { subs, parts, lists: starts, entryTask, entrySubs, entryParts }, numStandbys, tagKeys);
 }
 
 const NO_TASKS: List = { from: 0, to: 0 };

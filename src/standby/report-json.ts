@@ -9,6 +9,7 @@ import { keysOf, levelOf, type TaskLevel } from './levels.js';
 import type { StandbyPlacement } from './place.js';
 import { balancedRange, kafkaTagPhase, whyNot } from './report.js';
 import { askedFor, compareWithKafka, existingMasks, totalsOf } from './totals.js';
+import { clusterColumns } from './input-columns.js';
 
 /** JSON.stringify(value, null, 2) of a small value, re-indented to start at depth `pad`. */
 function small(value: unknown, pad: string): string {
@@ -204,7 +205,9 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   const T = p.tasks;
   const C = p.clients;
   const tagKeys = cluster.tagKeys;
-  const tasks = cluster.tasks;
+  // A cluster from normalizeCluster's fast path keeps its task lists as columns: read them there,
+  // rather than make a TaskId object per list entry.
+  const cols = clusterColumns(cluster);
   // Task ids as numbers: the clients' lists name tasks in random order, and typed arrays stay in cache where a million objects do not.
   const subs = pl.flat.subtopologies;
   const parts = pl.flat.partitions;
@@ -320,7 +323,7 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
       if (unplaced[t] === 0) continue;
       const e = p.holderStart[t + 1]! - p.holderStart[t]!;
       const had = e > 0 ? `, ${e} already there` : '';
-      warn(`task ${formatTaskId(tasks[t]!)}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
+      warn(`task ${formatTaskId({ subtopology: subs[t]!, partition: parts[t]! })}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
       if (b.full()) yield b.take();
     }
     b.text('  ],\n');
@@ -416,16 +419,20 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   if (C === 0) b.text('  "clients": []\n');
   else {
     b.text('  "clients": [\n');
-    /** A list of task ids as a field value (items at 8 spaces): `list`, then the client's new standbys newTasks[from, to). */
-    const taskIds = (list: readonly TaskId[], from: number, to: number): void => {
-      const n = list.length + to - from;
+    /**
+     * A list of task ids as a field value (items at 8 spaces): the client's own list (`list`, or
+     * entries [e0, e1) of the columns), then its new standbys newTasks[from, to).
+     */
+    const taskIds = (list: readonly TaskId[] | undefined, e0: number, e1: number, from: number, to: number): void => {
+      const n = (list === undefined ? e1 - e0 : list.length) + to - from;
       if (n === 0) {
         b.text('[]');
         return;
       }
       b.text('[\n');
       let i = 0;
-      for (const t of list) b.taskItem(t.subtopology, t.partition, ++i === n);
+      if (list !== undefined) for (const t of list) b.taskItem(t.subtopology, t.partition, ++i === n);
+      else for (let e = e0; e < e1; e++) b.taskItem(cols!.entrySubs[e]!, cols!.entryParts[e]!, ++i === n);
       for (let x = from; x < to; x++) b.taskItem(subs[newTasks[x]!]!, parts[newTasks[x]!]!, ++i === n);
       b.bytes(LIST_END);
     };
@@ -433,12 +440,17 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
       const cl = cluster.clients[c]!;
       const tagNames = objectKeyOrder([...cl.tags.keys()]);
       const tags = tagNames.length === 0 ? '{}' : `{\n${tagNames.map((k) => `        ${JSON.stringify(k)}: ${JSON.stringify(cl.tags.get(k))}`).join(',\n')}\n      }`;
-      const standbys = cl.standby.length + start[c + 1]! - start[c]!;
-      const load = (cl.active.length + standbys) / cl.capacity;
+      // Input client i's actives are entries [lists[2i], lists[2i+1]) of the columns, its standbys up to lists[2i+2].
+      const e = cols === undefined ? 0 : 2 * cl.inputIndex;
+      const a0 = cols === undefined ? 0 : cols.lists[e]!, a1 = cols === undefined ? 0 : cols.lists[e + 1]!, s1 = cols === undefined ? 0 : cols.lists[e + 2]!;
+      const ownActive = cols === undefined ? cl.active.length : a1 - a0;
+      const ownStandby = cols === undefined ? cl.standby.length : s1 - a1;
+      const standbys = ownStandby + start[c + 1]! - start[c]!;
+      const load = (ownActive + standbys) / cl.capacity;
       b.text(`    {\n      "id": ${JSON.stringify(ids[c])},\n      "tags": ${tags},\n      "capacity": ${cl.capacity},\n      "active": `);
-      taskIds(cl.active, 0, 0);
+      taskIds(cols === undefined ? cl.active : undefined, a0, a1, 0, 0);
       b.text(',\n      "standby": ');
-      taskIds(cl.standby, start[c]!, start[c + 1]!);
+      taskIds(cols === undefined ? cl.standby : undefined, a1, s1, start[c]!, start[c + 1]!);
       b.text(`,\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`);
       if (b.full()) yield b.take();
     }
