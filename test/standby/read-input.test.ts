@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeCluster, placeCluster, type Cluster, type ClusterSpec } from '../../src/standby/index.js';
 import { scanCluster } from '../../src/standby/read-input.js';
 import { clusterColumns } from '../../src/standby/input-columns.js';
-import { isNormalized } from '../../src/standby/input.js';
+import { isNormalized, type IndexedTask } from '../../src/standby/input.js';
 import { benchSpec } from '../../bench/standby-whole.js';
 import { arbCluster } from './generators.js';
 
@@ -44,7 +44,7 @@ function expectSame(got: Cluster, want: Cluster): void {
   // Every stateful task in a client's list is the object in `tasks` at its index.
   for (const c of got.clients) {
     for (const t of [...c.active, ...c.standby]) {
-      const i = (t as { index: number }).index;
+      const i = (t as IndexedTask).index;
       if (i >= 0) expect(got.tasks[i]).toBe(t);
     }
   }
