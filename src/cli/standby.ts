@@ -59,9 +59,9 @@ export async function run(argv: string[]): Promise<number> {
     // error, goes through JSON.parse and normalizeCluster.
     const bytes = readInput(values.input, '--input');
     const cluster = scanCluster(bytes) ?? normalizeCluster(parseJsonInput(bytes, values.input, '--input'));
-    progress.tick(0, cluster.tasks.length);
     const placement = placeCluster(cluster, mode, { engine, zeroStandbyGuard: !values['no-zero-guard'] });
-    progress.tick(0);
+    // The count from the flat problem: cluster.tasks would make a TaskId object per task.
+    progress.tick(0, placement.flat.problem.tasks);
     // The explain text and the HTML page need the report objects; the JSON is written from the typed arrays.
     const report = values.explain || values.html !== undefined ? placement.report() : undefined;
     if (values.html !== undefined) {
