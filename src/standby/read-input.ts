@@ -1,8 +1,9 @@
 // cluster.json read straight from its bytes, for `assignor standby`. The plain
 // shape the benchmark and most callers write (no "properties", strings without
-// escapes, integers written as digits) is scanned in one pass into the Cluster
-// that normalizeCluster builds: JSON.parse's two million task-id strings, then a
-// second pass over them, cost most of a cold run at a million tasks.
+// escapes, integers written as digits) is scanned in one pass into the cluster
+// that normalizeCluster builds, as columns (input-columns.ts): JSON.parse's two
+// million task-id strings, then a second pass over them, cost most of the input
+// side of a cold run at a million tasks.
 // Anything else, and anything wrong, takes the general way (JSON.parse, then
 // normalizeCluster), so every error is theirs, word for word: the scanner never
 // reports an error, it only gives up.
@@ -25,9 +26,8 @@ const QUOTE = 34, COMMA = 44, COLON = 58, UNDERSCORE = 95, BACKSLASH = 92;
 const OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT = 123, CLOSE_OBJECT = 125;
 
 /**
- * Task ids interned by (subtopology, partition), numbered in order of first appearance; the
- * TaskId objects are made at the end, in TaskId order (sorted without comparing objects, and
- * laid out in memory in that order). Partitions are dense
+ * Task ids interned by (subtopology, partition), numbered in order of first appearance, and
+ * put in TaskId order at the end without comparisons (sorted()). Partitions are dense
  * in practice, so each subtopology has an array indexed by partition while the arrays stay within
  * a budget of one entry per input byte (memory in proportion to the input, however sparse the
  * ids); a task beyond them goes to an open-addressing table. A hash table alone spent most of the

@@ -193,6 +193,14 @@ function digits(buf: Uint8Array, pos: number, n: number): number {
   return pos + len;
 }
 
+/** The bytes of `a` then `b` (spreading them through an array cost ~0.1 s for 10,000 clients). */
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 const enc = (s: string): Uint8Array => utf8.encode(s);
 
 export interface ReportJsonOptions {
@@ -305,7 +313,7 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
   const headH = entryHead.map((x) => b.keep(x));
   const activeH = activeLine.map((x) => b.keep(x));
   // The common case in one copy: the active's line, no existing standbys, new ones follow.
-  const activeOpenH = activeLine.map((x) => b.keep(Uint8Array.from([...x, ...NO_EXISTING_STANDBYS_OPEN])));
+  const activeOpenH = activeLine.map((x) => b.keep(concat(x, NO_EXISTING_STANDBYS_OPEN)));
   const maskEndH = maskEnds.map((x) => b.keep(x));
   const [H_TASK_OPEN, H_ACTIVE_NULL, H_EXISTING_EMPTY, H_EXISTING_OPEN, H_STANDBYS_EMPTY, H_STANDBYS_OPEN, H_LIST_CLOSE, H_NO_EXISTING_STANDBYS_OPEN] = fixed.map((x) => b.keep(x)) as [number, number, number, number, number, number, number, number];
   b.text('{\n');
