@@ -89,18 +89,31 @@ function moduleBytes(simd: boolean): Uint8Array<ArrayBuffer> {
 
 let simdFlag: boolean | undefined;
 
-/** True when this runtime validates the SIMD build (checked once). */
-export function simdSupported(): boolean {
-  if (simdFlag === undefined) simdFlag = WebAssembly.validate(moduleBytes(true));
-  return simdFlag;
-}
-
 // Each module is decoded and compiled once; instances (the shared one, every KeyBatch's fork) reuse it.
 const compiled = new Map<boolean, WebAssembly.Module>();
 function compiledModule(simd: boolean): WebAssembly.Module {
   let m = compiled.get(simd);
   if (m === undefined) compiled.set(simd, (m = new WebAssembly.Module(moduleBytes(simd))));
   return m;
+}
+
+/**
+ * True when this runtime validates the SIMD build (checked once). Compiling validates the whole
+ * module, so the check is the compile itself, kept for the first instance: a separate
+ * WebAssembly.validate would decode and validate the module a second time (~10 ms of a cold CLI run).
+ */
+export function simdSupported(): boolean {
+  if (simdFlag === undefined) {
+    try {
+      compiledModule(true);
+      simdFlag = true;
+    } catch (e) {
+      // What WebAssembly.validate reports as false; anything else (out of memory) is not an answer.
+      if (!(e instanceof WebAssembly.CompileError)) throw e;
+      simdFlag = false;
+    }
+  }
+  return simdFlag;
 }
 
 /** Reads an AssemblyScript string (UTF-16, byte length in the word before it) for abort messages. */
