@@ -1,37 +1,120 @@
-// After tsc: replaces the CLI's many small ES modules in dist/cli/ with an esbuild bundle of them,
-// split per command. A cold `assignor` run then opens a handful of files instead of 30-60 modules
-// (each resolved, read and compiled on its own), which is most of what module loading costs it:
-// `channels plan` on a tiny input went from ~115 to ~84 ms (docs/cli.md, "Start-up").
+// After tsc: replaces the CLI's many small ES modules in dist/cli/ with
+//   main.js           the binary (scripts/cli-entry.cjs): loads the bundle with V8's code cache;
+//   assignor-cli.js   the whole CLI (src/cli/main.ts and everything it imports) as one CommonJS bundle;
+//   assignor-cli.cache  V8's code cache for it, made here after a warm-up of tiny commands;
+//   package.json      {"type": "commonjs"} for this folder.
+// A cold `assignor` run then reads two files instead of resolving, reading and compiling 30-60 ES
+// modules, and starts with the code it needs already compiled (docs/design.md, "The CLI").
 //
-// dist/cli/main.js stays the entry (the `bin`, and what test/cli/fuzz-worker.mjs imports: it still
-// exports runCli); every `import()` of a command becomes a chunk beside it, and code two commands
-// share goes into shared chunks. Chunks sit in dist/cli/ itself, at the depth of the files they
-// replace, because main.ts and args.ts find package.json and docs/ relative to import.meta.url.
-// The library (dist/*, dist/cjs/*) is untouched: package exports keep tsc's output.
+// The bundle sits in dist/cli/ itself, at the depth of the files it replaces, because main.ts and
+// args.ts find package.json and docs/ relative to import.meta.url. The library (dist/*, dist/cjs/*)
+// is untouched: package exports keep tsc's output.
 import { build } from 'esbuild';
-import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
 
 const CLI = 'dist/cli';
-const tmp = mkdtempSync('dist/.cli-bundle-');
-try {
-  await build({
-    entryPoints: [join(CLI, 'main.js')],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outdir: tmp,
-    entryNames: '[name]',
-    chunkNames: '[name]-[hash]',
-    // Node built-ins stay imports; there are no other dependencies.
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  // Only the tsc modules go: their .d.ts files stay (nothing imports them, but they do no harm).
-  for (const f of readdirSync(CLI)) if (f.endsWith('.js')) rmSync(join(CLI, f));
-  for (const f of readdirSync(tmp)) renameSync(join(tmp, f), join(CLI, f));
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
+const BUNDLE = join(CLI, 'assignor-cli.js');
+const CACHE = join(CLI, 'assignor-cli.cache');
+
+// Code run by vm.Script cannot import() (not without an experimental flag): every dynamic import
+// of something outside the bundle (the optional kafkajs peer, loaded by a variable name so that
+// bundlers leave it alone) goes through __cliImport, which the entry supplies. Relative imports
+// (the lazily loaded commands) are string literals and are bundled.
+let rewritten = 0;
+const dynamicImports = {
+  name: 'dynamic-imports',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace(/\bimport\((?!\s*['"`])/g, () => {
+        rewritten++;
+        return '__cliImport(';
+      });
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+const entry = join(CLI, 'main.js');
+const result = await build({
+  entryPoints: [entry],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  outfile: BUNDLE,
+  // import.meta.url is the bundle's own URL: dist/cli/assignor-cli.js, where main.js was.
+  define: { 'import.meta.url': '__cliUrl' },
+  // Node built-ins stay requires; there are no other dependencies.
+  packages: 'external',
+  plugins: [dynamicImports],
+  logLevel: 'warning',
+});
+let code = result.outputFiles[0].text;
+if (code.startsWith('#!')) code = code.slice(code.indexOf('\n') + 1);
+const left = code.match(/\bimport\(/g)?.length ?? 0;
+if (left > 0 || rewritten === 0) {
+  throw new Error(`bundle-cli: ${left} import() call(s) left in the bundle (a vm.Script cannot run them), ${rewritten} rewritten to __cliImport`);
 }
+
+// Only tsc's modules go: their .d.ts files stay (nothing imports them). The old cache goes first.
+rmSync(CACHE, { force: true });
+for (const f of readdirSync(CLI)) if (f.endsWith('.js')) rmSync(join(CLI, f));
+writeFileSync(BUNDLE, code);
+writeFileSync(join(CLI, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+copyFileSync('scripts/cli-entry.cjs', entry);
+chmodSync(entry, 0o755);
+
+// The code cache: load the bundle as the binary does, run tiny commands through it (output
+// discarded) so that their functions are compiled, and keep V8's data for all of it, after the
+// CRC-32 of the bundle it belongs to (scripts/cli-entry.cjs checks it).
+const cli = createRequire(import.meta.url)(resolve(entry));
+const work = mkdtempSync(join(tmpdir(), 'assignor-cli-cache-'));
+const write = { out: process.stdout.write, err: process.stderr.write };
+const failures = [];
+try {
+  const store = join(work, 'store');
+  const plan = join(work, 'plan.json');
+  const runs = [
+    ['--help'],
+    ['--version'],
+    ['hash', '--partitions', '12', '--key', 'a', '--key', 'b'],
+    ['channels', 'plan', '--partitions', '10', '--width', '3', '--strategy', 'flink', '--topic', 't'],
+    ['samza', 'plan', '--job', 'examples/job.json', '--store', store, '--quiet'],
+    ['store', 'inspect', '--store', store],
+    ['store', 'export', '--store', store],
+    ['store', 'compact', '--store', store],
+    ['standby', '--input', 'examples/cluster.json'],
+  ];
+  let planText = '';
+  for (const argv of runs) {
+    process.stdout.write = (chunk, ...rest) => {
+      if (argv[1] === 'plan' && argv[0] === 'channels') planText += chunk;
+      const done = rest.find((x) => typeof x === 'function');
+      if (done) queueMicrotask(done);
+      return true;
+    };
+    process.stderr.write = process.stdout.write;
+    const code = await cli.runCli(argv);
+    if (code !== 0) failures.push(`assignor ${argv.join(' ')} exited ${code}`);
+    if (argv[0] === 'channels') writeFileSync(plan, planText);
+  }
+  for (const argv of [['channels', 'validate', plan, '--partitions', '10'], ['channels', 'expand', plan, '--partitions', '20'], ['channels', 'rewidth', plan, '--width', '2']]) {
+    const code = await cli.runCli(argv);
+    if (code !== 0) failures.push(`assignor ${argv.join(' ')} exited ${code}`);
+  }
+} finally {
+  process.stdout.write = write.out;
+  process.stderr.write = write.err;
+  rmSync(work, { recursive: true, force: true });
+}
+// A warm-up that fails still leaves a valid cache (of less code); say so, but the build goes on.
+if (failures.length > 0) process.stderr.write(`bundle-cli: warm-up: ${failures.join('; ')}\n`);
+const crc = Buffer.alloc(4);
+crc.writeUInt32LE(crc32(readFileSync(BUNDLE)));
+writeFileSync(CACHE, Buffer.concat([crc, cli.createCodeCache()]));
