@@ -23,11 +23,12 @@
 // it is set, the rows under 1.5 s also time the cold CLI with it removed (interleaved, same bytes),
 // and both ratios are reported: the first is this environment's, the second what the CLI costs
 // where the variable is not set (most machines).
-// Writes bench/results/cli-cold.json (cli-cold.partial.json with BENCH_CLI or BENCH_SHORT). Run: npm run bench:cli
+// Writes bench/results/cli-cold.json (cli-cold.partial.json with BENCH_CLI, BENCH_CLI_BASE or BENCH_SHORT). Run: npm run bench:cli
 // BENCH_ROUNDS (default 3; at least 7 for rows whose call takes under 1.5 s); BENCH_ONLY=hash,samza,channels,store picks row groups;
 // BENCH_SHORT=1 times only the rows whose first in-process call takes under 1.5 s (the others are
 // dropped from the table, and the output says so); BENCH_CLI=path/to/main.js times another build's
-// CLI (a before/after comparison: run twice, the same way).
+// CLI; BENCH_CLI_BASE=path/to/main.js also times that build's CLI in every round, interleaved with
+// this one (a before/after comparison; both must write the same bytes).
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -54,6 +55,8 @@ import { openStore } from '../src/coordinator/open-store.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/cli/main.js');
 const SHORT_ONLY = process.env.BENCH_SHORT === '1';
+/** Another build's CLI, timed in the same rounds as CLI (a before/after comparison, interleaved). */
+const BASE_CLI = process.env.BENCH_CLI_BASE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'hash,samza,channels,store').split(','));
 const KEYS = 1_000_000;
@@ -353,21 +356,41 @@ function rows(): Row[] {
 
 interface Cold {
   ms: number;
+  /** The child's CPU time (user + system), from this process's reaped-children times; NaN off Linux. */
+  cpuMs: number;
   stdout: Buffer;
   stderr: string;
 }
 
-function coldRun(args: string[], stdin?: string, env: NodeJS.ProcessEnv = process.env): Cold {
+/**
+ * CPU time of this process's reaped children so far (user + system, /proc/self/stat cutime and
+ * cstime), in ms; NaN where there is no /proc. Wall time is what the target is about, but on a
+ * loaded machine it is mostly waiting for a core: the CPU a cold run used is the steadier figure
+ * for a before/after comparison. The clock ticks are 10 ms (USER_HZ 100).
+ */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function coldRun(args: string[], stdin?: string, env: NodeJS.ProcessEnv = process.env, cli = CLI): Cold {
   const outFile = at('cli-out');
   const outFd = openSync(outFile, 'w');
   const inFd = stdin === undefined ? 'ignore' : openSync(stdin, 'r');
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { stdio: [inFd, outFd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26, env });
+  const r = spawnSync(process.execPath, [cli, ...args], { stdio: [inFd, outFd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26, env });
   const ms = performance.now() - t0;
+  const cpuMs = childrenCpuMs() - cpu0;
   closeSync(outFd);
   if (typeof inFd === 'number') closeSync(inFd);
   if (r.status !== 0) throw new Error(`assignor ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: readFileSync(outFile), stderr: r.stderr };
+  return { ms, cpuMs, stdout: readFileSync(outFile), stderr: r.stderr };
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
@@ -413,8 +436,12 @@ interface Result {
   dominates: string;
   inProcessRunsMs: number[];
   coldCliRunsMs: number[];
+  /** Median CPU time (user + system) of the cold runs, 10 ms ticks. */
+  coldCliCpuMs: number;
+  /** BENCH_CLI_BASE's cold runs, in the same rounds. */
+  base?: { coldCliMs: number; ratio: number; coldCliCpuMs: number; coldCliRunsMs: number[] };
   /** With NODE_EXTRA_CA_CERTS removed (only when it is set, for rows under 1.5 s). */
-  withoutExtraCaCerts?: { coldCliMs: number; ratio: number; met: boolean; floorMs: number; coldCliRunsMs: number[] };
+  withoutExtraCaCerts?: { coldCliMs: number; ratio: number; met: boolean; floorMs: number; coldCliCpuMs: number; coldCliRunsMs: number[] };
 }
 
 /** Child: on each 'run', prepares, times one in-process call, writes its output to a file (untimed), replies with the time. */
@@ -459,6 +486,10 @@ async function main(): Promise<void> {
     const inMs: number[] = [];
     const cliMs: number[] = [];
     const noCaMs: number[] = [];
+    const baseMs: number[] = [];
+    const cliCpu: number[] = [];
+    const baseCpu: number[] = [];
+    const noCaCpu: number[] = [];
     let sameOutput = true;
     let outputBytes = 0;
     // Short calls are the noisiest relative to their size (a scheduling hiccup of a shared machine
@@ -481,13 +512,22 @@ async function main(): Promise<void> {
       row.prepare?.();
       const cold = coldRun(row.args, row.stdin);
       cliMs.push(cold.ms);
+      cliCpu.push(cold.cpuMs);
       const got = row.compareStderr === true ? Buffer.from(cold.stderr, 'utf8') : cold.stdout;
       if (!got.equals(expected)) sameOutput = false;
       outputBytes = expected.length;
+      if (BASE_CLI !== undefined) {
+        row.prepare?.();
+        const base = coldRun(row.args, row.stdin, process.env, BASE_CLI);
+        baseMs.push(base.ms);
+        baseCpu.push(base.cpuMs);
+        if (!(row.compareStderr === true ? Buffer.from(base.stderr, 'utf8') : base.stdout).equals(expected)) sameOutput = false;
+      }
       if (short && NO_CA_ENV !== undefined) {
         row.prepare?.();
         const noCa = coldRun(row.args, row.stdin, NO_CA_ENV);
         noCaMs.push(noCa.ms);
+        noCaCpu.push(noCa.cpuMs);
         if (!(row.compareStderr === true ? Buffer.from(noCa.stderr, 'utf8') : noCa.stdout).equals(expected)) sameOutput = false;
       }
     }
@@ -527,6 +567,8 @@ async function main(): Promise<void> {
       dominates,
       inProcessRunsMs: inMs,
       coldCliRunsMs: cliMs,
+      coldCliCpuMs: median(cliCpu),
+      ...(baseMs.length > 0 ? { base: { coldCliMs: median(baseMs), ratio: median(baseMs) / inProcessMs, coldCliCpuMs: median(baseCpu), coldCliRunsMs: baseMs } } : {}),
       ...(noCaMs.length > 0
         ? {
             withoutExtraCaCerts: {
@@ -534,6 +576,7 @@ async function main(): Promise<void> {
               ratio: median(noCaMs) / inProcessMs,
               met: median(noCaMs) / inProcessMs <= TARGET,
               floorMs: startup([CLI, ...row.floor], row.floorStdin, floorPrepare, NO_CA_ENV),
+              coldCliCpuMs: median(noCaCpu),
               coldCliRunsMs: noCaMs,
             },
           }
@@ -542,7 +585,7 @@ async function main(): Promise<void> {
     const last = results[results.length - 1]!;
     const noCa = last.withoutExtraCaCerts;
     process.stderr.write(
-      `${row.command}: in-process ${inProcessMs.toFixed(0)} ms, cold CLI ${coldCliMs.toFixed(0)} ms, ${ratio.toFixed(2)}x${noCa === undefined ? '' : ` (without NODE_EXTRA_CA_CERTS ${noCa.coldCliMs.toFixed(0)} ms, ${noCa.ratio.toFixed(2)}x)`}${sameOutput ? '' : ' OUTPUT DIFFERS'}\n`,
+      `${row.command}: in-process ${inProcessMs.toFixed(0)} ms, cold CLI ${coldCliMs.toFixed(0)} ms (CPU ${last.coldCliCpuMs.toFixed(0)}), ${ratio.toFixed(2)}x${last.base === undefined ? '' : ` (base CLI ${last.base.coldCliMs.toFixed(0)} ms (CPU ${last.base.coldCliCpuMs.toFixed(0)}), ${last.base.ratio.toFixed(2)}x)`}${noCa === undefined ? '' : ` (without NODE_EXTRA_CA_CERTS ${noCa.coldCliMs.toFixed(0)} ms, ${noCa.ratio.toFixed(2)}x)`}${sameOutput ? '' : ' OUTPUT DIFFERS'}\n`,
     );
     if (last.met === false && process.env.BENCH_VERBOSE) process.stderr.write(`  ${dominates}\n`);
   }
@@ -550,18 +593,20 @@ async function main(): Promise<void> {
 
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
   const caCols = NO_CA_ENV !== undefined;
+  const baseCols = BASE_CLI !== undefined;
   const md = [
-    `| command | size | in-process ms (first) | cold CLI ms | CLI / in-process | target <= ${TARGET}x | same bytes | floor ms |${caCols ? ' without NODE_EXTRA_CA_CERTS: cold CLI ms, ratio, floor ms |' : ''} what dominates when missed |`,
-    `|---|---|---:|---:|---:|---|---|---:|${caCols ? '---|' : ''}---|`,
+    `| command | size | in-process ms (first) | cold CLI ms (CPU) | CLI / in-process | target <= ${TARGET}x | same bytes | floor ms |${baseCols ? ' base CLI ms (CPU), ratio |' : ''}${caCols ? ' without NODE_EXTRA_CA_CERTS: cold CLI ms, ratio, floor ms |' : ''} what dominates when missed |`,
+    `|---|---|---:|---:|---:|---|---|---:|${baseCols ? '---|' : ''}${caCols ? '---|' : ''}---|`,
     ...results.map((r) => {
       const x = r.withoutExtraCaCerts;
-      const ca = !caCols ? '' : x === undefined ? ' (long row: not timed) |' : ` ${x.coldCliMs.toFixed(0)}, ${x.ratio.toFixed(2)}x ${x.met ? 'met' : 'missed'}, ${x.floorMs.toFixed(0)} |`;
-      return `| \`${r.command}\` | ${r.size} | ${r.inProcessMs.toFixed(0)} (${r.inProcessFirstMs.toFixed(0)}) | ${r.coldCliMs.toFixed(0)} | ${r.ratio.toFixed(2)}x | ${r.met ? 'met' : 'missed'} | ${r.sameOutput ? 'yes' : 'NO'} | ${r.floorMs.toFixed(0)} |${ca} ${r.dominates} |`;
+      const ca = !caCols ? '' : x === undefined ? ' (long row: not timed) |' : ` ${x.coldCliMs.toFixed(0)} (CPU ${x.coldCliCpuMs.toFixed(0)}), ${x.ratio.toFixed(2)}x ${x.met ? 'met' : 'missed'}, ${x.floorMs.toFixed(0)} |`;
+      const base = !baseCols ? '' : r.base === undefined ? ' |' : ` ${r.base.coldCliMs.toFixed(0)} (${r.base.coldCliCpuMs.toFixed(0)}), ${r.base.ratio.toFixed(2)}x |`;
+      return `| \`${r.command}\` | ${r.size} | ${r.inProcessMs.toFixed(0)} (${r.inProcessFirstMs.toFixed(0)}) | ${r.coldCliMs.toFixed(0)} (${r.coldCliCpuMs.toFixed(0)}) | ${r.ratio.toFixed(2)}x | ${r.met ? 'met' : 'missed'} | ${r.sameOutput ? 'yes' : 'NO'} | ${r.floorMs.toFixed(0)} |${base}${ca} ${r.dominates} |`;
     }),
   ];
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(
-    new URL(CLI === join(ROOT, 'dist/cli/main.js') && !SHORT_ONLY ? './results/cli-cold.json' : './results/cli-cold.partial.json', import.meta.url),
+    new URL(CLI === join(ROOT, 'dist/cli/main.js') && !SHORT_ONLY && BASE_CLI === undefined ? './results/cli-cold.json' : './results/cli-cold.partial.json', import.meta.url),
     `${JSON.stringify(
       {
         date: new Date().toISOString(),
@@ -569,6 +614,7 @@ async function main(): Promise<void> {
         loadAverage: loadavg(),
         note: `medians of ${ROUNDS} interleaved rounds (at least 7 for calls under 1.5 s); in-process after one warm-up call (first call in parentheses); cold CLI = spawn to exit, stdout to a file; the machine is shared, so timings are noisy`,
         cli: CLI,
+        ...(BASE_CLI === undefined ? {} : { baseCli: BASE_CLI }),
         ...(skipped.length === 0 ? {} : { notTimed: skipped }),
         startupMs: { nodeE0: nodeStart, cliVersion: cliStart, ...(NO_CA_ENV === undefined ? {} : { withoutExtraCaCerts: { nodeE0: nodeStartNoCa, cliVersion: cliStartNoCa } }) },
         results,
@@ -582,7 +628,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}\nstart-up alone: node -e 0 ${nodeStart.toFixed(0)} ms, assignor --version ${cliStart.toFixed(0)} ms${
       NO_CA_ENV === undefined ? '' : `; NODE_EXTRA_CA_CERTS is set: without it node -e 0 ${nodeStartNoCa!.toFixed(0)} ms, assignor --version ${cliStartNoCa!.toFixed(0)} ms`
-    }\n${CLI === join(ROOT, 'dist/cli/main.js') ? '' : `CLI: ${CLI}\n`}${skipped.length === 0 ? '' : `not timed (BENCH_SHORT=1): ${skipped.join('; ')}\n`}\n${md.join('\n')}\n`,
+    }\n${CLI === join(ROOT, 'dist/cli/main.js') ? '' : `CLI: ${CLI}\n`}${BASE_CLI === undefined ? '' : `base CLI: ${BASE_CLI}\n`}${skipped.length === 0 ? '' : `not timed (BENCH_SHORT=1): ${skipped.join('; ')}\n`}\n${md.join('\n')}\n`,
   );
   if (results.some((r) => !r.sameOutput)) process.exitCode = 1;
 }
