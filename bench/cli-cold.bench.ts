@@ -433,6 +433,9 @@ interface Result {
   overheadMs: number;
   /** The same command, cold, on a tiny input. */
   floorMs: number;
+  /** `node -e 0`, timed right after the floor (and without NODE_EXTRA_CA_CERTS when it is set). */
+  nodeE0Ms: number;
+  nodeE0WithoutExtraCaCertsMs?: number;
   dominates: string;
   inProcessRunsMs: number[];
   coldCliRunsMs: number[];
@@ -538,6 +541,9 @@ async function main(): Promise<void> {
     });
     const floorPrepare = row.floor.includes(at('run-store')) ? fresh('') : undefined;
     const floorMs = startup([CLI, ...row.floor], row.floorStdin, floorPrepare);
+    // node alone, timed next to the floor (the machine's load changes over a run).
+    const nodeMs = startup(['-e', '0']);
+    const nodeNoCaMs = NO_CA_ENV === undefined ? undefined : startup(['-e', '0'], undefined, undefined, NO_CA_ENV);
     const inProcessMs = median(inMs);
     const coldCliMs = median(cliMs);
     const ratio = coldCliMs / inProcessMs;
@@ -550,7 +556,7 @@ async function main(): Promise<void> {
       ratio <= TARGET
         ? ''
         : beyond <= Math.max(50, 0.25 * overheadMs)
-          ? `start-up: the command's floor (${floorMs.toFixed(0)} ms: node itself ${nodeStart.toFixed(0)} ms${NO_CA_ENV === undefined ? '' : ` (${nodeStartNoCa!.toFixed(0)} ms without NODE_EXTRA_CA_CERTS)`}, then modules, WASM) + cold JIT (~${jit.toFixed(0)} ms) is most of the ${overheadMs.toFixed(0)} ms a cold run adds to a ${inProcessMs.toFixed(0)} ms call`
+          ? `start-up: the command's floor (${floorMs.toFixed(0)} ms: node -e 0 ${nodeMs.toFixed(0)} ms${nodeNoCaMs === undefined ? '' : ` (${nodeNoCaMs.toFixed(0)} ms without NODE_EXTRA_CA_CERTS)`}, then modules, WASM) + cold JIT (~${jit.toFixed(0)} ms) is most of the ${overheadMs.toFixed(0)} ms a cold run adds to a ${inProcessMs.toFixed(0)} ms call`
           : `${beyond.toFixed(0)} ms beyond start-up (floor ${floorMs.toFixed(0)} ms, cold JIT ~${jit.toFixed(0)} ms): the CLI layer`;
     results.push({
       command: row.command,
@@ -564,6 +570,8 @@ async function main(): Promise<void> {
       outputBytes,
       overheadMs,
       floorMs,
+      nodeE0Ms: nodeMs,
+      ...(nodeNoCaMs === undefined ? {} : { nodeE0WithoutExtraCaCertsMs: nodeNoCaMs }),
       dominates,
       inProcessRunsMs: inMs,
       coldCliRunsMs: cliMs,
