@@ -52,12 +52,37 @@ let gHiN: i32 = 0;
 let gHiC: i32 = 1;
 let gStack: usize = 0;
 
+// Each heap member's key (load + mode) / capacity as an f64, kept beside the heaps so a
+// comparison reads two doubles instead of four ints and two i64 products. Division
+// rounds monotonically, so different doubles order the clients exactly as the
+// rationals do; equal doubles are equal rationals when gKeysExact (capacities <= 2^12
+// and loads < 2^24: distinct rationals then differ by >= 2^-24, far above one ulp),
+// else they are compared exactly.
+let gKey: usize = 0;
+let gKeysExact: bool = false;
+/** Most standbys one call can add to a client (set by the kernels before initHeaps), for gKeysExact. */
+let gHeadroom: i32 = 0;
+
+// @ts-ignore: decorator
+@inline function keyOf(c: i32): f64 {
+  return <f64>(ld(gLoad, c) + gMode) / <f64>ld(gCap, c);
+}
+
+// @ts-ignore: decorator
+@inline function rekey(c: i32): void {
+  store<f64>(gKey + (<usize>c << 3), keyOf(c));
+}
+
 // @ts-ignore: decorator
 @inline function before(a: i32, b: i32): bool {
+  const ka = load<f64>(gKey + (<usize>a << 3)), kb = load<f64>(gKey + (<usize>b << 3));
+  if (ka != kb) return ka < kb;
   const m = gMode;
-  const na = ld(gLoad, a) + m, ca = ld(gCap, a), nb = ld(gLoad, b) + m, cb = ld(gCap, b);
-  if (lessLoad(na, ca, nb, cb)) return true;
-  if (lessLoad(nb, cb, na, ca)) return false;
+  if (!gKeysExact) {
+    const na = ld(gLoad, a) + m, ca = ld(gCap, a), nb = ld(gLoad, b) + m, cb = ld(gCap, b);
+    if (lessLoad(na, ca, nb, cb)) return true;
+    if (lessLoad(nb, cb, na, ca)) return false;
+  }
   if (m != 0) {
     const xa = ld(gCount, a), xb = ld(gCount, b);
     if (xa != xb) return xa < xb;
@@ -65,9 +90,11 @@ let gStack: usize = 0;
   return a < b;
 }
 
+/** Moves the member at i (whose load just changed, or which was just added) up; its key is refreshed first. */
 function siftUp(g: i32, i: i32): void {
   const base = ld(gStart, g);
   const c = ld(gHeap, base + i);
+  rekey(c);
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pc = ld(gHeap, base + parent);
@@ -80,10 +107,12 @@ function siftUp(g: i32, i: i32): void {
   st(gPos, c, i);
 }
 
+/** Moves the member at i (whose load just changed) down; its key is refreshed first. */
 function siftDown(g: i32, i: i32): void {
   const base = ld(gStart, g);
   const n = ld(gSize, g);
   const c = ld(gHeap, base + i);
+  rekey(c);
   for (;;) {
     let child = 2 * i + 1;
     if (child >= n) break;
@@ -96,6 +125,40 @@ function siftDown(g: i32, i: i32): void {
   }
   st(gHeap, base + i, c);
   st(gPos, c, i);
+}
+
+/**
+ * siftDown for a member whose key grew past most of its heap (Kafka's picks take
+ * the least loaded client, which then usually sinks to the bottom): the hole goes
+ * down to a leaf along the smaller children (one comparison per level), then the
+ * member climbs back from there (usually not at all). Same heap property, so the
+ * same picks; about half siftDown's comparisons for a deep sink.
+ */
+function sinkDeep(g: i32, i: i32): void {
+  const base = ld(gStart, g);
+  const n = ld(gSize, g);
+  const c = ld(gHeap, base + i);
+  rekey(c);
+  let j = i;
+  for (;;) {
+    let child = 2 * j + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(ld(gHeap, base + child + 1), ld(gHeap, base + child))) child++;
+    const cc = ld(gHeap, base + child);
+    st(gHeap, base + j, cc);
+    st(gPos, cc, j);
+    j = child;
+  }
+  while (j > i) {
+    const parent = (j - 1) >> 1;
+    const pc = ld(gHeap, base + parent);
+    if (!before(c, pc)) break;
+    st(gHeap, base + j, pc);
+    st(gPos, pc, j);
+    j = parent;
+  }
+  st(gHeap, base + j, c);
+  st(gPos, c, j);
 }
 
 /** c's key grew: move it down its heap. */
@@ -133,6 +196,13 @@ function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, coun
   gHeap = scratch(C, 0);
   gPos = scratch(C, 0);
   gStack = scratch(C + 1, 0);
+  gKey = heap.alloc(<usize>(C > 0 ? C : 1) << 3);
+  let maxCap = 0, maxLoad = 0;
+  for (let c = 0; c < C; c++) {
+    if (ld(cap, c) > maxCap) maxCap = ld(cap, c);
+    if (ld(load, c) > maxLoad) maxLoad = ld(load, c);
+  }
+  gKeysExact = maxCap <= 1 << 12 && <i64>maxLoad + <i64>gHeadroom + 2 < (<i64>1 << 24);
   for (let c = 0; c < C; c++) push(c);
 }
 
@@ -825,6 +895,7 @@ export function standbyBalanced(
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
+  gHeadroom = T * W + 1;
   // standbyKafka works on its own copy of the loads; keep the input's for the counts below.
   const kLoad = scratch(C, 0);
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
@@ -883,7 +954,7 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
-  siftDown(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
+  sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
 }
 
@@ -908,7 +979,9 @@ function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, ex
       }
       if (!ok) continue;
     }
-    const c = bestFree(g, bHeld, bStamp);
+    // The heap top, when it does not hold the task, is the group's best (no limits in this phase).
+    const top = ld(gSize, g) > 0 ? ld(gHeap, ld(gStart, g)) : -1;
+    const c = top >= 0 && !gLimited && ld(bHeld, top) != bStamp ? top : bestFree(g, bHeld, bStamp);
     if (c >= 0 && (best < 0 || before(c, best))) best = c;
   }
   return best;
@@ -924,6 +997,7 @@ export function standbyKafka(
   load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
   flags: i32, fallbackOrder: usize, out: usize,
 ): void {
+  gHeadroom = T * W + 1;
   const TW = T * W;
   for (let s = 0; s < TW; s++) {
     st(out, s, -1);
@@ -967,9 +1041,13 @@ export function standbyKafka(
       st(remaining, t, rem);
     }
   }
-  for (let i = 0; i < T; i++) {
+  // The fallback visits each task with standbys left once; it can stop after the last.
+  let pending = 0;
+  for (let t = 0; t < T; t++) if (ld(remaining, t) > 0) pending++;
+  for (let i = 0; i < T && pending > 0; i++) {
     const t = tagAware ? ld(fallbackOrder, i) : i;
     if (ld(remaining, t) <= 0) continue;
+    pending--;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
       const c = poll(false, G, K, groupValues, usedVal, exhausted);

@@ -195,7 +195,7 @@ async function main(): Promise<void> {
   console.log(`\n${javaMarkdown(javaRows)}`);
 
   // 7. Whole calls: the object call and the columnar call interleaved, then the cold CLI.
-  const whole = wholeRows(BIG_CLIENTS, BIG_TASKS, Number(process.env.BENCH_WHOLE_ROUNDS ?? 3), Number(process.env.BENCH_CLI_ROUNDS ?? 2));
+  const whole = wholeRows(BIG_CLIENTS, BIG_TASKS, Number(process.env.BENCH_WHOLE_ROUNDS ?? 5), Number(process.env.BENCH_CLI_ROUNDS ?? 2));
   console.log(`\n${wholeMarkdown(whole)}`);
 
   const calibrationAfter = calibrate();

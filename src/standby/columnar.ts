@@ -7,6 +7,7 @@ import { AssignorError, describe } from '../errors.js';
 import { finishProblem, type Mode } from './problem.js';
 import { runKernel, type AssignorName, type PlaceOptions } from './place.js';
 import { isNormalized, MAX_CAPACITY, normalizeCluster, type Cluster, type ClusterSpec } from './input.js';
+import { clusterColumns, type ClusterColumns } from './input-columns.js';
 
 /**
  * A cluster as columns. Clients are numbered 0..C-1 in ProcessId order (Kafka's
@@ -184,11 +185,63 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
  */
 export function columnarOf(input: ClusterSpec | Cluster): ColumnarCluster {
   const cluster = isNormalized(input) ? input : normalizeCluster(input);
-  const { clients, tasks, tagKeys } = cluster;
-  const C = clients.length, K = tagKeys.length, T = tasks.length;
+  const { clients, tagKeys } = cluster;
+  const C = clients.length, K = tagKeys.length;
   const tags = new Int32Array(C * K);
   const ids = tagKeys.map(() => new Map<string, number>());
   const capacity = new Int32Array(C);
+  clients.forEach((cl, c) => {
+    for (let k = 0; k < K; k++) {
+      const v = cl.tags.get(tagKeys[k]!);
+      if (v === undefined) tags[c * K + k] = -1;
+      else {
+        const m = ids[k]!;
+        if (!m.has(v)) m.set(v, m.size);
+        tags[c * K + k] = m.get(v)!;
+      }
+    }
+    capacity[c] = cl.capacity;
+  });
+  const cols = clusterColumns(cluster);
+  const tasks = cols !== undefined ? tasksOfColumns(cluster, cols) : tasksOfObjects(cluster);
+  return { keys: K, tags, capacity, ...tasks, numStandbys: cluster.numStandbys };
+}
+
+type TaskColumns = Pick<ColumnarCluster, 'subtopology' | 'partition' | 'active' | 'otherLoad' | 'standbyStart' | 'standbyClients'>;
+
+/** The task columns of a cluster from normalizeCluster's fast path (no TaskId objects). */
+function tasksOfColumns(cluster: Cluster, cols: ClusterColumns): TaskColumns {
+  const { clients } = cluster;
+  const { lists, entryTask } = cols;
+  const C = clients.length, T = cols.subs.length;
+  const otherLoad = new Int32Array(C);
+  const active = new Int32Array(T).fill(-1);
+  const count = new Int32Array(T + 1);
+  for (let c = 0; c < C; c++) {
+    const i = clients[c]!.inputIndex;
+    const a0 = lists[2 * i]!, a1 = lists[2 * i + 1]!, s1 = lists[2 * i + 2]!;
+    for (let e = a0; e < a1; e++) {
+      const k = entryTask[e]!;
+      if (k >= 0) active[k] = c;
+      else otherLoad[c]!++;
+    }
+    for (let e = a1; e < s1; e++) count[entryTask[e]! + 1]!++;
+  }
+  for (let t = 0; t < T; t++) count[t + 1]! += count[t]!;
+  const standbyClients = new Int32Array(count[T]!);
+  const cursor = count.slice(0, T);
+  // Clients in order, so each task's list comes out ascending.
+  for (let c = 0; c < C; c++) {
+    const i = clients[c]!.inputIndex;
+    for (let e = lists[2 * i + 1]!, s1 = lists[2 * i + 2]!; e < s1; e++) standbyClients[cursor[entryTask[e]!]!++] = c;
+  }
+  return { subtopology: cols.subs.slice(), partition: cols.parts.slice(), active, otherLoad, standbyStart: count, standbyClients };
+}
+
+/** The same from the clients' TaskId lists. */
+function tasksOfObjects(cluster: Cluster): TaskColumns {
+  const { clients, tasks } = cluster;
+  const C = clients.length, T = tasks.length;
   const otherLoad = new Int32Array(C);
   const subtopology = new Int32Array(T);
   const partition = new Int32Array(T);
@@ -212,16 +265,6 @@ export function columnarOf(input: ClusterSpec | Cluster): ColumnarCluster {
   const count = new Int32Array(T + 1);
   const held: [number, number][] = [];
   clients.forEach((cl, c) => {
-    for (let k = 0; k < K; k++) {
-      const v = cl.tags.get(tagKeys[k]!);
-      if (v === undefined) tags[c * K + k] = -1;
-      else {
-        const m = ids[k]!;
-        if (!m.has(v)) m.set(v, m.size);
-        tags[c * K + k] = m.get(v)!;
-      }
-    }
-    capacity[c] = cl.capacity;
     for (const t of cl.active) {
       const i = indexOf(t.subtopology, t.partition);
       if (i >= 0) active[i] = c;
@@ -238,5 +281,5 @@ export function columnarOf(input: ClusterSpec | Cluster): ColumnarCluster {
   const cursor = count.slice(0, T);
   // Clients are visited in order, so each task's list comes out ascending.
   for (const [i, c] of held) standbyClients[cursor[i]!++] = c;
-  return { keys: K, tags, capacity, subtopology, partition, active, numStandbys: cluster.numStandbys, otherLoad, standbyStart: count, standbyClients };
+  return { subtopology, partition, active, otherLoad, standbyStart: count, standbyClients };
 }

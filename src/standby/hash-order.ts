@@ -38,26 +38,37 @@ export function javaHashMapOrderOf(subs: Int32Array, parts: Int32Array): HashOrd
     spread[i] = h ^ (h >>> 16);
   }
   let cap = 16;
-  let counts = new Int32Array(cap);
+  // Bucket sizes only matter up to 9 (a 9th entry is what treeifyBin reacts to), so
+  // they saturate there and fit in bytes: a 2M-bucket table is 2 MB to walk, not 8.
+  let counts = new Uint8Array(cap);
   let exact = true;
   const rebuild = (upTo: number): void => {
-    counts = new Int32Array(cap);
-    for (let j = 0; j < upTo; j++) counts[spread[j]! & (cap - 1)]!++;
+    counts = new Uint8Array(cap);
+    const m = cap - 1;
+    for (let j = 0; j < upTo; j++) {
+      const b = spread[j]! & m;
+      const x = counts[b]!;
+      if (x < 9) counts[b] = x + 1;
+    }
   };
   for (let i = 0; i < n; i++) {
-    const b = spread[i]! & (cap - 1);
-    const before = counts[b]!;
-    counts[b] = before + 1;
-    if (before >= 8) {
-      // putVal appended the 9th node of a bin: treeifyBin resizes small tables.
-      if (cap < 64) {
-        cap *= 2;
-        rebuild(i + 1);
-      } else exact = false;
+    // Once the table has 64 buckets a 9th entry no longer resizes it, so after the
+    // first such bin nothing but the load factor changes the table.
+    if (exact || cap < 64) {
+      const b = spread[i]! & (cap - 1);
+      const before = counts[b]!;
+      if (before < 9) counts[b] = before + 1;
+      if (before >= 8) {
+        // putVal appended the 9th node of a bin: treeifyBin resizes small tables.
+        if (cap < 64) {
+          cap *= 2;
+          rebuild(i + 1);
+        } else exact = false;
+      }
     }
     if (i + 1 > (cap * 3) / 4) {
       cap *= 2;
-      rebuild(i + 1);
+      if (exact || cap < 64) rebuild(i + 1);
     }
   }
   // Stable counting sort by final bucket.

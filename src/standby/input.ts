@@ -4,6 +4,7 @@
 import { AssignorError, describe } from '../errors.js';
 import { formatTaskId, parseTaskId, scanTaskId, scanned, compareTaskIds, type TaskId } from './task-id.js';
 import { processKey, type ProcessKey } from './process-id.js';
+import { normalizeColumns } from './input-columns.js';
 import {
   CLIENT_TAG_PREFIX,
   NUM_STANDBY_REPLICAS_CONFIG,
@@ -67,7 +68,7 @@ export interface IndexedTask extends TaskId {
   index: number;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map);
 }
 
@@ -224,8 +225,8 @@ function knownFields(v: Record<string, unknown>, fields: readonly string[], wher
   }
 }
 
-/** Validates a cluster description and puts it in canonical order. */
-export function normalizeCluster(spec: unknown): Cluster {
+/** The input's shared settings, checked: Streams properties, numStandbys, tagKeys. */
+export function readSettings(spec: unknown): { spec: Record<string, unknown>; shared: Map<string, unknown>; numStandbys: number; tagKeys: string[] } {
   if (!isRecord(spec)) throw new AssignorError('E_INPUT', `the input must be an object with "clients", got ${describe(spec)}`, '$');
   knownFields(spec, TOP_FIELDS, 'the input', '');
   const shared = spec.properties === undefined ? new Map<string, unknown>() : toPropertyMap(checkProps(spec.properties, 'properties'));
@@ -256,25 +257,34 @@ export function normalizeCluster(spec: unknown): Cluster {
   });
   if (new Set(tagKeys).size !== tagKeys.length) throw new AssignorError('E_INPUT', `tag keys must be distinct, got [${tagKeys.join(', ')}]`, 'tagKeys');
 
+  return { spec, shared, numStandbys, tagKeys };
+}
+
+/** Validates a cluster description and puts it in canonical order. */
+export function normalizeCluster(spec: unknown): Cluster {
+  // The columnar path handles valid input; anything it does not accept (an error
+  // to report, an odd case) goes through the object path, which reports the exact
+  // first error, so both paths give one behaviour.
+  let fast: Cluster | undefined;
+  try {
+    fast = normalizeColumns(spec);
+  } catch {
+    fast = undefined;
+  }
+  return fast ?? normalizeObjects(spec);
+}
+
+/** The object path: a TaskId object per list entry, every error reported where it is first met (exported for tests). */
+export function normalizeObjects(input: unknown): Cluster {
+  const { spec, shared, numStandbys, tagKeys } = readSettings(input);
   const rawClients = stringArray(spec.clients, 'clients');
   const tt = new TaskTable(expectedTasks(spec.tasks, rawClients));
   const byId = new Map<string, number>();
   const clientIds: string[] = [];
-  const clients: Client[] = rawClients.map((raw, i) => {
+  const clients: Client[] = rawClients.map((item, i) => {
     const path = `clients[${i}]`;
-    if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
-    knownFields(raw, CLIENT_FIELDS, path, `${path}.`);
-    const id = raw.id;
-    if (typeof id !== 'string' || id === '') throw new AssignorError('E_INPUT', `${path}.id must be a non-empty string, got ${describe(id)}`, `${path}.id`);
-    const key = processKey(id);
-    if (byId.has(key.canonical)) throw new AssignorError('E_INPUT', `client id ${JSON.stringify(id)} is used twice (clients[${byId.get(key.canonical)}] and ${path})`, `${path}.id`);
-    byId.set(key.canonical, i);
+    const { raw, id, key, tags, capacity } = readClient(item, i, shared, tagKeys, byId);
     clientIds.push(id);
-    const tags = clientTags(raw, shared, tagKeys, path);
-    const capacity = raw.capacity === undefined ? 1 : raw.capacity;
-    if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY) {
-      throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${describe(capacity)}`, `${path}.capacity`);
-    }
     const active = taskList(raw.active, `${path}.active`, tt);
     const standby = taskList(raw.standby, `${path}.standby`, tt);
     // Task ids are interned, so these checks go by task number.
@@ -314,6 +324,24 @@ export function normalizeCluster(spec: unknown): Cluster {
   return out;
 }
 
+/** A client's own fields (id, tags, capacity), checked; its task lists are read by the caller. */
+export function readClient(raw: unknown, i: number, shared: Map<string, unknown>, tagKeys: string[], byId: Map<string, number>): { raw: Record<string, unknown>; id: string; key: ProcessKey; tags: Map<string, string>; capacity: number } {
+  const path = `clients[${i}]`;
+  if (!isRecord(raw)) throw new AssignorError('E_INPUT', `${path} must be an object, got ${describe(raw)}`, path);
+  knownFields(raw, CLIENT_FIELDS, path, `${path}.`);
+  const id = raw.id;
+  if (typeof id !== 'string' || id === '') throw new AssignorError('E_INPUT', `${path}.id must be a non-empty string, got ${describe(id)}`, `${path}.id`);
+  const key = processKey(id);
+  if (byId.has(key.canonical)) throw new AssignorError('E_INPUT', `client id ${JSON.stringify(id)} is used twice (clients[${byId.get(key.canonical)}] and ${path})`, `${path}.id`);
+  byId.set(key.canonical, i);
+  const tags = clientTags(raw, shared, tagKeys, path);
+  const capacity = raw.capacity === undefined ? 1 : raw.capacity;
+  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 1 || capacity > MAX_CAPACITY) {
+    throw new AssignorError('E_INPUT', `${path}.capacity must be an integer in [1, ${MAX_CAPACITY}] (stream threads), got ${describe(capacity)}`, `${path}.capacity`);
+  }
+  return { raw, id, key, tags, capacity };
+}
+
 /** The task table's size hint: the length of `tasks`, else of all clients' lists. Reads only; validation comes later. */
 function expectedTasks(tasks: unknown, rawClients: unknown[]): number {
   if (Array.isArray(tasks)) return tasks.length;
@@ -328,12 +356,18 @@ function expectedTasks(tasks: unknown, rawClients: unknown[]): number {
 
 const normalized = new WeakSet<object>();
 
+/** Records a cluster built by normalizeCluster (either path), so it is not validated twice. */
+export function markNormalized(cluster: Cluster): Cluster {
+  normalized.add(cluster);
+  return cluster;
+}
+
 /** True for a Cluster that came out of normalizeCluster (so it is not validated twice). */
 export function isNormalized(x: unknown): x is Cluster {
   return typeof x === 'object' && x !== null && normalized.has(x);
 }
 
-function sortClients(clients: Client[]): Client[] {
+export function sortClients(clients: Client[]): Client[] {
   // ProcessId order; the comparator is total because ids are distinct.
   return [...clients].sort((a, b) => {
     const ak = a.key;

@@ -5,6 +5,7 @@ import { AssignorError } from '../errors.js';
 import type { StandbyProblem } from '../engine/reference/standby.js';
 import type { TaskId } from './task-id.js';
 import type { Cluster, IndexedTask } from './input.js';
+import { clusterColumns, type ClusterColumns } from './input-columns.js';
 
 export type Mode = 'kafka' | 'balanced';
 
@@ -27,41 +28,31 @@ const MAX_SLOTS = 1 << 25;
  * (numStandbys = 0 without the guard) places one standby anyway.
  */
 export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatCluster {
-  const { clients, tasks, tagKeys } = cluster;
+  const { clients, tagKeys } = cluster;
   const C = clients.length;
   const K = tagKeys.length;
-  const T = tasks.length;
-  // Tasks are sorted, so a task's index is found by binary search on (subtopology, partition).
-  const subs = new Int32Array(T);
-  const parts = new Int32Array(T);
-  for (let i = 0; i < T; i++) {
-    subs[i] = tasks[i]!.subtopology;
-    parts[i] = tasks[i]!.partition;
-  }
-  // normalizeCluster interns task ids and records their index; binary search is the fallback.
-  const indexOf = (t: TaskId): number => {
-    const i = (t as Partial<IndexedTask>).index;
-    if (i !== undefined && (i === -1 || tasks[i] === t)) return i;
-    let lo = 0;
-    let hi = T - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const d = subs[mid]! - t.subtopology || parts[mid]! - t.partition;
-      if (d === 0) return mid;
-      if (d < 0) lo = mid + 1;
-      else hi = mid - 1;
+  // A cluster from normalizeCluster's fast path has its tasks as columns; reading
+  // `cluster.tasks` would make a TaskId object per task.
+  const cols = clusterColumns(cluster);
+  let subs: Int32Array;
+  let parts: Int32Array;
+  if (cols !== undefined) {
+    subs = cols.subs;
+    parts = cols.parts;
+  } else {
+    const tasks = cluster.tasks;
+    subs = new Int32Array(tasks.length);
+    parts = new Int32Array(tasks.length);
+    for (let i = 0; i < tasks.length; i++) {
+      subs[i] = tasks[i]!.subtopology;
+      parts[i] = tasks[i]!.partition;
     }
-    return -1;
-  };
-
+  }
   const valueIds = tagKeys.map(() => new Map<string, number>());
   const valueNames: string[] = [];
   const valueKeyList: number[] = [];
   const clientValues = new Int32Array(C * K);
-  const load = new Int32Array(C);
   const capacity = new Int32Array(C);
-  const active = new Int32Array(T).fill(-1);
-  const existing = new Int32Array(T);
   for (let c = 0; c < C; c++) {
     const cl = clients[c]!;
     for (let k = 0; k < K; k++) {
@@ -80,6 +71,83 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       clientValues[c * K + k] = id;
     }
     capacity[c] = cl.capacity;
+  }
+  const { load, active, holderStart, holders } = cols !== undefined ? taskColumns(cluster, cols) : taskObjects(cluster, subs, parts);
+  // Kafka's distinct-value counts include every client (tagKeyToValues).
+  const distinct = new Int32Array(K);
+  for (let k = 0; k < K; k++) distinct[k] = valueIds[k]!.size;
+  return {
+    problem: finishProblem(mode, zeroGuard, cluster.numStandbys, { clients: C, keys: K, tasks: subs.length, clientValues, values: valueNames.length, distinct, load, capacity, active, holderStart, holders }),
+    subtopologies: subs,
+    partitions: parts,
+    valueNames,
+    valueKeys: Int32Array.from(valueKeyList),
+  };
+}
+
+interface TaskParts {
+  load: Int32Array;
+  active: Int32Array;
+  holderStart: Int32Array;
+  holders: Int32Array;
+}
+
+/** Per-client load, each task's active client and existing holders, from the fast path's columns. */
+function taskColumns(cluster: Cluster, cols: ClusterColumns): TaskParts {
+  const { clients } = cluster;
+  const { lists, entryTask } = cols;
+  const C = clients.length;
+  const T = cols.subs.length;
+  const load = new Int32Array(C);
+  const active = new Int32Array(T).fill(-1);
+  const holderStart = new Int32Array(T + 1);
+  for (let c = 0; c < C; c++) {
+    const i = clients[c]!.inputIndex;
+    const a0 = lists[2 * i]!, a1 = lists[2 * i + 1]!, s1 = lists[2 * i + 2]!;
+    load[c] = s1 - a0;
+    for (let e = a0; e < a1; e++) {
+      const k = entryTask[e]!;
+      if (k >= 0) active[k] = c;
+    }
+    // Standby entries are all stateful (normalizeCluster checked).
+    for (let e = a1; e < s1; e++) holderStart[entryTask[e]! + 1]!++;
+  }
+  for (let t = 0; t < T; t++) holderStart[t + 1]! += holderStart[t]!;
+  const holders = new Int32Array(holderStart[T]!);
+  const cursor = holderStart.slice(0, T);
+  // Clients in order, so each task's holders come out ascending.
+  for (let c = 0; c < C; c++) {
+    const i = clients[c]!.inputIndex;
+    for (let e = lists[2 * i + 1]!, s1 = lists[2 * i + 2]!; e < s1; e++) holders[cursor[entryTask[e]!]!++] = c;
+  }
+  return { load, active, holderStart, holders };
+}
+
+/** The same from the clients' TaskId lists (a cluster from the object path). */
+function taskObjects(cluster: Cluster, subs: Int32Array, parts: Int32Array): TaskParts {
+  const { clients, tasks } = cluster;
+  const C = clients.length;
+  const T = tasks.length;
+  // normalizeCluster interns task ids and records their index; binary search is the fallback.
+  const indexOf = (t: TaskId): number => {
+    const i = (t as Partial<IndexedTask>).index;
+    if (i !== undefined && (i === -1 || tasks[i] === t)) return i;
+    let lo = 0;
+    let hi = T - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = subs[mid]! - t.subtopology || parts[mid]! - t.partition;
+      if (d === 0) return mid;
+      if (d < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
+  const load = new Int32Array(C);
+  const active = new Int32Array(T).fill(-1);
+  const existing = new Int32Array(T);
+  for (let c = 0; c < C; c++) {
+    const cl = clients[c]!;
     load[c] = cl.active.length + cl.standby.length;
     for (const t of cl.active) {
       const i = indexOf(t);
@@ -100,16 +168,7 @@ export function flatten(cluster: Cluster, mode: Mode, zeroGuard: boolean): FlatC
       if (i >= 0) holders[cursor[i]!++] = c;
     }
   }
-  // Kafka's distinct-value counts include every client (tagKeyToValues).
-  const distinct = new Int32Array(K);
-  for (let k = 0; k < K; k++) distinct[k] = valueIds[k]!.size;
-  return {
-    problem: finishProblem(mode, zeroGuard, cluster.numStandbys, { clients: C, keys: K, tasks: T, clientValues, values: valueNames.length, distinct, load, capacity, active, holderStart, holders }),
-    subtopologies: subs,
-    partitions: parts,
-    valueNames,
-    valueKeys: Int32Array.from(valueKeyList),
-  };
+  return { load, active, holderStart, holders };
 }
 
 /** What flatten and the columnar input both know before the kernel's sizes are worked out. */

@@ -54,6 +54,20 @@ export function scanTaskId(text: string): boolean {
   return true;
 }
 
+/** Subtopologies below this pack with the partition into one exact double (packTaskId). */
+export const PACKED_SUBTOPOLOGY_LIMIT = 1 << 21;
+
+/**
+ * A task id as one number, subtopology * 2^32 + partition (exact below
+ * PACKED_SUBTOPOLOGY_LIMIT; numeric order is TaskId order); -1 when `text` is not a
+ * well-formed id or its subtopology is too large to pack. Here, beside scanTaskId and
+ * `scanned`, so the caller's loop reads them without a module boundary.
+ */
+export function packTaskId(text: unknown): number {
+  if (typeof text !== 'string' || !scanTaskId(text) || scanned.subtopology >= PACKED_SUBTOPOLOGY_LIMIT) return -1;
+  return scanned.subtopology * 4294967296 + scanned.partition;
+}
+
 export function formatTaskId(t: TaskId): string {
   return `${t.subtopology}_${t.partition}`;
 }

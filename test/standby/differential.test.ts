@@ -38,6 +38,17 @@ describe('standby kernels: WASM = reference', () => {
   it('kafka mode without the numStandbys = 0 guard (X04)', () => {
     fc.assert(fc.property(arbCluster(), (spec) => same({ ...spec, numStandbys: 0 }, 'kafka', false)), { numRuns: 100 });
   });
+  it('capacities past 2^12, where the kernel compares equal load keys exactly, both modes', () => {
+    const caps = [1, 3, 4096, 4097, 699051, 1048575, 1048576];
+    fc.assert(
+      fc.property(arbCluster({ existing: true }), fc.array(fc.integer({ min: 0, max: caps.length - 1 }), { minLength: 64, maxLength: 64 }), (spec, picks) => {
+        const wide = { ...spec, clients: spec.clients.map((c, i) => ({ ...c, capacity: caps[picks[i % 64]!]! })) };
+        same(wide, 'balanced');
+        same(wide, 'kafka');
+      }),
+      { numRuns: 200 },
+    );
+  });
   it('a seeded cluster of 300 clients and 3,000 tasks, both modes', () => {
     const spec = seededCluster(42, 300, 3000, 2, [3, 3]);
     same(spec, 'balanced');

@@ -3,10 +3,13 @@
 // Sets per list): same output, same object sharing, same first error on random
 // inputs with valid, odd and malformed task ids.
 import { describe, expect, it } from 'vitest';
-import { normalizeCluster } from '../../src/standby/input.js';
+import { normalizeCluster, normalizeObjects } from '../../src/standby/input.js';
 import { normalizeCluster as referenceNormalize } from './input-reference.js';
 import { parseTaskId, scanTaskId, scanned } from '../../src/standby/task-id.js';
 import { AssignorError } from '../../src/errors.js';
+import { clusterColumns } from '../../src/standby/input-columns.js';
+import { flatten } from '../../src/standby/problem.js';
+import { columnarOf } from '../../src/standby/columnar.js';
 
 let seed = 0x2545f491;
 function rnd(n: number): number {
@@ -44,6 +47,7 @@ function randomSpec(): Record<string, unknown> {
     if (rnd(4) !== 0) client.active = list(4);
     if (rnd(3) === 0) client.standby = list(3);
     if (rnd(40) === 0) client.active = '0_1';
+    if (rnd(60) === 0) client[rnd(2) === 0 ? 'active' : 'standby'] = rnd(2) === 0 ? null : { 0: '0_1', length: 1 };
     if (rnd(6) === 0) client.capacity = 1 + rnd(3);
     clients.push(client);
   }
@@ -136,5 +140,46 @@ describe('normalizeCluster equals the previous implementation', () => {
       expect(ok, JSON.stringify(t)).toBe(want !== null);
       if (ok) expect({ ...scanned }).toEqual(want);
     }
+  });
+});
+
+describe('the columnar fast path of normalizeCluster', () => {
+  it('takes every valid input, and flattens and columnizes it as the object path does', () => {
+    let valid = 0;
+    for (let i = 0; i < 3000; i++) {
+      const spec = randomSpec();
+      let want: ReturnType<typeof referenceNormalize>;
+      try {
+        want = referenceNormalize(spec);
+      } catch {
+        continue;
+      }
+      valid++;
+      const got = normalizeCluster(spec);
+      // Valid input falls back to the object path only for a subtopology id of 2^21 or more.
+      const huge = [...want.tasks, ...want.clients.flatMap((c) => [...c.active, ...c.standby])].some((t) => t.subtopology >= 2 ** 21);
+      expect(clusterColumns(got) !== undefined, JSON.stringify(spec)).toBe(!huge);
+      const objects = normalizeObjects(spec);
+      expect(clusterColumns(objects)).toBeUndefined();
+      expect(snapshot(() => objects)).toEqual(snapshot(() => want));
+      for (const mode of ['kafka', 'balanced'] as const) expect(flatten(got, mode, true), JSON.stringify(spec)).toEqual(flatten(objects, mode, true));
+      expect(columnarOf(got)).toEqual(columnarOf(objects));
+    }
+    expect(valid).toBeGreaterThan(500);
+  });
+
+  it('takes unsorted tasks, sparse partitions and large subtopologies, and falls back past 2^21', () => {
+    const ids = ['7_3', '0_5', '2147483647_1', '2097151_0', '3_0', '3_2', '3_1', '0_9', '0_0', '1000000_4'];
+    const spec = { clients: [{ id: 'a', active: ids.slice(0, 5), standby: ['3_1'] }, { id: 'b', active: [...ids.slice(5), '9_9'], standby: ['7_3'] }], tasks: ids, numStandbys: 1 };
+    const want = snapshot(() => referenceNormalize(spec));
+    // 2147483647 does not pack into a double key, so this one takes the object path.
+    expect(clusterColumns(normalizeCluster(spec))).toBeUndefined();
+    expect(snapshot(() => normalizeCluster(spec))).toEqual(want);
+    const small = { ...spec, tasks: ids.filter((t) => !t.startsWith('2147483647')), clients: spec.clients.map((c) => ({ ...c, active: c.active.filter((t) => !t.startsWith('2147483647')) })) };
+    expect(clusterColumns(normalizeCluster(small))).toBeDefined();
+    expect(snapshot(() => normalizeCluster(small))).toEqual(snapshot(() => referenceNormalize(small)));
+    const all = { clients: small.clients };
+    expect(clusterColumns(normalizeCluster(all))).toBeDefined();
+    expect(snapshot(() => normalizeCluster(all))).toEqual(snapshot(() => referenceNormalize(all)));
   });
 });
