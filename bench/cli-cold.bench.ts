@@ -16,9 +16,19 @@
 // compact and samza import on the resulting 1M-SSP store. (standby is benchmarked by its own bench.)
 // Start-up alone (`node -e 0`, `assignor --version`) is measured too, and per row the command's
 // floor (the same command on a tiny input): what a cold run pays for (almost) no work. Where the
-// target is missed on a short call, that floor is most of the gap. (Tried: bundling dist/cli into
-// one file with esbuild does not lower the floor; node's own start-up is most of it.) Writes bench/results/cli-cold.json. Run: npm run bench:cli
-// BENCH_ROUNDS (default 3; at least 7 for rows whose call takes under 1.5 s); BENCH_ONLY=hash,samza,channels,store picks row groups.
+// target is missed on a short call, that floor is most of the gap.
+// NODE_EXTRA_CA_CERTS: Node 20 reads that file, and builds its whole root certificate store, while
+// it starts, before any of our code runs: on the machine this was written on (where the variable
+// names the system bundle for a proxy) `node -e 0` takes ~130 ms with it and ~40 ms without. When
+// it is set, the rows under 1.5 s also time the cold CLI with it removed (interleaved, same bytes),
+// and both ratios are reported: the first is this environment's, the second what the CLI costs
+// where the variable is not set (most machines).
+// Writes bench/results/cli-cold.json (cli-cold.partial.json with BENCH_CLI, BENCH_CLI_BASE or BENCH_SHORT). Run: npm run bench:cli
+// BENCH_ROUNDS (default 3; at least 7 for rows whose call takes under 1.5 s); BENCH_ONLY=hash,samza,channels,store picks row groups;
+// BENCH_SHORT=1 times only the rows whose first in-process call takes under 1.5 s (the others are
+// dropped from the table, and the output says so); BENCH_CLI=path/to/main.js times another build's
+// CLI; BENCH_CLI_BASE=path/to/main.js also times that build's CLI in every round, interleaved with
+// this one (a before/after comparison; both must write the same bytes).
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -43,7 +53,10 @@ import { MessageDump, copyStore } from '../src/coordinator/transfer.js';
 import { openStore } from '../src/coordinator/open-store.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/main.js');
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/cli/main.js');
+const SHORT_ONLY = process.env.BENCH_SHORT === '1';
+/** Another build's CLI, timed in the same rounds as CLI (a before/after comparison, interleaved). */
+const BASE_CLI = process.env.BENCH_CLI_BASE;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'hash,samza,channels,store').split(','));
 const KEYS = 1_000_000;
@@ -52,6 +65,8 @@ const STREAMS = 1000;
 const CH_PARTITIONS = 1_000_000;
 const CH_WIDTH = 10_000;
 const TARGET = 2;
+/** The environment without NODE_EXTRA_CA_CERTS, or undefined when it is not set (see the header). */
+const NO_CA_ENV = process.env.NODE_EXTRA_CA_CERTS === undefined ? undefined : (({ NODE_EXTRA_CA_CERTS: _, ...rest }) => rest)(process.env);
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
 // The in-process calls of a row run in a child of this script (`--child N`), fresh per row as the
@@ -341,21 +356,41 @@ function rows(): Row[] {
 
 interface Cold {
   ms: number;
+  /** The child's CPU time (user + system), from this process's reaped-children times; NaN off Linux. */
+  cpuMs: number;
   stdout: Buffer;
   stderr: string;
 }
 
-function coldRun(args: string[], stdin?: string): Cold {
+/**
+ * CPU time of this process's reaped children so far (user + system, /proc/self/stat cutime and
+ * cstime), in ms; NaN where there is no /proc. Wall time is what the target is about, but on a
+ * loaded machine it is mostly waiting for a core: the CPU a cold run used is the steadier figure
+ * for a before/after comparison. The clock ticks are 10 ms (USER_HZ 100).
+ */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function coldRun(args: string[], stdin?: string, env: NodeJS.ProcessEnv = process.env, cli = CLI): Cold {
   const outFile = at('cli-out');
   const outFd = openSync(outFile, 'w');
   const inFd = stdin === undefined ? 'ignore' : openSync(stdin, 'r');
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { stdio: [inFd, outFd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [cli, ...args], { stdio: [inFd, outFd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26, env });
   const ms = performance.now() - t0;
+  const cpuMs = childrenCpuMs() - cpu0;
   closeSync(outFd);
   if (typeof inFd === 'number') closeSync(inFd);
   if (r.status !== 0) throw new Error(`assignor ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: readFileSync(outFile), stderr: r.stderr };
+  return { ms, cpuMs, stdout: readFileSync(outFile), stderr: r.stderr };
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
@@ -371,13 +406,13 @@ const median = (xs: number[]): number => {
 };
 
 /** Wall time of a command that does (almost) nothing: the floor under every cold run. */
-function startup(args: string[], stdin?: string, prepare?: () => void): number {
+function startup(args: string[], stdin?: string, prepare?: () => void, env: NodeJS.ProcessEnv = process.env): number {
   const ms: number[] = [];
   for (let i = 0; i < Math.max(ROUNDS, 5); i++) {
     prepare?.();
     const inFd = stdin === undefined ? 'ignore' : openSync(stdin, 'r');
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: [inFd, 'ignore', 'ignore'] });
+    const r = spawnSync(process.execPath, args, { stdio: [inFd, 'ignore', 'ignore'], env });
     if (typeof inFd === 'number') closeSync(inFd);
     ms.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`${args.join(' ')} failed`);
@@ -398,9 +433,18 @@ interface Result {
   overheadMs: number;
   /** The same command, cold, on a tiny input. */
   floorMs: number;
+  /** `node -e 0`, timed right after the floor (and without NODE_EXTRA_CA_CERTS when it is set). */
+  nodeE0Ms: number;
+  nodeE0WithoutExtraCaCertsMs?: number;
   dominates: string;
   inProcessRunsMs: number[];
   coldCliRunsMs: number[];
+  /** Median CPU time (user + system) of the cold runs, 10 ms ticks. */
+  coldCliCpuMs: number;
+  /** BENCH_CLI_BASE's cold runs, in the same rounds. */
+  base?: { coldCliMs: number; ratio: number; coldCliCpuMs: number; coldCliRunsMs: number[] };
+  /** With NODE_EXTRA_CA_CERTS removed (only when it is set, for rows under 1.5 s). */
+  withoutExtraCaCerts?: { coldCliMs: number; ratio: number; met: boolean; floorMs: number; coldCliCpuMs: number; coldCliRunsMs: number[] };
 }
 
 /** Child: on each 'run', prepares, times one in-process call, writes its output to a file (untimed), replies with the time. */
@@ -433,19 +477,36 @@ function inProcessRun(c: ChildProcess): Promise<{ ms: number; value: Buffer }> {
 async function main(): Promise<void> {
   const nodeStart = startup(['-e', '0']);
   const cliStart = startup([CLI, '--version']);
+  const nodeStartNoCa = NO_CA_ENV === undefined ? undefined : startup(['-e', '0'], undefined, undefined, NO_CA_ENV);
+  const cliStartNoCa = NO_CA_ENV === undefined ? undefined : startup([CLI, '--version'], undefined, undefined, NO_CA_ENV);
   setup();
   const results: Result[] = [];
+  const skipped: string[] = [];
   const all = rows();
   for (const [index, row] of all.entries()) {
     const c = fork(fileURLToPath(import.meta.url), ['--child', String(index)], { env: { ...process.env, BENCH_CLI_DIR: dir }, execArgv: process.execArgv });
     const first = await inProcessRun(c);
     const inMs: number[] = [];
     const cliMs: number[] = [];
+    const noCaMs: number[] = [];
+    const baseMs: number[] = [];
+    const cliCpu: number[] = [];
+    const baseCpu: number[] = [];
+    const noCaCpu: number[] = [];
     let sameOutput = true;
     let outputBytes = 0;
     // Short calls are the noisiest relative to their size (a scheduling hiccup of a shared machine
     // is a large share of 0.5 s): they get more rounds.
-    const rounds = first.ms < 1500 ? Math.max(ROUNDS, 7) : ROUNDS;
+    const short = first.ms < 1500;
+    if (SHORT_ONLY && !short) {
+      skipped.push(`${row.command} (first call ${first.ms.toFixed(0)} ms)`);
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.send('exit');
+      });
+      continue;
+    }
+    const rounds = short ? Math.max(ROUNDS, 7) : ROUNDS;
     for (let r = 0; r < rounds; r++) {
       // Interleaved: one in-process call, then one cold CLI run, each after its own preparation.
       const inRun = await inProcessRun(c);
@@ -454,16 +515,35 @@ async function main(): Promise<void> {
       row.prepare?.();
       const cold = coldRun(row.args, row.stdin);
       cliMs.push(cold.ms);
+      cliCpu.push(cold.cpuMs);
       const got = row.compareStderr === true ? Buffer.from(cold.stderr, 'utf8') : cold.stdout;
       if (!got.equals(expected)) sameOutput = false;
       outputBytes = expected.length;
+      if (BASE_CLI !== undefined) {
+        row.prepare?.();
+        const base = coldRun(row.args, row.stdin, process.env, BASE_CLI);
+        baseMs.push(base.ms);
+        baseCpu.push(base.cpuMs);
+        if (!(row.compareStderr === true ? Buffer.from(base.stderr, 'utf8') : base.stdout).equals(expected)) sameOutput = false;
+      }
+      if (short && NO_CA_ENV !== undefined) {
+        row.prepare?.();
+        const noCa = coldRun(row.args, row.stdin, NO_CA_ENV);
+        noCaMs.push(noCa.ms);
+        noCaCpu.push(noCa.cpuMs);
+        if (!(row.compareStderr === true ? Buffer.from(noCa.stderr, 'utf8') : noCa.stdout).equals(expected)) sameOutput = false;
+      }
     }
     // The child gone before the floor is timed: nothing else of ours runs beside it.
     await new Promise<void>((resolve) => {
       c.once('exit', () => resolve());
       c.send('exit');
     });
-    const floorMs = startup([CLI, ...row.floor], row.floorStdin, row.floor.includes(at('run-store')) ? fresh('') : undefined);
+    const floorPrepare = row.floor.includes(at('run-store')) ? fresh('') : undefined;
+    const floorMs = startup([CLI, ...row.floor], row.floorStdin, floorPrepare);
+    // node alone, timed next to the floor (the machine's load changes over a run).
+    const nodeMs = startup(['-e', '0']);
+    const nodeNoCaMs = NO_CA_ENV === undefined ? undefined : startup(['-e', '0'], undefined, undefined, NO_CA_ENV);
     const inProcessMs = median(inMs);
     const coldCliMs = median(cliMs);
     const ratio = coldCliMs / inProcessMs;
@@ -476,7 +556,7 @@ async function main(): Promise<void> {
       ratio <= TARGET
         ? ''
         : beyond <= Math.max(50, 0.25 * overheadMs)
-          ? `start-up: the command's floor (${floorMs.toFixed(0)} ms: node, modules, WASM) + cold JIT (~${jit.toFixed(0)} ms) is most of the ${overheadMs.toFixed(0)} ms a cold run adds to a ${inProcessMs.toFixed(0)} ms call`
+          ? `start-up: the command's floor (${floorMs.toFixed(0)} ms: node -e 0 ${nodeMs.toFixed(0)} ms${nodeNoCaMs === undefined ? '' : ` (${nodeNoCaMs.toFixed(0)} ms without NODE_EXTRA_CA_CERTS)`}, then modules, WASM) + cold JIT (~${jit.toFixed(0)} ms) is most of the ${overheadMs.toFixed(0)} ms a cold run adds to a ${inProcessMs.toFixed(0)} ms call`
           : `${beyond.toFixed(0)} ms beyond start-up (floor ${floorMs.toFixed(0)} ms, cold JIT ~${jit.toFixed(0)} ms): the CLI layer`;
     results.push({
       command: row.command,
@@ -490,35 +570,61 @@ async function main(): Promise<void> {
       outputBytes,
       overheadMs,
       floorMs,
+      nodeE0Ms: nodeMs,
+      ...(nodeNoCaMs === undefined ? {} : { nodeE0WithoutExtraCaCertsMs: nodeNoCaMs }),
       dominates,
       inProcessRunsMs: inMs,
       coldCliRunsMs: cliMs,
+      coldCliCpuMs: median(cliCpu),
+      ...(baseMs.length > 0 ? { base: { coldCliMs: median(baseMs), ratio: median(baseMs) / inProcessMs, coldCliCpuMs: median(baseCpu), coldCliRunsMs: baseMs } } : {}),
+      ...(noCaMs.length > 0
+        ? {
+            withoutExtraCaCerts: {
+              coldCliMs: median(noCaMs),
+              ratio: median(noCaMs) / inProcessMs,
+              met: median(noCaMs) / inProcessMs <= TARGET,
+              floorMs: startup([CLI, ...row.floor], row.floorStdin, floorPrepare, NO_CA_ENV),
+              coldCliCpuMs: median(noCaCpu),
+              coldCliRunsMs: noCaMs,
+            },
+          }
+        : {}),
     });
     const last = results[results.length - 1]!;
-    process.stderr.write(`${row.command}: in-process ${inProcessMs.toFixed(0)} ms, cold CLI ${coldCliMs.toFixed(0)} ms, ${ratio.toFixed(2)}x${sameOutput ? '' : ' OUTPUT DIFFERS'}\n`);
+    const noCa = last.withoutExtraCaCerts;
+    process.stderr.write(
+      `${row.command}: in-process ${inProcessMs.toFixed(0)} ms, cold CLI ${coldCliMs.toFixed(0)} ms (CPU ${last.coldCliCpuMs.toFixed(0)}), ${ratio.toFixed(2)}x${last.base === undefined ? '' : ` (base CLI ${last.base.coldCliMs.toFixed(0)} ms (CPU ${last.base.coldCliCpuMs.toFixed(0)}), ${last.base.ratio.toFixed(2)}x)`}${noCa === undefined ? '' : ` (without NODE_EXTRA_CA_CERTS ${noCa.coldCliMs.toFixed(0)} ms, ${noCa.ratio.toFixed(2)}x)`}${sameOutput ? '' : ' OUTPUT DIFFERS'}\n`,
+    );
     if (last.met === false && process.env.BENCH_VERBOSE) process.stderr.write(`  ${dominates}\n`);
   }
   rmSync(dir, { recursive: true, force: true });
 
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
+  const caCols = NO_CA_ENV !== undefined;
+  const baseCols = BASE_CLI !== undefined;
   const md = [
-    `| command | size | in-process ms (first) | cold CLI ms | CLI / in-process | target <= ${TARGET}x | same bytes | floor ms | what dominates when missed |`,
-    '|---|---|---:|---:|---:|---|---|---:|---|',
-    ...results.map(
-      (r) =>
-        `| \`${r.command}\` | ${r.size} | ${r.inProcessMs.toFixed(0)} (${r.inProcessFirstMs.toFixed(0)}) | ${r.coldCliMs.toFixed(0)} | ${r.ratio.toFixed(2)}x | ${r.met ? 'met' : 'missed'} | ${r.sameOutput ? 'yes' : 'NO'} | ${r.floorMs.toFixed(0)} | ${r.dominates} |`,
-    ),
+    `| command | size | in-process ms (first) | cold CLI ms (CPU) | CLI / in-process | target <= ${TARGET}x | same bytes | floor ms |${baseCols ? ' base CLI ms (CPU), ratio |' : ''}${caCols ? ' without NODE_EXTRA_CA_CERTS: cold CLI ms, ratio, floor ms |' : ''} what dominates when missed |`,
+    `|---|---|---:|---:|---:|---|---|---:|${baseCols ? '---|' : ''}${caCols ? '---|' : ''}---|`,
+    ...results.map((r) => {
+      const x = r.withoutExtraCaCerts;
+      const ca = !caCols ? '' : x === undefined ? ' (long row: not timed) |' : ` ${x.coldCliMs.toFixed(0)} (CPU ${x.coldCliCpuMs.toFixed(0)}), ${x.ratio.toFixed(2)}x ${x.met ? 'met' : 'missed'}, ${x.floorMs.toFixed(0)} |`;
+      const base = !baseCols ? '' : r.base === undefined ? ' |' : ` ${r.base.coldCliMs.toFixed(0)} (${r.base.coldCliCpuMs.toFixed(0)}), ${r.base.ratio.toFixed(2)}x |`;
+      return `| \`${r.command}\` | ${r.size} | ${r.inProcessMs.toFixed(0)} (${r.inProcessFirstMs.toFixed(0)}) | ${r.coldCliMs.toFixed(0)} (${r.coldCliCpuMs.toFixed(0)}) | ${r.ratio.toFixed(2)}x | ${r.met ? 'met' : 'missed'} | ${r.sameOutput ? 'yes' : 'NO'} | ${r.floorMs.toFixed(0)} |${base}${ca} ${r.dominates} |`;
+    }),
   ];
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(
-    new URL('./results/cli-cold.json', import.meta.url),
+    new URL(CLI === join(ROOT, 'dist/cli/main.js') && !SHORT_ONLY && BASE_CLI === undefined ? './results/cli-cold.json' : './results/cli-cold.partial.json', import.meta.url),
     `${JSON.stringify(
       {
         date: new Date().toISOString(),
         machine,
         loadAverage: loadavg(),
         note: `medians of ${ROUNDS} interleaved rounds (at least 7 for calls under 1.5 s); in-process after one warm-up call (first call in parentheses); cold CLI = spawn to exit, stdout to a file; the machine is shared, so timings are noisy`,
-        startupMs: { nodeE0: nodeStart, cliVersion: cliStart },
+        cli: CLI,
+        ...(BASE_CLI === undefined ? {} : { baseCli: BASE_CLI }),
+        ...(skipped.length === 0 ? {} : { notTimed: skipped }),
+        startupMs: { nodeE0: nodeStart, cliVersion: cliStart, ...(NO_CA_ENV === undefined ? {} : { withoutExtraCaCerts: { nodeE0: nodeStartNoCa, cliVersion: cliStartNoCa } }) },
         results,
       },
       null,
@@ -528,7 +634,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${machine}; load ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}\nstart-up alone: node -e 0 ${nodeStart.toFixed(0)} ms, assignor --version ${cliStart.toFixed(0)} ms\n\n${md.join('\n')}\n`,
+      .join(' ')}\nstart-up alone: node -e 0 ${nodeStart.toFixed(0)} ms, assignor --version ${cliStart.toFixed(0)} ms${
+      NO_CA_ENV === undefined ? '' : `; NODE_EXTRA_CA_CERTS is set: without it node -e 0 ${nodeStartNoCa!.toFixed(0)} ms, assignor --version ${cliStartNoCa!.toFixed(0)} ms`
+    }\n${CLI === join(ROOT, 'dist/cli/main.js') ? '' : `CLI: ${CLI}\n`}${BASE_CLI === undefined ? '' : `base CLI: ${BASE_CLI}\n`}${skipped.length === 0 ? '' : `not timed (BENCH_SHORT=1): ${skipped.join('; ')}\n`}\n${md.join('\n')}\n`,
   );
   if (results.some((r) => !r.sameOutput)) process.exitCode = 1;
 }

@@ -89,10 +89,15 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/** What the `assignor` binary does: runs process.argv's command line and sets the exit code. */
+export function runBinary(): void {
   // An error thrown outside the command's promise (a stream callback) still ends as one line.
   process.on('uncaughtException', (e) => process.exit(reportError(e)));
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }
+
+// Run from source (tsx src/cli/main.ts) or from tsc's output. The built binary is
+// scripts/cli-entry.cjs, which loads the bundle of this file and calls runBinary itself.
+if (isEntryPoint()) runBinary();

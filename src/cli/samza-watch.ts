@@ -4,7 +4,7 @@
 // a fatal error (fenced by a newer coordinator, a damaged store) ends it with one line (exit 2).
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { parseJobFile } from '../samza/job-file.js';
-import { jobModelJsonChunks } from '../samza/job-model.js';
+import { jobModelJsonBytes } from '../samza/job-model.js';
 import { summarize } from '../samza/summary.js';
 import type { JobInput, JobModelPlan, MapperMode, PlanOptions } from '../samza/plan.js';
 import { computeCycle, persistCycle } from '../coordinator/persist.js';
@@ -118,7 +118,7 @@ export async function watch(argv: string[]): Promise<number> {
       process.stderr.write(summarize(e.plan, e.cycle));
     }
     writing = writing.then(async () => {
-      for (const chunk of jobModelJsonChunks(e.plan)) await out.write(chunk);
+      for (const piece of jobModelJsonBytes(e.plan)) await out.write(piece);
     });
   });
   coordinator.on('refused', (e: RefusedEvent) => {

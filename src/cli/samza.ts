@@ -8,7 +8,7 @@ import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
 import { prepareCycle, runCycle } from '../samza/cycle.js';
 import { MemoryCoordinatorStore } from '../samza/store-types.js';
-import { jobModelJsonChunks } from '../samza/job-model.js';
+import { jobModelJsonBytes } from '../samza/job-model.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';
 import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse, readJsonFile } from './args.js';
@@ -155,20 +155,14 @@ async function planWith(values: PlanValues, engine: ReturnType<typeof engineOpti
     summary = summarize(result) + warnings.map((w) => `warning: ${w}\n`).join('');
   }
   if (process.stdout.isTTY === true) progress.end();
-  else progress.phase('samza plan: writing the JobModel', { unit: 'chars' });
+  else progress.phase('samza plan: writing the JobModel', { unit: 'bytes' });
   const out = new Output(process.stdout);
-  let buf = '';
   let written = 0;
-  for (const chunk of jobModelJsonChunks(result)) {
-    buf += chunk;
-    if (buf.length >= 1 << 20) {
-      await out.write(buf);
-      written += buf.length;
-      progress.tick(written);
-      buf = '';
-    }
+  for (const piece of jobModelJsonBytes(result)) {
+    await out.write(piece);
+    written += piece.length;
+    progress.tick(written);
   }
-  await out.write(buf);
   await out.close();
   progress.end();
   if (!values.quiet) process.stderr.write(summary);

@@ -27,6 +27,10 @@ function range(n: number): string[] {
 
 /** Indices of `tasks` in name order (Java String order); a name given twice is refused (Samza gets a Set). */
 function byName(tasks: readonly string[]): number[] {
+  // The planner hands tasks over sorted already: one pass sees it (and that no name repeats).
+  let sorted = true;
+  for (let k = 1; k < tasks.length && sorted; k++) sorted = tasks[k - 1]! < tasks[k]!;
+  if (sorted) return Array.from(tasks.keys());
   const order = Array.from(tasks.keys()).sort((a, b) => compareJava(tasks[a]!, tasks[b]!));
   for (let k = 1; k < order.length; k++) {
     if (tasks[order[k]!] === tasks[order[k - 1]!]) {

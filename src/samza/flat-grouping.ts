@@ -8,6 +8,7 @@ import { SamzaError, MSG } from './errors.js';
 import type { SspGrouperKind } from './config.js';
 import { allSspTaskName, partitionTaskName } from './groupers.js';
 import { fromRows, type Grouping } from './grouping.js';
+import { decimalStringOrder } from './java-order.js';
 import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
 
 export type SlotRule =
@@ -147,23 +148,35 @@ export function groupRows(input: FlatGroupInput): GroupRows {
     }
     r += rows;
   }
-  const keyOfName: number[] = [];
-  const names: string[] = [];
-  for (let s = 0, k = 0; k < keys; k++) {
-    if (!byPartition) while (offset[s + 1]! <= k) s++;
-    if (used[k] === 0) continue;
-    const b = F === 1 ? -1 : k % F;
-    if (byPartition) {
-      names.push(partitionTaskName(Math.floor(k / F), b));
-    } else {
-      const st = streams[s]!;
-      names.push(sspToString(ssp(st.system, st.stream, Math.floor((k - offset[s]!) / F), b)));
-    }
-    keyOfName.push(k);
-  }
-  const { sorted, rank } = rankNames(names);
   const taskOfKey = new Int32Array(keys).fill(-1);
-  keyOfName.forEach((k, idx) => (taskOfKey[k] = rank[idx]!));
+  let sorted: string[];
+  if (byPartition) {
+    // "Partition <p>[ <bucket>]": made in Java order directly, from the decimal order of p and bucket.
+    sorted = [];
+    const buckets = F === 1 ? null : decimalStringOrder(F);
+    for (const q of decimalStringOrder(keys / F)) {
+      for (let j = 0; j < F; j++) {
+        const b = buckets === null ? -1 : buckets[j]!;
+        const k = q * F + (b === -1 ? 0 : b);
+        if (used[k] === 0) continue;
+        taskOfKey[k] = sorted.length;
+        sorted.push(partitionTaskName(q, b));
+      }
+    }
+  } else {
+    const keyOfName: number[] = [];
+    const names: string[] = [];
+    for (let s = 0, k = 0; k < keys; k++) {
+      while (offset[s + 1]! <= k) s++;
+      if (used[k] === 0) continue;
+      const st = streams[s]!;
+      names.push(sspToString(ssp(st.system, st.stream, Math.floor((k - offset[s]!) / F), F === 1 ? -1 : k % F)));
+      keyOfName.push(k);
+    }
+    const ranked = rankNames(names);
+    sorted = ranked.sorted;
+    keyOfName.forEach((k, idx) => (taskOfKey[k] = ranked.rank[idx]!));
+  }
 
   const rows = n * F;
   let rowTask: Int32Array;

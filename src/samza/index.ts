@@ -41,7 +41,7 @@ export {
   type StreamReport,
 } from './plan.js';
 export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
-export { toJobModel, jobModelJson, jobModelJsonChunks, type JobModel } from './job-model.js';
+export { toJobModel, jobModelJson, jobModelJsonBytes, jobModelJsonChunks, type JobModel } from './job-model.js';
 export { runCycle, readPrevious, type CycleResult, type Changes } from './cycle.js';
 export { MemoryCoordinatorStore, type CoordinatorStoreLike } from './store-types.js';
 export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';

@@ -291,7 +291,21 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
   return sspAssignmentOf(t, () => others);
 }
 
+/** The name in a one-name list text `["name"]` that needs no unescaping; undefined for any other text (JSON.parse reads those). */
+function singleName(s: string): string | undefined {
+  const n = s.length;
+  if (n < 4 || s.charCodeAt(0) !== 91 || s.charCodeAt(1) !== 34 || s.charCodeAt(n - 2) !== 34 || s.charCodeAt(n - 1) !== 93) return undefined;
+  for (let i = 2; i < n - 2; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92) return undefined; // a control character, a quote or an escape
+  }
+  return s.slice(2, n - 2);
+}
+
 function taskList(raw: unknown, key: string): string[] {
+  // A list per task (a million of them with GroupByPartition on a big stream) is mostly `["Partition 7"]`.
+  const one = typeof raw === 'string' ? singleName(raw) : undefined;
+  if (one !== undefined) return [one];
   const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
   if (!Array.isArray(tasks) || !tasks.every((x) => typeof x === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
   return tasks as string[];

@@ -5,10 +5,10 @@
 // placing does not: flatten() reads the columns). Input it does not accept
 // (anything that is an error, or too odd to pack) returns undefined, and the
 // object path then reports the exact first error.
-import { scanTaskIds, type TaskId } from './task-id.js';
+import { packTaskId, type TaskId } from './task-id.js';
 import type { ProcessKey } from './process-id.js';
 import { isRecord, markNormalized, readClient, readSettings, sortClients, type Client, type Cluster, type IndexedTask } from './input.js';
-import { MAX_PACKED_SUBTOPOLOGY, TaskIndex, sortedDistinct, strictlyIncreasing } from './task-columns.js';
+import { TaskIndex, sortedDistinct, strictlyIncreasing, unpack } from './task-columns.js';
 
 /** The task lists of a cluster from the fast path, as columns. */
 export interface ClusterColumns {
@@ -19,9 +19,8 @@ export interface ClusterColumns {
   readonly lists: Int32Array;
   /** Per entry: the task's index in subs/parts, or -1 for a stateless active (not in `tasks`). */
   readonly entryTask: Int32Array;
-  /** Per entry: the task id as numbers, in input order. */
-  readonly entrySubs: Int32Array;
-  readonly entryParts: Int32Array;
+  /** The stateless actives: entry -> its task id packed (subtopology * 2^32 + partition). */
+  readonly stateless: Map<number, number>;
 }
 
 const columnsOf = new WeakMap<Cluster, ClusterColumns>();
@@ -48,12 +47,17 @@ class TaskObjects {
 
   /** Entries [from, to) as TaskIds (a stateless active gets its own object, index -1). */
   list(from: number, to: number): TaskId[] {
-    const { entryTask, entrySubs, entryParts } = this.cols;
+    const { entryTask, stateless } = this.cols;
     const out: TaskId[] = new Array(to - from);
     const tasks = to > from ? this.all() : [];
     for (let e = from; e < to; e++) {
       const k = entryTask[e]!;
-      out[e - from] = k >= 0 ? tasks[k]! : ({ subtopology: entrySubs[e]!, partition: entryParts[e]!, index: -1 } as IndexedTask);
+      if (k >= 0) out[e - from] = tasks[k]!;
+      else {
+        const key = stateless.get(e)!;
+        const s = Math.floor(key / 4294967296);
+        out[e - from] = { subtopology: s, partition: key - s * 4294967296, index: -1 } as IndexedTask;
+      }
     }
     return out;
   }
@@ -106,6 +110,13 @@ class ColumnCluster implements Cluster {
   }
 }
 
+/** Active entries in all lists (standby entries are the rest). */
+function countActives(lists: Int32Array, N: number): number {
+  let n = 0;
+  for (let i = 0; i < N; i++) n += lists[2 * i + 1]! - lists[2 * i]!;
+  return n;
+}
+
 /** The fast path; undefined (or a throw, which the caller treats alike) sends the input to the object path. */
 export function normalizeColumns(input: unknown): Cluster | undefined {
   const { spec, shared, numStandbys, tagKeys } = readSettings(input);
@@ -133,74 +144,81 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
   }
   lists[2 * N] = total;
 
-  const entrySubs = new Int32Array(total);
-  const entryParts = new Int32Array(total);
   const byId = new Map<string, number>();
   const own: ReturnType<typeof readClient>[] = new Array(N);
-  for (let i = 0; i < N; i++) {
-    own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
-    if (!scanTaskIds(activeLists[i]!, entrySubs, entryParts, lists[2 * i]!)) return undefined;
-    if (!scanTaskIds(standbyLists[i]!, entrySubs, entryParts, lists[2 * i + 1]!)) return undefined;
-  }
-
+  const entryTask = new Int32Array(total);
+  const stateless = new Map<number, number>();
   let subs: Int32Array;
   let parts: Int32Array;
   if (spec.tasks !== undefined) {
+    // The stateful tasks first; then each list entry is looked up as it is read.
     const list = spec.tasks;
     if (!Array.isArray(list)) return undefined;
-    subs = new Int32Array(list.length);
-    parts = new Int32Array(list.length);
-    if (!scanTaskIds(list, subs, parts, 0)) return undefined;
-    if (!strictlyIncreasing(subs, parts)) {
-      const sorted = sortedDistinct(subs, parts, list.length, true);
-      if (sorted === undefined) return undefined;
-      ({ subs, parts } = sorted);
+    const keys = new Float64Array(list.length);
+    for (let i = 0; i < list.length; i++) if ((keys[i] = packTaskId(list[i])) < 0) return undefined;
+    const cols = strictlyIncreasing(keys) ? unpack(keys, keys.length) : sortedDistinct(keys, true);
+    if (cols === undefined) return undefined;
+    ({ subs, parts } = cols);
+    const index = new TaskIndex(subs, parts);
+    for (let i = 0; i < N; i++) {
+      own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
+      for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
+        for (let j = 0; j < ids.length; j++) {
+          const key = packTaskId(ids[j]);
+          if (key < 0) return undefined;
+          const k = index.indexOfKey(key);
+          entryTask[from + j] = k;
+          if (k < 0) stateless.set(from + j, key);
+        }
+      }
     }
   } else {
-    // Every task named in some list is stateful.
-    const sorted = sortedDistinct(entrySubs, entryParts, total, false);
-    if (sorted === undefined) return undefined;
-    ({ subs, parts } = sorted);
+    // Every task named in some list is stateful: read all entries, then sort out the distinct ones.
+    const keys = new Float64Array(total);
+    for (let i = 0; i < N; i++) {
+      own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
+      for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
+        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = packTaskId(ids[j])) < 0) return undefined;
+      }
+    }
+    const index0 = keys.slice();
+    ({ subs, parts } = sortedDistinct(keys, false)!);
+    const index = new TaskIndex(subs, parts);
+    for (let e = 0; e < total; e++) entryTask[e] = index.indexOfKey(index0[e]!);
   }
 
-  // Resolve entries to task numbers, with the object path's checks (any failure: undefined).
+  // The object path's checks on the lists (any failure: undefined, and the object path reports it).
   const T = subs.length;
-  const index = new TaskIndex(subs, parts);
-  const entryTask = new Int32Array(total);
-  const stamp = new Int32Array(T);
-  const owner = new Int32Array(T);
+  // 1 + input index of the client running the task as active; when nobody holds standbys,
+  // only whether it runs anywhere matters, and a byte says that.
+  const owner = lists[2 * N]! === countActives(lists, N) ? new Uint8Array(T) : new Int32Array(T);
+  const stamp = owner instanceof Int32Array ? new Int32Array(T) : undefined;
   let serial = 0;
-  let stateless: Set<number> | undefined;
+  const statelessSeen = new Set<number>();
   for (let i = 0; i < N; i++) {
-    serial++;
     const a0 = lists[2 * i]!, a1 = lists[2 * i + 1]!, s1 = lists[2 * i + 2]!;
     for (let e = a0; e < a1; e++) {
-      const k = index.indexOf(entrySubs[e]!, entryParts[e]!);
-      entryTask[e] = k;
+      const k = entryTask[e]!;
       if (k >= 0) {
         // Listed twice, or active on two clients.
         if (owner[k] !== 0) return undefined;
-        owner[k] = i + 1;
+        owner[k] = stamp === undefined ? 1 : i + 1;
       } else {
-        const s = entrySubs[e]!;
-        if (s >= MAX_PACKED_SUBTOPOLOGY) return undefined;
-        const key = s * 4294967296 + entryParts[e]!;
-        stateless ??= new Set();
-        if (stateless.has(key)) return undefined;
-        stateless.add(key);
+        const key = stateless.get(e)!;
+        if (statelessSeen.has(key)) return undefined;
+        statelessSeen.add(key);
       }
     }
     serial++;
     for (let e = a1; e < s1; e++) {
-      const k = index.indexOf(entrySubs[e]!, entryParts[e]!);
-      entryTask[e] = k;
+      const k = entryTask[e]!;
       // Not stateful, listed twice, or also active here.
-      if (k < 0 || stamp[k] === serial || owner[k] === i + 1) return undefined;
-      stamp[k] = serial;
+      if (k < 0 || stamp![k] === serial || owner[k] === i + 1) return undefined;
+      stamp![k] = serial;
     }
   }
 
-  const cols: ClusterColumns = { subs, parts, lists, entryTask, entrySubs, entryParts };
+  const cols: ClusterColumns = { subs, parts, lists, entryTask, stateless };
   const objects = new TaskObjects(cols);
   const clients: Client[] = own.map((c, i) => new ColumnClient(c.id, c.key, c.tags, c.capacity, i, objects, lists));
   const cluster = new ColumnCluster(sortClients(clients), numStandbys, tagKeys, objects);

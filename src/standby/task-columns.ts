@@ -1,34 +1,14 @@
 // Task ids as integer columns: the fast path of normalizeCluster reads every
-// task-id string once into (subtopology, partition) numbers and looks tasks up
-// by those numbers, without a TaskId object or a string key per list entry.
-// (The scan itself, scanTaskIds, lives beside scanTaskId in task-id.ts.)
+// task-id string once into a packed number (packTaskId in task-id.ts:
+// subtopology * 2^32 + partition) and looks tasks up by number, without a TaskId
+// object or a string key per list entry.
 
-/** Keys as (subtopology, partition) packed into one double, exact while subtopology < 2^21. */
 const SHIFT = 4294967296;
-export const MAX_PACKED_SUBTOPOLOGY = 1 << 21;
 
-/** True when (subs[i], parts[i]) is strictly increasing in TaskId order (so sorted and distinct). */
-export function strictlyIncreasing(subs: Int32Array, parts: Int32Array): boolean {
-  for (let i = 1; i < subs.length; i++) {
-    const d = subs[i]! - subs[i - 1]! || parts[i]! - parts[i - 1]!;
-    if (d <= 0) return false;
-  }
-  return true;
-}
-
-/**
- * The distinct tasks among the n pairs, in TaskId order; undefined when some
- * subtopology is too large to pack (the caller takes the object path then).
- * `distinctOnly`: undefined instead when two pairs are equal.
- */
-export function sortedDistinct(subs: Int32Array, parts: Int32Array, n: number, distinctOnly: boolean): { subs: Int32Array; parts: Int32Array } | undefined {
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const s = subs[i]!;
-    if (s >= MAX_PACKED_SUBTOPOLOGY) return undefined;
-    keys[i] = s * SHIFT + parts[i]!;
-  }
+/** The distinct keys of `keys` in order, as columns; undefined when `distinctOnly` and two are equal. Sorts `keys` in place. */
+export function sortedDistinct(keys: Float64Array, distinctOnly: boolean): { subs: Int32Array; parts: Int32Array } | undefined {
   keys.sort();
+  const n = keys.length;
   let m = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0 && keys[i] === keys[i - 1]) {
@@ -37,14 +17,25 @@ export function sortedDistinct(subs: Int32Array, parts: Int32Array, n: number, d
     }
     keys[m++] = keys[i]!;
   }
-  const outS = new Int32Array(m);
-  const outP = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
+  return unpack(keys, m);
+}
+
+/** True when the keys are strictly increasing (so in TaskId order and distinct). */
+export function strictlyIncreasing(keys: Float64Array): boolean {
+  for (let i = 1; i < keys.length; i++) if (!(keys[i]! > keys[i - 1]!)) return false;
+  return true;
+}
+
+/** The first n packed keys as (subtopology, partition) columns. */
+export function unpack(keys: Float64Array, n: number): { subs: Int32Array; parts: Int32Array } {
+  const subs = new Int32Array(n);
+  const parts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
     const s = Math.floor(keys[i]! / SHIFT);
-    outS[i] = s;
-    outP[i] = keys[i]! - s * SHIFT;
+    subs[i] = s;
+    parts[i] = keys[i]! - s * SHIFT;
   }
-  return { subs: outS, parts: outP };
+  return { subs, parts };
 }
 
 /**
@@ -90,6 +81,12 @@ export class TaskIndex {
       this.runOf = new Int32Array(maxSub + 1).fill(-1);
       for (let q = 0; q < runs; q++) this.runOf[this.runSub[q]!] = q;
     }
+  }
+
+  /** The index of the task with packed key `key` (packTaskId), or -1. */
+  indexOfKey(key: number): number {
+    const s = Math.floor(key / SHIFT);
+    return this.indexOf(s, key - s * SHIFT);
   }
 
   /** The task's index, or -1 when it is not among the columns. */

@@ -54,21 +54,18 @@ export function scanTaskId(text: string): boolean {
   return true;
 }
 
+/** Subtopologies below this pack with the partition into one exact double (packTaskId). */
+export const PACKED_SUBTOPOLOGY_LIMIT = 1 << 21;
+
 /**
- * Scans `list` (task-id strings) into subs/parts from `at`. False at the first
- * element that is not a well-formed task id (the caller then takes the exact,
- * error-reporting path).
+ * A task id as one number, subtopology * 2^32 + partition (exact below
+ * PACKED_SUBTOPOLOGY_LIMIT; numeric order is TaskId order); -1 when `text` is not a
+ * well-formed id or its subtopology is too large to pack. Here, beside scanTaskId and
+ * `scanned`, so the caller's loop reads them without a module boundary.
  */
-// Here, beside scanTaskId and `scanned`, so the loop reads them without a module boundary.
-export function scanTaskIds(list: readonly unknown[], subs: Int32Array, parts: Int32Array, at: number): boolean {
-  const n = list.length;
-  for (let i = 0; i < n; i++) {
-    const t = list[i];
-    if (typeof t !== 'string' || !scanTaskId(t)) return false;
-    subs[at + i] = scanned.subtopology;
-    parts[at + i] = scanned.partition;
-  }
-  return true;
+export function packTaskId(text: unknown): number {
+  if (typeof text !== 'string' || !scanTaskId(text) || scanned.subtopology >= PACKED_SUBTOPOLOGY_LIMIT) return -1;
+  return scanned.subtopology * 4294967296 + scanned.partition;
 }
 
 export function formatTaskId(t: TaskId): string {

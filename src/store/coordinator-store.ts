@@ -774,6 +774,7 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   const take = (): EncodedBody | undefined => {
     if (records === 0) return undefined;
     const body = encodeBody(metas, sink, records);
+    // A new frame: its own sink, meta table and record count.
     sink = new Sink();
     metas = [];
     local = new Map();
@@ -783,12 +784,25 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   for (const [type, ts] of state.types) {
     const t = ts.ssp;
     if (t !== undefined && t.live > 0) {
+      const localOf = new Int32Array(t.lists.length).fill(-1);
       for (let from = 0; from < t.n; ) {
-        const cols = liveSspRows(t, from, COMPACT_ROWS, metaOf);
+        const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
         from = cols.next;
-        if (cols.c.n > 0) {
-          writeSsps(sink, cols.c);
-          records += cols.c.n;
+        const c = cols.c;
+        if (c.n > 0) {
+          if (cols.single) {
+            // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
+            if (metas.length > 0 && local.get(c.meta![0]!) !== 0) {
+              const b = take();
+              if (b !== undefined) yield b;
+            }
+            metaOf(c.meta![0]!);
+            c.meta = null;
+          } else {
+            for (let i = 0; i < c.n; i++) c.meta![i] = metaOf(c.meta![i]!);
+          }
+          writeSsps(sink, c);
+          records += c.n;
         }
         if (records >= COMPACT_ROWS) {
           const b = take();
@@ -839,27 +853,74 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   if (b !== undefined) yield b;
 }
 
-function liveSspRows(t: SspTable, from: number, max: number, metaOf: (g: number) => number): { c: SspColumns; next: number } {
+/**
+ * A run of at least this many rows written by one frame (one envelope meta) becomes a section of
+ * its own, with no per-row meta column: a column costs 4 bytes a row, a section a few dozen bytes
+ * and the lists its rows use. Shorter runs share a section with a meta column.
+ */
+const META_RUN = 4096;
+
+/**
+ * The next section of live canonical rows from row `from` (at most `max` rows): a run of one meta
+ * (`single`), or a stretch of short runs that needs a meta column. Its lists table holds only the lists its rows use
+ * (`localOf` is scratch, -1 for every list id, and is left so), so cutting sections at meta runs
+ * repeats no list text beyond the lists two sections share.
+ */
+function liveSspRows(t: SspTable, from: number, max: number, localOf: Int32Array): { c: SspColumns; single: boolean; next: number } {
+  // Where the section ends: after the first run when it is long, else before the first long run.
   let n = 0;
   let r = from;
-  for (; r < t.n && n < max; r++) if (t.list[r]! >= 0) n++;
+  let runStart = -1;
+  let runMeta = -1;
+  let runLength = 0;
+  let firstRunLong = false;
+  for (; r < t.n && n < max; r++) {
+    if (t.list[r]! < 0) continue;
+    const m = t.meta[r]!;
+    if (m !== runMeta) {
+      if (n > 0 && firstRunLong) break; // the long first run ends here
+      runMeta = m;
+      runStart = r;
+      runLength = 0;
+    }
+    runLength++;
+    n++;
+    if (runLength === META_RUN) {
+      if (n === runLength) firstRunLong = true;
+      else {
+        // A long run after short ones: the section ends where it starts.
+        n -= runLength;
+        r = runStart;
+        break;
+      }
+    }
+  }
   const c = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
+  const lists: string[] = [];
   let anyBucket = false;
   let oneMeta = true;
   let w = 0;
   for (let i = from; i < r; i++) {
-    if (t.list[i]! < 0) continue;
+    const l = t.list[i]!;
+    if (l < 0) continue;
     c.stream[w] = t.stream[i]!;
     c.partition[w] = t.partition[i]!;
     c.bucket[w] = t.bucket[i]!;
     if (t.bucket[i] !== -1) anyBucket = true;
-    c.list[w] = t.list[i]!;
-    c.meta[w] = metaOf(t.meta[i]!);
-    if (c.meta[w] !== 0) oneMeta = false;
+    if (localOf[l] === -1) {
+      localOf[l] = lists.length;
+      lists.push(t.lists[l]!);
+    }
+    c.list[w] = localOf[l]!;
+    c.meta[w] = t.meta[i]!;
+    if (c.meta[w] !== c.meta[0]) oneMeta = false;
     w++;
   }
+  for (let i = from; i < r; i++) if (t.list[i]! >= 0) localOf[t.list[i]!] = -1;
+  // The meta column holds the state's meta ids; the caller maps them to the frame's (or drops the column).
   return {
-    c: { streams: t.streams, lists: t.lists, n, stream: c.stream, partition: c.partition, bucket: anyBucket ? c.bucket : null, list: c.list, meta: oneMeta ? null : c.meta },
+    c: { streams: t.streams, lists, n, stream: c.stream, partition: c.partition, bucket: anyBucket ? c.bucket : null, list: c.list, meta: c.meta },
+    single: oneMeta,
     next: r,
   };
 }

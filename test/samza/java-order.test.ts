@@ -1,6 +1,6 @@
 // Java library behaviour Samza's results depend on (checked against the JVM in samza-java.test.ts).
 import { describe, expect, it } from 'vitest';
-import { javaHashMapKeyOrder, javaSplit, javaStringHash } from '../../src/samza/java-order.js';
+import { decimalStringOrder, javaHashMapKeyOrder, javaSplit, javaStringHash } from '../../src/samza/java-order.js';
 import { calculateJobModel } from '../../src/samza/plan.js';
 import { createSspGrouper } from '../../src/samza/groupers.js';
 import { SamzaError } from '../../src/samza/errors.js';
@@ -68,5 +68,26 @@ describe('GroupByPartition with elasticity off', () => {
   it('gives every SSP key bucket -1, whatever it had', () => {
     const g = createSspGrouper(config({})).group([ssp('kafka', 'A', 0, 1), ssp('kafka', 'A', 0, 0)]);
     expect([...g.get('Partition 0')!]).toEqual([ssp('kafka', 'A', 0)]);
+  });
+});
+
+describe('decimalStringOrder (Java order of "Partition <p>" names without strings)', () => {
+  it('equals sorting the decimal strings, for every n up to 1,500 and around powers of ten', () => {
+    const bySort = (n: number): number[] => Array.from({ length: n }, (_, i) => i).sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+    for (let n = 0; n <= 1500; n++) expect(Array.from(decimalStringOrder(n)), `n = ${n}`).toEqual(bySort(n));
+    for (const n of [9_999, 10_000, 10_001, 123_457]) expect(Array.from(decimalStringOrder(n)), `n = ${n}`).toEqual(bySort(n));
+  });
+
+  it('GroupByPartition names come out in Java order, with and without key buckets', () => {
+    for (const [partitions, factor] of [[1, 1], [12, 1], [105, 1], [11, 3], [21, 12]] as const) {
+      const m = calculateJobModel(
+        { config: config({ 'task.inputs': 'kafka.a,kafka.b', 'job.elasticity.factor': String(factor), 'job.container.count': '1' }), partitionCounts: { 'kafka.a': partitions, 'kafka.b': Math.max(1, partitions - 3) } },
+        undefined,
+      );
+      const names = m.grouping.tasks;
+      expect(names.length).toBe(partitions * factor);
+      expect([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(names);
+      expect(new Set(names).size).toBe(names.length);
+    }
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { calculateJobModel, emptyPrevious, type PreviousState } from '../../src/samza/plan.js';
-import { toJobModel, jobModelJson } from '../../src/samza/job-model.js';
+import { toJobModel, jobModelJson, jobModelJsonBytes } from '../../src/samza/job-model.js';
 import { assignChangelogPartitions, mergeChangelogMappings } from '../../src/samza/changelog.js';
 import { taskSsps } from '../../src/samza/grouping.js';
 import { ssp, type SSP } from '../../src/samza/model.js';
@@ -183,6 +183,63 @@ describe('JobModel JSON', () => {
     const j = JSON.parse(jobModelJson(p));
     expect(j.containers[0].tasks[1]).toEqual({ taskName: 'Partition 1', mode: 'Active', changelogPartition: 1, ssps: [{ system: 'kafka', stream: '__proto__', partition: 1 }] });
     expect(j.maxChangeLogStreamPartitions).toBe(2);
+  });
+});
+
+/** The JobModel JSON built the obvious way, from toJobModel's objects and JSON.stringify (the reference for the byte writer). */
+function referenceJson(plan: ReturnType<typeof calculateJobModel>): string {
+  const q = JSON.stringify;
+  const config = [...plan.config.map.keys()].sort().map((k) => `${q(k)}:${q(plan.config.map.get(k))}`).join(',');
+  const streams = plan.streams.map((s) => q({ stream: s.name, partitions: s.partitions, basePartitions: s.base })).join(',');
+  const containers = toJobModel(plan).containers.map((c) => {
+    const tasks = c.tasks.map((t) =>
+      q({ taskName: t.taskName, mode: t.mode, changelogPartition: t.changelogPartition, ssps: t.ssps.map((x) => (x.keyBucket === -1 ? { system: x.system, stream: x.stream, partition: x.partition } : x)) }),
+    );
+    return `{"id":${q(c.id)},"tasks":[${tasks.join(',')}]}`;
+  });
+  return `{"config":{${config}},"mapper":${q(plan.mapper)},"maxChangeLogStreamPartitions":${plan.maxChangeLogStreamPartitions},"streams":[${streams}],"containers":[${containers.join(',')}]}\n`;
+}
+
+describe('JobModel JSON bytes', () => {
+  it('equal the JSON built from the object model, for any stream names, buckets, standbys and piece size', () => {
+    // Stream names with quotes, backslashes, control characters, non-ASCII and lone surrogates land in task names (GroupBySystemStreamPartition).
+    const name = fc.oneof(
+      fc.constantFrom('a', 'b"q', 'c\\d', 'tab\t', 'é', '\u{1F600}', '\uD800x', 'x\uDC00', '__proto__'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }).filter((s) => !/[,.#\[\]\s]/.test(s)),
+    );
+    const arb = fc.record({
+      inputs: fc.uniqueArray(name, { minLength: 1, maxLength: 3 }),
+      count: fc.integer({ min: 1, max: 12 }),
+      factor: fc.constantFrom(1, 2, 3),
+      standby: fc.constantFrom(1, 2),
+      grouper: fc.constantFrom('GroupByPartitionFactory', 'GroupBySystemStreamPartitionFactory'),
+      piece: fc.integer({ min: 1, max: 300 }),
+    });
+    fc.assert(
+      fc.property(arb, ({ inputs, count, factor, standby, grouper, piece }) => {
+        const cfg = {
+          'task.inputs': inputs.map((n) => `kafka.${n}`).join(','),
+          'job.elasticity.factor': String(factor),
+          'job.systemstreampartition.grouper.factory': grouper,
+          'job.standbytasks.replication.factor': String(standby),
+          'job.container.count': '2',
+          ...(standby > 1 ? STATEFUL : {}),
+        };
+        let plan;
+        try {
+          plan = calculateJobModel(job(cfg, Object.fromEntries(inputs.map((n) => [`kafka.${n}`, count]))), emptyPrevious());
+        } catch (e) {
+          if (e instanceof AssignorError) return; // a name or setting the config refuses
+          throw e;
+        }
+        const expected = referenceJson(plan);
+        expect(jobModelJson(plan)).toBe(expected);
+        const pieces = [...jobModelJsonBytes(plan, piece)];
+        expect(Buffer.concat(pieces).toString('utf8')).toBe(expected);
+        expect(Buffer.concat(pieces).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

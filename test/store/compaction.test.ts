@@ -162,3 +162,47 @@ function copyOf(log: Buffer): string {
   fs.writeFileSync(path.join(d, LOG_FILE), log);
   return d;
 }
+
+describe('compaction of SSP rows written at different times', () => {
+  // Each write stamps its rows with its envelope (host, user, time). Compaction keeps every row's
+  // envelope; it must not make the log bigger doing so (it once added a 4-byte meta column per row).
+  function writeRows(s: CoordinatorStore, partitions: number[], list: (p: number) => number): void {
+    const lists = Array.from({ length: 50 }, (_, i) => JSON.stringify([`Partition ${i}`]));
+    s.writeBatch([], {
+      streams: [{ system: 'kafka', stream: 'a' }],
+      lists,
+      n: partitions.length,
+      stream: new Int32Array(partitions.length),
+      partition: Int32Array.from(partitions),
+      bucket: null,
+      list: Int32Array.from(partitions, list),
+    });
+  }
+  const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+
+  it('keeps every envelope and never grows the log: long runs of one write get sections of their own', () => {
+    const dir = tempDir();
+    let now = 1;
+    const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => now });
+    writeRows(s, range(0, 20_000), (p) => p % 50);
+    now = 2;
+    writeRows(s, range(20_000, 40_000), (p) => (p * 7) % 50);
+    now = 3;
+    writeRows(s, range(0, 3_000).filter((p) => p % 7 === 0), (p) => (p + 1) % 50); // short runs
+    now = 4;
+    writeRows(s, range(8_000, 16_000), (p) => (p + 2) % 50); // a long run inside the first write's rows
+    const before = [...s.messages()];
+    const size = fs.statSync(s.path).size;
+    s.compact();
+    const once = fs.statSync(s.path).size;
+    expect(once).toBeLessThanOrEqual(size);
+    expect([...s.messages()]).toEqual(before);
+    s.compact();
+    expect(fs.statSync(s.path).size).toBe(once); // stable
+    s.close();
+    const r = CoordinatorStore.open(dir, { readOnly: true });
+    expect([...r.messages()]).toEqual(before);
+    expect(new Set(before.map((m) => (JSON.parse(m.value) as { timestamp: unknown }).timestamp)).size).toBe(4); // all four writes are still told apart
+    r.close();
+  });
+});
