@@ -10,6 +10,7 @@
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { AssignorError } from '../errors.js';
 import { processKey } from './process-id.js';
+import { PACKED_SUBTOPOLOGY_LIMIT } from './task-id.js';
 import { parseStreamsProperties, validateRackAwareness } from './properties.js';
 import { MAX_CAPACITY, type Cluster } from './input.js';
 import { clusterOfColumns } from './input-columns.js';
@@ -436,21 +437,25 @@ function scan(sc: Scanner): Cluster {
     total += c.standby.to - c.standby.from;
   });
   starts[2 * N] = total;
-  const entryTask = new Int32Array(total), entrySubs = new Int32Array(total), entryParts = new Int32Array(total);
+  const entryTask = new Int32Array(total);
+  // Stateless actives (not in `tasks`): entry -> task id packed as the columns keep them.
+  const stateless = new Map<number, number>();
   let e = 0;
   for (const c of raw) {
     for (const l of [c.active, c.standby]) {
       for (let x = l.from; x < l.to; x++, e++) {
         const k = lists[x]!;
         entryTask[e] = taskIndex[k]!;
-        entrySubs[e] = tt.subs[k]!;
-        entryParts[e] = tt.parts[k]!;
-        if (l === c.standby && entryTask[e]! < 0) giveUp(); // a standby of a task outside `tasks`
+        if (entryTask[e]! >= 0) continue;
+        if (l === c.standby) giveUp(); // a standby of a task outside `tasks`
+        // The packed id is exact below PACKED_SUBTOPOLOGY_LIMIT (normalizeCluster's column path takes no more either).
+        if (tt.subs[k]! >= PACKED_SUBTOPOLOGY_LIMIT) giveUp();
+        stateless.set(e, tt.subs[k]! * 4294967296 + tt.parts[k]!);
       }
     }
   }
   const own = raw.map((c, i) => ({ id: c.id, key: keys[i]!, tags: c.tags, capacity: c.capacity }));
-  return clusterOfColumns(own, { subs, parts, lists: starts, entryTask, entrySubs, entryParts }, numStandbys, tagKeys);
+  return clusterOfColumns(own, { subs, parts, lists: starts, entryTask, stateless }, numStandbys, tagKeys);
 }
 
 const NO_TASKS: List = { from: 0, to: 0 };

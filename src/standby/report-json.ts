@@ -134,11 +134,11 @@ class Bytes {
 
   /**
    * Items of a client's task list, `        "<subtopology>_<partition>"` joined by `,\n`: the
-   * tasks (subs[k], parts[k]) for k = ix[i] (ix null: k = i), i in [from, to); `more`: an item
-   * follows the last one. In one loop with one bounds check: a million-task report has some
+   * tasks (subs[k], parts[k]) for k = ix[i] (ix null: k = i), i in [from, to), where k = -1
+   * reads the id packed in stateless.get(i); `more`: an item follows the last one. In one loop with one bounds check: a million-task report has some
    * three million of them.
    */
-  taskItems(subs: Int32Array, parts: Int32Array, ix: Int32Array | null, from: number, to: number, more: boolean): void {
+  taskItems(subs: Int32Array, parts: Int32Array, ix: Int32Array | null, from: number, to: number, more: boolean, stateless?: Map<number, number>): void {
     if (to <= from) return;
     this.ensure(34 * (to - from));
     const buf = this.buf;
@@ -147,9 +147,19 @@ class Bytes {
       const k = ix === null ? i : ix[i]!;
       for (let j = 0; j < 8; j++) buf[pos++] = 32;
       buf[pos++] = 34;
-      pos = digits(buf, pos, subs[k]!);
+      let s: number, p: number;
+      if (k >= 0) {
+        s = subs[k]!;
+        p = parts[k]!;
+      } else {
+        // k -1: a stateless active, its id packed in `stateless` by entry i.
+        const key = stateless!.get(i)!;
+        s = Math.floor(key / 4294967296);
+        p = key - s * 4294967296;
+      }
+      pos = digits(buf, pos, s);
       buf[pos++] = 95;
-      pos = digits(buf, pos, parts[k]!);
+      pos = digits(buf, pos, p);
       buf[pos++] = 34;
       if (i + 1 < to || more) {
         buf[pos++] = 44;
@@ -464,7 +474,7 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
       if (list !== undefined) {
         const ls = Int32Array.from(list, (t) => t.subtopology), lp = Int32Array.from(list, (t) => t.partition);
         b.taskItems(ls, lp, null, 0, list.length, to > from);
-      } else b.taskItems(cols!.entrySubs, cols!.entryParts, null, e0, e1, to > from);
+      } else b.taskItems(subs, parts, cols!.entryTask, e0, e1, to > from, cols!.stateless);
       b.taskItems(subs, parts, newTasks, from, to, false);
       b.bytes(LIST_END);
     };
