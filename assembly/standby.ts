@@ -196,7 +196,8 @@ function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, coun
   gHeap = scratch(C, 0);
   gPos = scratch(C, 0);
   gStack = scratch(C + 1, 0);
-  gKey = heap.alloc(<usize>(C > 0 ? C : 1) << 3);
+  const keys: i32 = C > 0 ? C : 1;
+  gKey = heap.alloc(<usize>keys << 3);
   let maxCap = 0, maxLoad = 0;
   for (let c = 0; c < C; c++) {
     if (ld(cap, c) > maxCap) maxCap = ld(cap, c);
