@@ -95,16 +95,22 @@ function siftUp(g: i32, i: i32): void {
   const base = ld(gStart, g);
   const c = ld(gHeap, base + i);
   rekey(c);
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
+  climb(base, c, i, 0);
+}
+
+/** Puts c in the hole at j, after moving it up past the parents it comes before (no higher than top). */
+// @ts-ignore: decorator
+@inline function climb(base: i32, c: i32, j: i32, top: i32): void {
+  while (j > top) {
+    const parent = (j - 1) >> 1;
     const pc = ld(gHeap, base + parent);
     if (!before(c, pc)) break;
-    st(gHeap, base + i, pc);
-    st(gPos, pc, i);
-    i = parent;
+    st(gHeap, base + j, pc);
+    st(gPos, pc, j);
+    j = parent;
   }
-  st(gHeap, base + i, c);
-  st(gPos, c, i);
+  st(gHeap, base + j, c);
+  st(gPos, c, j);
 }
 
 /** Moves the member at i (whose load just changed) down; its key is refreshed first. */
@@ -149,16 +155,7 @@ function sinkDeep(g: i32, i: i32): void {
     st(gPos, cc, j);
     j = child;
   }
-  while (j > i) {
-    const parent = (j - 1) >> 1;
-    const pc = ld(gHeap, base + parent);
-    if (!before(c, pc)) break;
-    st(gHeap, base + j, pc);
-    st(gPos, pc, j);
-    j = parent;
-  }
-  st(gHeap, base + j, c);
-  st(gPos, c, j);
+  climb(base, c, j, i);
 }
 
 /** c's key grew: move it down its heap. */
