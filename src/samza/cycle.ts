@@ -10,7 +10,7 @@ import { containerLayouts, taskNameIn } from './job-model.js';
 import { standbyTaskName } from './container-groupers.js';
 import {
   TYPES,
-  activeTaskOfLists,
+  activeTaskOf,
   anyStandby,
   baseCountRecord,
   changelogColumn,
@@ -207,6 +207,11 @@ interface NewAssignment {
   table: SspTable;
   /** Per row: the index of its active task in plan.grouping.tasks, -1 when shared by several or every task. */
   activeTask: Int32Array;
+  /**
+   * Set when list id t is task t's name alone for every t (no standby copies, no SSP in several
+   * tasks): the texts `["name"]` are then not made (table.lists has holes) until text() is asked.
+   */
+  oneName: readonly string[] | undefined;
 }
 
 /** Names of task t and its standby copies, sorted as Samza sorts a task list. */
@@ -219,6 +224,27 @@ function namesOfTask(plan: JobModelPlan, t: number): string[] {
   return out.sort(compareJava);
 }
 
+/** The taskNames text of list id l of the new assignment. */
+function listText(now: NewAssignment, l: number): string {
+  const lists = now.table.lists;
+  return lists[l] ?? (lists[l] = `[${JSON.stringify(now.oneName![l]!)}]`);
+}
+
+/**
+ * Whether `text` is `["name"]` as JSON.stringify writes it, without making that text: true only for
+ * names of printable ASCII without a quote or backslash (the usual case); false may be a miss, so
+ * callers compare the made text then.
+ */
+function isOneNameText(text: string, name: string): boolean {
+  const n = name.length;
+  if (text.length !== n + 4 || text.charCodeAt(0) !== 91 || text.charCodeAt(1) !== 34 || text.charCodeAt(n + 2) !== 34 || text.charCodeAt(n + 3) !== 93) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 32 || c > 126 || c === 34 || c === 92 || text.charCodeAt(i + 2) !== c) return false;
+  }
+  return true;
+}
+
 function newAssignment(plan: JobModelPlan): NewAssignment {
   const g = plan.grouping;
   const T = g.tasks.length;
@@ -226,10 +252,10 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   const rows = g.stream.length;
   table.reserve(rows + g.everyTask.length);
   // List id t is task t's names; lists merged for SSPs held by several tasks come after. Without
-  // standby copies a list is one name: its JSON is written directly (no array per task).
+  // standby copies a list is one name, and its text is only made when it is written.
   const single = plan.settings.replicationFactor <= 1;
   const lists: string[] = new Array(T);
-  for (let t = 0; t < T; t++) lists[t] = single ? `[${JSON.stringify(g.tasks[t]!)}]` : JSON.stringify(namesOfTask(plan, t));
+  if (!single) for (let t = 0; t < T; t++) lists[t] = JSON.stringify(namesOfTask(plan, t));
   table.lists = lists;
   const names = { length: T, at: (t: number): string[] => namesOfTask(plan, t) };
   const streamIds = g.streams.map((s) => table.streamId(s.system, s.stream, true));
@@ -255,6 +281,12 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
     all.push(...names.at(t));
     activeTask[row] = -1;
   }
+  const now: NewAssignment = { table, activeTask, oneName: single ? g.tasks : undefined };
+  if (single && (merged.size > 0 || g.everyTask.length > 0)) {
+    // Merged lists are found by text (listId): every one-name text is made first.
+    for (let t = 0; t < T; t++) listText(now, t);
+    now.oneName = undefined;
+  }
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
   if (g.everyTask.length > 0) {
     const every: string[] = [];
@@ -266,7 +298,7 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
       activeTask[table.find(s, e.partition, e.keyBucket)] = -1;
     }
   }
-  return { table, activeTask };
+  return now;
 }
 
 /** Whether a stored value equals a flat string map, as JSON text would (same keys, same order, same strings). */
@@ -355,7 +387,7 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
   const prevStandby: string[] = [];
-  for (const [t, m] of prev.taskModes) if (m === 'Standby') prevStandby.push(t);
+  prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t)); // (no [key, value] pair per task)
   prevStandby.sort(compareJava);
   const nowStandby: string[] = [];
   for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
@@ -447,7 +479,7 @@ function previousActiveTasks(snap: StoreSnapshot): Set<string> {
   const add = (tasks: readonly string[]): void => {
     for (const t of tasks) if ((modes.get(t) ?? 'Active') === 'Active') out.add(t);
   };
-  a.listTasks.forEach((tasks, l) => used[l] === 1 && add(tasks));
+  for (let l = 0; l < used.length; l++) if (used[l] === 1) add(a.listTasks.at(l));
   for (const { tasks } of a.extra.values()) add(tasks);
   return out;
 }
@@ -466,9 +498,11 @@ function compareAssignments(
   const old = a.table;
   const nt = now.table;
   const dropStale = plan.mapper === 'base';
-  const oldActive = activeTaskOfLists(a, snap.previous.taskModes);
-  const activeBefore = (t: string): boolean => (snap.previous.taskModes.get(t) ?? 'Active') === 'Active';
+  const modes = snap.previous.taskModes;
+  const standbyBefore = anyStandby(modes);
+  const activeBefore = (t: string): boolean => (modes.get(t) ?? 'Active') === 'Active';
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
+  const oneName = now.oneName;
   // List texts as small integers, so rows compare by number: equal text, equal id.
   const textIds = new Map<string, number>();
   const textId = (t: string): number => {
@@ -477,8 +511,8 @@ function compareAssignments(
     return id;
   };
   // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
-  // (a task per SSP) the strings are compared directly.
-  const byId = nt.lists.length + old.lists.length < nt.n / 4;
+  // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
+  const byId = oneName === undefined && nt.lists.length + old.lists.length < nt.n / 4;
   const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
   const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
   const seen = new Uint8Array(old.rows);
@@ -494,11 +528,21 @@ function compareAssignments(
   for (let r = 0; r < nt.n; r++) {
     const os = oldStream[nt.stream[r]!]!;
     const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
+    const t = now.activeTask[r]!;
     let before = ''; // the SSP's single active task before ('' none, SEVERAL more than one)
     if (orow >= 0) {
       seen[orow] = 1;
-      if (byId ? oldText![old.list[orow]!] !== newText![nt.list[r]!] : old.lists[old.list[orow]!] !== nt.lists[nt.list[r]!]) changed[nChanged++] = r;
-      before = oldActive[old.list[orow]!]!;
+      const ol = old.list[orow]!;
+      let same: boolean;
+      if (byId) same = oldText![ol] === newText![nt.list[r]!];
+      else if (oneName !== undefined) {
+        const text = old.lists[ol]!;
+        same = isOneNameText(text, oneName[nt.list[r]!]!) || text === listText(now, nt.list[r]!);
+      } else same = old.lists[ol] === nt.lists[nt.list[r]!];
+      if (!same) changed[nChanged++] = r;
+      // Unchanged `["name"]` with no standby before: its one active task was this row's task.
+      if (same && oneName !== undefined && !standbyBefore) before = oneName[t]!;
+      else if (t >= 0) before = activeTaskOf(a.listTasks.at(ol), modes, standbyBefore);
     } else {
       changed[nChanged++] = r;
       if (a.extra.size > 0) {
@@ -510,7 +554,6 @@ function compareAssignments(
       }
     }
     if (a.oldKeys.size > 0 && !dropStale) for (const k of a.oldKeys.get(keyOf(r)) ?? []) records.push({ type: TYPES.taskPartition, key: k, value: null });
-    const t = now.activeTask[r]!;
     if (t < 0) continue; // in several tasks or every task: not counted, as before
     if (before === '') sspsNew++;
     else if (before !== SEVERAL && before !== plan.grouping.tasks[t]) {
@@ -547,22 +590,31 @@ function compareAssignments(
     // Everything changed (a first plan): the new table's columns are the rows, no copy.
     let anyBucket = false;
     for (let r = 0; r < nt.n && !anyBucket; r++) if (nt.bucket[r] !== -1) anyBucket = true;
+    if (oneName !== undefined) for (let l = 0; l < nt.lists.length; l++) listText(now, l);
     const rows = { streams: nt.streams, lists: nt.lists, n: nt.n, stream: nt.stream, partition: nt.partition, bucket: anyBucket ? nt.bucket : null, list: nt.list };
     return { rows, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
   }
   const n = nChanged + gone.length;
   const streams = nt.streams.slice();
   const streamIdOf = new Map<number, number>();
-  const out: SspRows = { streams, lists: nt.lists, n, stream: new Int32Array(n), partition: new Int32Array(n), bucket: null, list: new Int32Array(n) };
+  // Only the lists the changed rows use are written (one changed SSP of a million-task job writes one).
+  const lists: string[] = [];
+  const listOf = new Int32Array(nt.lists.length).fill(-1);
+  const out: SspRows = { streams, lists, n, stream: new Int32Array(n), partition: new Int32Array(n), bucket: null, list: new Int32Array(n) };
   const bucket = new Int32Array(n);
   let anyBucket = false;
   let w = 0;
   for (let i = 0; i < nChanged; i++) {
     const r = changed[i]!;
+    const l = nt.list[r]!;
+    if (listOf[l] === -1) {
+      listOf[l] = lists.length;
+      lists.push(listText(now, l));
+    }
     out.stream[w] = nt.stream[r]!;
     out.partition[w] = nt.partition[r]!;
     bucket[w] = nt.bucket[r]!;
-    out.list[w] = nt.list[r]!;
+    out.list[w] = listOf[l]!;
     if (bucket[w] !== -1) anyBucket = true;
     w++;
   }

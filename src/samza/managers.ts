@@ -268,8 +268,8 @@ export function previousTaskToSsps(assignment: StoredAssignment, modes: Readonly
 export interface PreviousAssignment {
   /** Canonical rows: the store's columns (live rows have list >= 0). */
   table: SspAssignment;
-  /** Task names per list id of the table (parsed and checked once per distinct list). */
-  listTasks: string[][];
+  /** Task names per list id of the table (checked once per distinct list, parsed on first use). */
+  listTasks: TaskLists;
   /** Records outside the table, by canonical key (an older form is only used when no canonical record exists). */
   extra: Map<string, { ssp: SSP; tasks: string[] }>;
   /** Canonical key -> older-form keys stored for the same SSP. */
@@ -291,15 +291,57 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
   return sspAssignmentOf(t, () => others);
 }
 
-/** The name in a one-name list text `["name"]` that needs no unescaping; undefined for any other text (JSON.parse reads those). */
-function singleName(s: string): string | undefined {
+/** Whether `s` is a one-name list text `["name"]` whose name needs no unescaping (JSON.parse reads any other text). */
+function isSingleName(s: string): boolean {
   const n = s.length;
-  if (n < 4 || s.charCodeAt(0) !== 91 || s.charCodeAt(1) !== 34 || s.charCodeAt(n - 2) !== 34 || s.charCodeAt(n - 1) !== 93) return undefined;
+  if (n < 4 || s.charCodeAt(0) !== 91 || s.charCodeAt(1) !== 34 || s.charCodeAt(n - 2) !== 34 || s.charCodeAt(n - 1) !== 93) return false;
   for (let i = 2; i < n - 2; i++) {
     const c = s.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92) return undefined; // a control character, a quote or an escape
+    if (c < 32 || c === 34 || c === 92) return false; // a control character, a quote or an escape
   }
-  return s.slice(2, n - 2);
+  return true;
+}
+
+function singleName(s: string): string | undefined {
+  return isSingleName(s) ? s.slice(2, s.length - 2) : undefined;
+}
+
+/**
+ * The task names of each list id of a stored SSP table. Every list a live row uses is checked when
+ * the store is read (Samza fails there on a bad one); a one-name list (a million of them under
+ * GroupByPartition on a big stream) is only sliced into a name, and an array, when someone asks.
+ * An unchanged re-plan compares list texts and never asks.
+ */
+export class TaskLists {
+  private readonly tasks: Array<readonly string[] | undefined>;
+
+  /** `used[l]` 1: a live row uses list l (checked now); unused lists read as empty. */
+  constructor(
+    private readonly texts: readonly string[],
+    used: Uint8Array,
+  ) {
+    this.tasks = new Array(texts.length);
+    for (let l = 0; l < texts.length; l++) {
+      if (used[l] !== 1) this.tasks[l] = [];
+      else if (!isSingleName(texts[l]!)) this.tasks[l] = taskList(texts[l], `list ${l}`);
+    }
+  }
+
+  get length(): number {
+    return this.tasks.length;
+  }
+
+  /** List l's task names. */
+  at(l: number): readonly string[] {
+    let t = this.tasks[l];
+    if (t === undefined) this.tasks[l] = t = [this.texts[l]!.slice(2, -2)];
+    return t;
+  }
+
+  /** How many names list l holds, without slicing one-name lists. */
+  count(l: number): number {
+    return this.tasks[l]?.length ?? 1;
+  }
 }
 
 function taskList(raw: unknown, key: string): string[] {
@@ -314,14 +356,14 @@ function taskList(raw: unknown, key: string): string[] {
 /** TaskPartitionAssignmentManager.readTaskPartitionAssignments over columns; same checks, same Samza exception. */
 export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssignment {
   const table = sspColumnsOf(store);
-  const listTasks: string[][] = new Array(table.lists.length);
+  let listTasks: TaskLists;
   const extra = new Map<string, { ssp: SSP; tasks: string[] }>();
   const oldKeys = new Map<string, string[]>();
   try {
     // Only lists some live row uses are parsed (a table may keep unused ones until it is compacted).
     const used = new Uint8Array(table.lists.length);
     for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) used[table.list[r]!] = 1;
-    for (let l = 0; l < table.lists.length; l++) listTasks[l] = used[l] === 1 ? taskList(table.lists[l], `list ${l}`) : [];
+    listTasks = new TaskLists(table.lists, used);
     for (const [key, v] of table.others()) {
       const fast = parseCanonicalSspKey(key);
       const s = fast ?? parseSspKey(key);
@@ -367,7 +409,7 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
       if (l < 0) continue;
       const st = table.streams[table.stream[r]!]!;
       const s = ssp(st.system, st.stream, table.partition[r]!, table.bucket[r]!);
-      for (const t of listTasks[l]!) add(t, s);
+      for (const t of listTasks.at(l)) add(t, s);
     }
     for (const { ssp: s, tasks } of this.a.extra.values()) for (const t of tasks) add(t, s);
     return (this.built = new Map([...out].sort((x, y) => compareJava(x[0], y[0]))));
@@ -405,14 +447,12 @@ export function anyStandby(modes: ReadonlyMap<string, TaskMode>): boolean {
   return false;
 }
 
-/** Per list id: the one active task in it (by `modes`), '' for none, NUL for several. */
-export function activeTaskOfLists(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): string[] {
-  if (!anyStandby(modes)) return a.listTasks.map((tasks) => (tasks.length === 0 ? '' : tasks.length === 1 ? tasks[0]! : '\u0000'));
-  return a.listTasks.map((tasks) => {
-    let one = '';
-    for (const t of tasks) if (isActive(modes, t)) one = one === '' ? t : '\u0000';
-    return one;
-  });
+/** The one active task (by `modes`) in a list's names, '' for none, NUL for several. */
+export function activeTaskOf(tasks: readonly string[], modes: ReadonlyMap<string, TaskMode>, standby: boolean): string {
+  if (!standby) return tasks.length === 0 ? '' : tasks.length === 1 ? tasks[0]! : '\u0000';
+  let one = '';
+  for (const t of tasks) if (isActive(modes, t)) one = one === '' ? t : '\u0000';
+  return one;
 }
 
 /** A set of partitions: a bitmap while they are dense, a Set for the rest. */
@@ -473,7 +513,8 @@ function fastPartitionCounts(a: PreviousAssignment, activeList: readonly boolean
 export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
   const { table, listTasks } = a;
   const standby = anyStandby(modes);
-  const activeList = listTasks.map((tasks) => (standby ? tasks.some((t) => isActive(modes, t)) : tasks.length > 0));
+  const activeList: boolean[] = new Array(listTasks.length);
+  for (let l = 0; l < listTasks.length; l++) activeList[l] = standby ? listTasks.at(l).some((t) => isActive(modes, t)) : listTasks.count(l) > 0;
   const fast = fastPartitionCounts(a, activeList);
   if (fast !== undefined) return fast;
   const rows = new Float64Array(table.streams.length);
@@ -521,13 +562,13 @@ export function previousRowsOfAssignment(a: PreviousAssignment, modes: ReadonlyM
   const names = new Set<string>();
   const usedList = new Uint8Array(listTasks.length);
   for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) usedList[table.list[r]!] = 1;
-  listTasks.forEach((l, i) => {
-    if (usedList[i]) for (const t of l) if (isActive(modes, t)) names.add(t);
-  });
+  for (let i = 0; i < listTasks.length; i++) if (usedList[i]) for (const t of listTasks.at(i)) if (isActive(modes, t)) names.add(t);
   for (const { tasks } of extras) for (const t of tasks) if (isActive(modes, t)) names.add(t);
   const tasks = [...names].sort(compareJava);
   const index = new Map(tasks.map((t, i) => [t, i] as [string, number]));
-  const listActive = listTasks.map((l, i) => (usedList[i] ? Int32Array.from(l.filter((t) => isActive(modes, t)), (t) => index.get(t)!) : new Int32Array(0)));
+  const listActive = Array.from({ length: listTasks.length }, (_, i) =>
+    usedList[i] ? Int32Array.from(listTasks.at(i).filter((t) => isActive(modes, t)), (t) => index.get(t)!) : new Int32Array(0),
+  );
   // Counting sort by task: rows per task first, then each task's rows in table order, extras last.
   const start = new Int32Array(tasks.length + 1);
   for (let r = 0; r < table.rows; r++) {
