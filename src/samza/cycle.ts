@@ -230,21 +230,6 @@ function listText(now: NewAssignment, l: number): string {
   return lists[l] ?? (lists[l] = `[${JSON.stringify(now.oneName![l]!)}]`);
 }
 
-/**
- * Whether `text` is `["name"]` as JSON.stringify writes it, without making that text: true only for
- * names of printable ASCII without a quote or backslash (the usual case); false may be a miss, so
- * callers compare the made text then.
- */
-function isOneNameText(text: string, name: string): boolean {
-  const n = name.length;
-  if (text.length !== n + 4 || text.charCodeAt(0) !== 91 || text.charCodeAt(1) !== 34 || text.charCodeAt(n + 2) !== 34 || text.charCodeAt(n + 3) !== 93) return false;
-  for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 32 || c > 126 || c === 34 || c === 92 || text.charCodeAt(i + 2) !== c) return false;
-  }
-  return true;
-}
-
 function newAssignment(plan: JobModelPlan): NewAssignment {
   const g = plan.grouping;
   const T = g.tasks.length;
@@ -362,16 +347,22 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
   //    previous ones when the task count or the standby set changed.
   // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.
-  const taskNames: string[] = [];
-  const taskContainerIds: string[] = [];
-  const taskModesNow: TaskMode[] = [];
-  const taskChangelog: number[] = [];
-  for (const layout of containerLayouts(plan)) {
+  // (Arrays of their final size: a million pushes would grow and copy them several times.)
+  const layouts = containerLayouts(plan);
+  let total = 0;
+  for (const layout of layouts) total += layout.tasks.length;
+  const taskNames: string[] = new Array(total);
+  const taskContainerIds: string[] = new Array(total);
+  const taskModesNow: TaskMode[] = new Array(total);
+  const taskChangelog = new Int32Array(total);
+  let at = 0;
+  for (const layout of layouts) {
+    const mode: TaskMode = layout.replica < 0 ? 'Active' : 'Standby';
     for (const t of layout.tasks) {
-      taskNames.push(taskNameIn(plan, layout, t));
-      taskContainerIds.push(layout.id);
-      taskModesNow.push(layout.replica < 0 ? 'Active' : 'Standby');
-      taskChangelog.push(plan.changelog[t]!);
+      taskNames[at] = taskNameIn(plan, layout, t);
+      taskContainerIds[at] = layout.id;
+      taskModesNow[at] = mode;
+      taskChangelog[at++] = plan.changelog[t]!;
     }
   }
   const records: StoreRecord[] = [];
@@ -536,8 +527,10 @@ function compareAssignments(
       let same: boolean;
       if (byId) same = oldText![ol] === newText![nt.list[r]!];
       else if (oneName !== undefined) {
+        // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
         const text = old.lists[ol]!;
-        same = isOneNameText(text, oneName[nt.list[r]!]!) || text === listText(now, nt.list[r]!);
+        const name = oneName[nt.list[r]!]!;
+        same = a.listTasks.isPlainOne(ol) ? text.length === name.length + 4 && text.startsWith(name, 2) : text === listText(now, nt.list[r]!);
       } else same = old.lists[ol] === nt.lists[nt.list[r]!];
       if (!same) changed[nChanged++] = r;
       // Unchanged `["name"]` with no standby before: its one active task was this row's task.

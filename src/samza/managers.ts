@@ -314,6 +314,7 @@ function singleName(s: string): string | undefined {
  */
 export class TaskLists {
   private readonly tasks: Array<readonly string[] | undefined>;
+  private readonly plain: Uint8Array;
 
   /** `used[l]` 1: a live row uses list l (checked now); unused lists read as empty. */
   constructor(
@@ -321,9 +322,11 @@ export class TaskLists {
     used: Uint8Array,
   ) {
     this.tasks = new Array(texts.length);
+    this.plain = new Uint8Array(texts.length);
     for (let l = 0; l < texts.length; l++) {
       if (used[l] !== 1) this.tasks[l] = [];
-      else if (!isSingleName(texts[l]!)) this.tasks[l] = taskList(texts[l], `list ${l}`);
+      else if (isSingleName(texts[l]!)) this.plain[l] = 1;
+      else this.tasks[l] = taskList(texts[l], `list ${l}`);
     }
   }
 
@@ -336,6 +339,11 @@ export class TaskLists {
     let t = this.tasks[l];
     if (t === undefined) this.tasks[l] = t = [this.texts[l]!.slice(2, -2)];
     return t;
+  }
+
+  /** Whether list l is `["name"]` with a name that needs no escaping (no quote, backslash or control character). */
+  isPlainOne(l: number): boolean {
+    return this.plain[l] === 1;
   }
 
   /** How many names list l holds, without slicing one-name lists. */
