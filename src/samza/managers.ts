@@ -293,14 +293,11 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
 
 /** Whether `s` is a one-name list text `["name"]` whose name needs no unescaping (JSON.parse reads any other text). */
 function isSingleName(s: string): boolean {
-  const n = s.length;
-  if (n < 4 || s.charCodeAt(0) !== 91 || s.charCodeAt(1) !== 34 || s.charCodeAt(n - 2) !== 34 || s.charCodeAt(n - 1) !== 93) return false;
-  for (let i = 2; i < n - 2; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92) return false; // a control character, a quote or an escape
-  }
-  return true;
+  return SINGLE_NAME.test(s);
 }
+
+/** `["name"]` where the name holds no control character, quote or backslash (escape). */
+const SINGLE_NAME = /^\["[^\x00-\x1f"\\]*"\]$/;
 
 function singleName(s: string): string | undefined {
   return isSingleName(s) ? s.slice(2, s.length - 2) : undefined;

@@ -199,7 +199,8 @@ export class Reader {
       for (let k = 0; k < count; k++) {
         const len = lengths[k]! >>> 0;
         const same = like?.[i];
-        if (same !== undefined && same.length === len && text.startsWith(same, at)) out[i++] = same;
+        // (A slice compared whole is faster here than startsWith(same, at) on a long text.)
+        if (same !== undefined && same.length === len && text.slice(at, at + len) === same) out[i++] = same;
         else if (shared !== undefined && len <= SHARED_LENGTH && shared.size <= SHARED_MAX) {
           const v = text.slice(at, at + len);
           let one = shared.get(v);
