@@ -275,3 +275,41 @@ describe('the columnar cycle equals the previous per-record implementation', () 
     s.close();
   });
 });
+
+describe('one-name task lists, compared without making their texts', () => {
+  const SSP_GROUPER = { 'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.GroupBySystemStreamPartitionFactory' };
+
+  it('task names that JSON escapes, or that are not ASCII, re-plan unchanged and read back the same', () => {
+    for (const stream of ['P"V', 'P\\V', 'Pé', 'P\u2028V', 'P\u0001V', 'P😀V']) {
+      const cfg = { ...STATEFUL, ...SSP_GROUPER, 'task.inputs': `kafka.${stream}`, 'job.container.count': '2' };
+      const counts = { [`kafka.${stream}`]: 3 };
+      for (const store of [new MemoryCoordinatorStore(), CoordinatorStore.open(mkdtempSync(join(tmpdir(), 'one-name-')))]) {
+        const a = runCycle(store, job(cfg, counts));
+        const b = runCycle(store, job(cfg, counts));
+        expect(b.recordsWritten, stream).toBe(0);
+        expect(b.changes).toMatchObject({ sspsNew: 0, sspsMoved: 0, sspsGone: 0 });
+        expect(jobModelJson(b.plan)).toBe(jobModelJson(a.plan));
+        if (store instanceof CoordinatorStore) store.close();
+      }
+    }
+  });
+
+  it('a changed SSP of a big job writes that one SSP and its one list, not every list', () => {
+    const store = new MemoryCoordinatorStore();
+    runCycle(store, job(PVE, { 'kafka.PVE': 5000 }));
+    store.put(TYPES.taskPartition, sspKeyJson(ssp('kafka', 'PVE', 7)), { taskNames: '["Partition 8"]' });
+    const p = prepareCycle(store, job(PVE, { 'kafka.PVE': 5000 }));
+    expect(p.ssps.n).toBe(1);
+    expect(p.ssps.lists).toEqual(['["Partition 7"]']);
+    expect(p.changes).toMatchObject({ sspsNew: 0, sspsMoved: 1, movedExamples: ['kafka.PVE#7: Partition 8 -> Partition 7'] });
+  });
+
+  it('a stored list that is not a JSON list of names is Samza\'s read exception, even where the plan agrees on every SSP', () => {
+    for (const bad of ['["Partition 1",5]', '["Partition 1"', '["Partition 1"]x', '{"a":1}', '"Partition 1"']) {
+      const store = new MemoryCoordinatorStore();
+      runCycle(store, job(PVE, { 'kafka.PVE': 4 }));
+      store.put(TYPES.taskPartition, sspKeyJson(ssp('kafka', 'PVE', 1)), { taskNames: bad });
+      expect(() => runCycle(store, job(PVE, { 'kafka.PVE': 4 })), bad).toThrow(expect.objectContaining({ code: 'E_SAMZA_STORE_READ' }));
+    }
+  });
+});
