@@ -393,9 +393,10 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       const tomb = buf.subarray(s.p, s.p + n);
       s.p += n;
       const live = s.strings('fields values', undefined, new Map());
-      const values = new Array<string | null>(n);
-      let k = 0;
-      for (let i = 0; i < n; i++) {
+      // Without tombstones (what compaction writes) the live values are the column as it is.
+      const values: Array<string | null> = live.length === n && tomb.every((f) => f === 0) ? live : new Array<string | null>(n);
+      let k = values === live ? n : 0;
+      for (let i = values === live ? n : 0; i < n; i++) {
         if (tomb[i] === 0) {
           if (k >= live.length) throw new Malformed('fields has fewer values than live rows');
           values[i] = live[k++]!;

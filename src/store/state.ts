@@ -66,14 +66,16 @@ export class KeyedTable {
   }
 
   /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
-  appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number): void {
+  /** `constMeta`: every row's meta, when the section has one for all (then `meta` is not called). */
+  appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number, constMeta?: number): void {
     if (this.n === 0 && this.keys.length === 0 && !vals.includes(null)) {
       // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
       this.keys = keys as string[];
       this.vals = vals as string[];
       this.kind = new Int32Array(Math.max(16, keys.length)).fill(kind, 0, keys.length);
       this.meta = new Int32Array(this.kind.length);
-      for (let i = 0; i < keys.length; i++) this.meta[i] = meta(i);
+      if (constMeta !== undefined) this.meta.fill(constMeta, 0, keys.length);
+      else for (let i = 0; i < keys.length; i++) this.meta[i] = meta(i);
       this.n = this.live = keys.length;
       return;
     }
@@ -337,7 +339,7 @@ export class StoreState {
         if (t !== undefined && t.ssp === undefined) {
           // Keys known to be new: appended without hashing (the index is built if someone asks by key).
           this.logRecords += s.keys.length;
-          t.keyed.appendFresh(s.keys, f, s.values, meta);
+          t.keyed.appendFresh(s.keys, f, s.values, meta, s.meta === null ? metaIds[0]! : undefined);
         } else {
           for (let i = 0; i < s.keys.length; i++) this.applyField(s.type, s.keys[i]!, f, s.values[i]!, meta(i));
         }
