@@ -131,6 +131,11 @@ export function writeStrings(sink: Sink, strings: readonly string[]): void {
 const SHARED_MAX = 256;
 const SHARED_LENGTH = 12;
 
+function allZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
 /** A CRC-valid body that does not parse: written by something broken, never by a crash. */
 export class Malformed extends Error {}
 
@@ -394,7 +399,7 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       s.p += n;
       const live = s.strings('fields values', undefined, new Map());
       // Without tombstones (what compaction writes) the live values are the column as it is.
-      const values: Array<string | null> = live.length === n && tomb.every((f) => f === 0) ? live : new Array<string | null>(n);
+      const values: Array<string | null> = live.length === n && allZero(tomb) ? live : new Array<string | null>(n);
       let k = values === live ? n : 0;
       for (let i = values === live ? n : 0; i < n; i++) {
         if (tomb[i] === 0) {

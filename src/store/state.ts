@@ -281,7 +281,10 @@ export class StoreState {
     const keyed = t.keyed.live > 0 ? t.keyed : undefined;
     if (table.n === 0 && keyed === undefined) {
       // The common first section (a compacted log, a first plan): take the columns over.
-      const identity = (m: Int32Array): boolean => m.every((v, i) => v === i);
+      const identity = (m: Int32Array): boolean => {
+        for (let i = 0; i < m.length; i++) if (m[i] !== i) return false; // (a loop: every() calls back a million times)
+        return true;
+      };
       const remap = (col: Int32Array, m: Int32Array): Int32Array => (identity(m) ? col : col.map((v) => (v < 0 ? v : m[v]!)));
       const meta = c.meta === null ? new Int32Array(c.n).fill(metaIds[0]!) : remap(c.meta, metaIds);
       table.adopt(c.n, remap(c.stream, streams), c.partition, c.bucket ?? new Int32Array(c.n).fill(-1), remap(c.list, lists), meta);
