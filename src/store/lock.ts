@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fail } from '../errors.js';
 import { fsyncDir, unlinkQuietly } from './fsutil.js';
+import { randomId } from './format.js';
 
 /** A lock file with no readable pid younger than this may still be being written; older is stale. */
 export const EMPTY_LOCK_GRACE_MS = 10_000;
@@ -25,7 +25,7 @@ export interface Lock {
 
 /** "<pid>\n<hostname>\n<token>\n"; the random token tells two locks of one process apart. */
 function lockText(): string {
-  return `${process.pid}\n${os.hostname()}\n${randomBytes(6).toString('hex')}\n`;
+  return `${process.pid}\n${os.hostname()}\n${randomId(6).toString('hex')}\n`;
 }
 
 export function readHolder(file: string): LockHolder | undefined {

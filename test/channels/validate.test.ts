@@ -116,6 +116,23 @@ describe('validatePlan', () => {
     expect(at(42)).toBe('plan');
   });
 
+  it('reads every channel form into one flat list: arrays, objects, SPL text (beyond the arrays\' length), ids outside int32', () => {
+    const big = 2 ** 31;
+    const r = readPlan({ channels: [[3, -0, big], 'partition: 4, 5, 6, 7;', { partitions: [] }, { channel: 3, partitions: 'partition: -1, 9' }, { partitions: [-big - 1, 8] }] });
+    expect(r.width).toBe(5);
+    expect([...r.start]).toEqual([0, 3, 7, 7, 9, 11]);
+    expect([...r.entryPartition]).toEqual([3, 0, -1, 4, 5, 6, 7, -1, 9, -1, 8]);
+    expect(Object.is(r.entryPartition[1], 0)).toBe(true);
+    expect([...r.wideIds!]).toEqual([
+      [2, big],
+      [9, -big - 1],
+    ]);
+    expect(readPlan([[1], [0]]).wideIds).toBeUndefined();
+    // The first bad place in channel order, as the lists are read one after the other.
+    expect(() => readPlan({ channels: [[0, 'x'], { channel: 7, partitions: [1] }] })).toThrow(/channels\[0\]\[1\]/);
+    expect(() => readPlan({ channels: [[0], { channel: 7, partitions: [1, 'x'] }] })).toThrow(/channels\[1\]\.channel/);
+  });
+
   it('summarises what is wrong in one sentence', () => {
     const r = validatePlan({ channels: [[0, 1], [1, 2], [7]] }, 4);
     expect(r.sound).toBe(false);
