@@ -182,7 +182,7 @@ interface JsonParts {
   /** The same after `,"ssps":[` (a task's first SSP) and after `,` (the others): one copy per SSP. */
   firstPrefixes: Uint8Array[];
   nextPrefixes: Uint8Array[];
-  /** The longest of nextPrefixes, for a task's byte bound. */
+  /** The longest prefix, for a task's byte bound. */
   prefixMax: number;
   /** The every-task SSPs as JSON bytes, in SSP order, and their total length. */
   shared: Uint8Array[];
@@ -202,13 +202,13 @@ function jsonParts(g: Grouping): JsonParts {
     sharedStream[k] = j < g.streams.length && compareSystemStream(g.streams[j]!, e) === 0 ? 2 * j + 1 : 2 * j;
   });
   const prefixes = g.streams.map((s) => `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`);
-  const nextPrefixes = prefixes.map((p) => utf8.encode(`,${p}`));
   const shared = g.everyTask.map((e) => utf8.encode(sspJson(e)));
+  const encoded = prefixes.map((p) => utf8.encode(p));
   return {
-    prefixes: prefixes.map((p) => utf8.encode(p)),
+    prefixes: encoded,
     firstPrefixes: prefixes.map((p) => utf8.encode(`,"ssps":[${p}`)),
-    nextPrefixes,
-    prefixMax: Math.max(0, ...nextPrefixes.map((p) => p.length)),
+    nextPrefixes: prefixes.map((p) => utf8.encode(`,${p}`)),
+    prefixMax: encoded.reduce((n, b) => Math.max(n, b.length), 0),
     shared,
     sharedBytes: shared.reduce((n, b) => n + b.length + 1, 0),
     sharedStream,
@@ -304,7 +304,8 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
   const merge = parts.shared.length > 0;
   const bucketBytes = g.bucket === null ? 0 : KEY_BUCKET.length + INT_BYTES;
   const fixed = 1 + frag.open.length + frag.afterName.length + INT_BYTES + SSPS_OPEN.length + parts.sharedBytes + 2;
-  const perRow = 1 + Math.max(parts.prefixMax, SSPS_OPEN.length + parts.prefixMax) + INT_BYTES + bucketBytes + 1;
+  // A row: `,"ssps":[` (first) or `,`, its stream's prefix, partition, bucket, `}`.
+  const perRow = SSPS_OPEN.length + parts.prefixMax + INT_BYTES + bucketBytes + 1;
   let buf = out.buf;
   let pos = out.pos;
   let k = from;
@@ -316,6 +317,7 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
       out.pos = pos;
       buf = out.room(bound);
     }
+    const start = pos;
     if (k > 0) buf[pos++] = 44; // ,
     pos = put(buf, pos, frag.open);
     pos = putStringBody(buf, pos, name);
@@ -324,6 +326,8 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
     pos = merge ? putMergedSsps(buf, pos, g, parts, t) : putRowSsps(buf, pos, g, parts, t);
     buf[pos++] = 93; // ]
     buf[pos++] = 125; // }
+    // A typed array drops writes past its end without a word: a wrong bound must fail loudly instead.
+    if (pos - start > bound) throw new Error(`JobModel writer: task ${q(name)} took ${pos - start} bytes, more than its bound ${bound}`);
   }
   out.pos = pos;
   return k;
