@@ -22,8 +22,15 @@ export interface ContainerLayout {
 
 export function containerLayouts(plan: JobModelPlan): ContainerLayout[] {
   const { ids, containerOf } = plan.containers;
-  const active: ContainerLayout[] = ids.map((id) => ({ id, tasks: [], replica: -1 }));
-  for (let t = 0; t < containerOf.length; t++) active[containerOf[t]!]!.tasks.push(t);
+  // Counted first, then filled: arrays made at their size take half the time of a million pushes.
+  const sizes = new Int32Array(ids.length);
+  for (let t = 0; t < containerOf.length; t++) sizes[containerOf[t]!]!++;
+  const active: ContainerLayout[] = ids.map((id, c) => ({ id, tasks: new Array<number>(sizes[c]!), replica: -1 }));
+  const filled = new Int32Array(ids.length);
+  for (let t = 0; t < containerOf.length; t++) {
+    const c = containerOf[t]!;
+    active[c]!.tasks[filled[c]!++] = t;
+  }
   const out = [...active];
   const r = plan.settings.replicationFactor;
   if (r > 1) for (const c of [...out]) for (let k = 0; k < r - 1; k++) out.push({ id: standbyContainerId(c.id, k), tasks: c.tasks, replica: k });
@@ -60,84 +67,132 @@ function sspJson(s: SSP): string {
     : `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":${s.partition},"keyBucket":${s.keyBucket}}`;
 }
 
+// The byte writer. A million tasks make some 136 MB, written a task at a time into plain local
+// `buf`/`pos` variables by small functions V8 inlines: no string and no object per task.
+
+/** Copies a fixed fragment and returns the position after it (measured: a loop beats TypedArray.set below ~16 bytes). */
+function put(buf: Uint8Array, pos: number, b: Uint8Array): number {
+  const n = b.length;
+  if (n > 15) {
+    buf.set(b, pos);
+    return pos + n;
+  }
+  for (let i = 0; i < n; i++) buf[pos + i] = b[i]!;
+  return pos + n;
+}
+
+/** "00".."99": integers are written two digits per division. */
+const DIGIT_PAIRS = utf8.encode(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(''));
+
+/** Longest decimal text of an int32 (`-2147483648`): what a task's byte bound allows per integer. */
+const INT_BYTES = 11;
+
+/** A non-negative int32 (partitions, buckets and changelog partitions come from Int32Arrays) in decimal. */
+function putInt(buf: Uint8Array, pos: number, v: number): number {
+  if (v < 10 && v >= 0) {
+    buf[pos] = 48 + v;
+    return pos + 1;
+  }
+  if (v < 0 || v > 0x7fffffff) return put(buf, pos, utf8.encode(String(v))); // never from an Int32Array row; kept correct
+  const end = pos + (v < 100 ? 2 : v < 1e3 ? 3 : v < 1e4 ? 4 : v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10);
+  let at = end;
+  // Integer division by 100 with `| 0`: exact below 2^31, and no Math.floor per digit.
+  while (v >= 100) {
+    const rest = (v / 100) | 0;
+    const d = (v - rest * 100) << 1;
+    buf[--at] = DIGIT_PAIRS[d + 1]!;
+    buf[--at] = DIGIT_PAIRS[d]!;
+    v = rest;
+  }
+  if (v >= 10) {
+    buf[--at] = DIGIT_PAIRS[(v << 1) + 1]!;
+    buf[--at] = DIGIT_PAIRS[v << 1]!;
+  } else buf[--at] = 48 + v;
+  return end;
+}
+
+/** 1 for the ASCII characters JSON.stringify leaves as they are (a table: one test per character, not four). */
+const PLAIN = new Uint8Array(128).map((_, c) => (c >= 32 && c < 127 && c !== 34 && c !== 92 ? 1 : 0));
+
+/** Most UTF-8 bytes JSON.stringify(s) gives per UTF-16 unit (an escape such as `\u001f` or `\ud800`). */
+const JSON_BYTES_PER_UNIT = 6;
+
 /**
- * A growing byte buffer handed out in pieces. Text goes in as bytes: ASCII a character at a time
- * (no string per fragment), anything else through TextEncoder.
+ * JSON.stringify(s) without its quotes. Printable ASCII without quote or backslash (task names
+ * such as `Partition 12`) is copied in the same loop that checks it; anything else goes through
+ * JSON.stringify and TextEncoder. Needs JSON_BYTES_PER_UNIT * s.length bytes of room.
  */
-class JsonBytes {
-  buf = new Uint8Array(1 << 16);
+function putStringBody(buf: Uint8Array, pos: number, s: string): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127 || PLAIN[c] === 0) {
+      const b = utf8.encode(q(s));
+      buf.set(b.subarray(1, b.length - 1), pos);
+      return pos + b.length - 2;
+    }
+    buf[pos + i] = c;
+  }
+  return pos + n;
+}
+
+/**
+ * Pieces of output: a buffer of about the piece size that is handed out as it is and replaced by a
+ * fresh one (a piece may be kept by the caller, so a buffer is never reused).
+ */
+class PieceWriter {
+  buf: Uint8Array;
   pos = 0;
 
-  private need(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
-    grown.set(this.buf.subarray(0, this.pos));
-    this.buf = grown;
+  constructor(private readonly capacity: number) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  /** Makes room for n more bytes (rarely: a task bigger than the slack, or a piece size of a few bytes). */
+  room(n: number): Uint8Array {
+    if (this.pos + n > this.buf.length) {
+      const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+      grown.set(this.buf.subarray(0, this.pos));
+      this.buf = grown;
+    }
+    return this.buf;
   }
 
   bytes(b: Uint8Array): void {
-    this.need(b.length);
-    if (b.length < 32) for (let i = 0; i < b.length; i++) this.buf[this.pos++] = b[i]!;
-    else {
-      this.buf.set(b, this.pos);
-      this.pos += b.length;
-    }
+    this.pos = put(this.room(b.length), this.pos, b);
   }
 
-  /** A string known to be ASCII (fixed fragments). */
-  ascii(s: string): void {
-    this.need(s.length);
-    for (let i = 0; i < s.length; i++) this.buf[this.pos++] = s.charCodeAt(i);
+  text(s: string): void {
+    this.bytes(utf8.encode(s));
   }
 
-  /** A non-negative integer. */
-  int(v: number): void {
-    this.need(16);
-    if (v < 10) {
-      this.buf[this.pos++] = 48 + v;
-      return;
-    }
-    let digits = 0;
-    for (let x = v; x > 0; x = Math.floor(x / 10)) digits++;
-    let at = this.pos + digits;
-    this.pos = at;
-    for (let x = v; x > 0; x = Math.floor(x / 10)) this.buf[--at] = 48 + (x % 10);
-  }
-
-  /** JSON.stringify(s): printable ASCII without quote or backslash is copied as it is. */
-  jsonString(s: string): void {
-    this.need(s.length + 2);
-    const start = this.pos;
-    this.buf[this.pos++] = 34;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 32 || c > 126 || c === 34 || c === 92) {
-        this.pos = start;
-        this.bytes(utf8.encode(q(s)));
-        return;
-      }
-      this.buf[this.pos++] = c;
-    }
-    this.buf[this.pos++] = 34;
-  }
-
-  /** The bytes so far, as a piece of their own; the buffer starts again empty. */
+  /** The bytes so far, as a piece of their own; writing goes on in a fresh buffer. */
   take(): Uint8Array {
     const piece = this.buf.subarray(0, this.pos);
-    this.buf = new Uint8Array(this.buf.length);
+    this.buf = new Uint8Array(this.capacity);
     this.pos = 0;
     return piece;
   }
 }
 
+/** The fixed fragments of the tasks' JSON, encoded once per job. */
 interface JsonParts {
-  /** `{"system":..,"stream":..,"partition":` per stream of the rows, as bytes. */
+  /** `{"system":..,"stream":..,"partition":` per stream of the rows. */
   prefixes: Uint8Array[];
-  /** The every-task SSPs as JSON bytes, in SSP order. */
+  /** The same after `,"ssps":[` (a task's first SSP) and after `,` (the others): one copy per SSP. */
+  firstPrefixes: Uint8Array[];
+  nextPrefixes: Uint8Array[];
+  /** The longest prefix, for a task's byte bound. */
+  prefixMax: number;
+  /** The every-task SSPs as JSON bytes, in SSP order, and their total length. */
   shared: Uint8Array[];
+  sharedBytes: number;
   /** Their stream as a sort key against the rows' streams: 2j+1 for rows' stream j, 2j between streams j-1 and j. */
   sharedStream: Int32Array;
 }
+
+const SSPS_OPEN = utf8.encode(',"ssps":[');
+const KEY_BUCKET = utf8.encode(',"keyBucket":');
 
 function jsonParts(g: Grouping): JsonParts {
   const sharedStream = new Int32Array(g.everyTask.length);
@@ -146,19 +201,47 @@ function jsonParts(g: Grouping): JsonParts {
     while (j < g.streams.length && compareSystemStream(g.streams[j]!, e) < 0) j++;
     sharedStream[k] = j < g.streams.length && compareSystemStream(g.streams[j]!, e) === 0 ? 2 * j + 1 : 2 * j;
   });
+  const prefixes = g.streams.map((s) => `{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`);
+  const shared = g.everyTask.map((e) => utf8.encode(sspJson(e)));
+  const encoded = prefixes.map((p) => utf8.encode(p));
   return {
-    prefixes: g.streams.map((s) => utf8.encode(`{"system":${q(s.system)},"stream":${q(s.stream)},"partition":`)),
-    shared: g.everyTask.map((e) => utf8.encode(sspJson(e))),
+    prefixes: encoded,
+    firstPrefixes: prefixes.map((p) => utf8.encode(`,"ssps":[${p}`)),
+    nextPrefixes: prefixes.map((p) => utf8.encode(`,${p}`)),
+    prefixMax: encoded.reduce((n, b) => Math.max(n, b.length), 0),
+    shared,
+    sharedBytes: shared.reduce((n, b) => n + b.length + 1, 0),
     sharedStream,
   };
 }
 
 /**
- * Task t's SSP list, straight from the flat rows: its rows (already in SSP order) merged with the
- * every-task SSPs (sorted), with no SSP objects even when broadcast inputs join every task.
+ * Task t's `,"ssps":[...]` from the flat rows (already in SSP order), when no every-task SSPs join
+ * them: the common case, with the list's opening and each SSP's start copied as one fragment.
  */
-function writeTaskSsps(out: JsonBytes, g: Grouping, parts: JsonParts, t: number): void {
+function putRowSsps(buf: Uint8Array, pos: number, g: Grouping, parts: JsonParts, t: number): number {
+  const start = g.taskStart[t]!;
+  const end = g.taskStart[t + 1]!;
+  if (start === end) return put(buf, pos, SSPS_OPEN);
+  for (let k = start; k < end; k++) {
+    const i = g.order[k]!;
+    const s = g.stream[i]!;
+    pos = put(buf, pos, k === start ? parts.firstPrefixes[s]! : parts.nextPrefixes[s]!);
+    pos = putInt(buf, pos, g.partition[i]!);
+    const b = g.bucket === null ? -1 : g.bucket[i]!;
+    if (b !== -1) pos = putInt(buf, put(buf, pos, KEY_BUCKET), b);
+    buf[pos++] = 125; // }
+  }
+  return pos;
+}
+
+/**
+ * Task t's `,"ssps":[...]` with the every-task SSPs (broadcast inputs): its rows merged with them
+ * (sorted), with no SSP objects even when broadcast inputs join every task.
+ */
+function putMergedSsps(buf: Uint8Array, pos: number, g: Grouping, parts: JsonParts, t: number): number {
   const { prefixes, shared, sharedStream } = parts;
+  pos = put(buf, pos, SSPS_OPEN);
   let first = true;
   let e = 0;
   for (let k = g.taskStart[t]!; k < g.taskStart[t + 1]!; k++) {
@@ -173,63 +256,111 @@ function writeTaskSsps(out: JsonBytes, g: Grouping, parts: JsonParts, t: number)
       const c = sharedStream[e]! - st || ep.partition - p || ep.keyBucket - b;
       if (c > 0) break;
       if (c === 0) same = true;
-      if (!first) out.ascii(',');
+      if (!first) buf[pos++] = 44; // ,
       first = false;
-      out.bytes(shared[e++]!);
+      pos = put(buf, pos, shared[e++]!);
     }
     if (same) continue;
-    if (!first) out.ascii(',');
+    if (!first) buf[pos++] = 44;
     first = false;
-    out.bytes(prefixes[g.stream[i]!]!);
-    out.int(p);
-    if (b === -1) out.ascii('}');
-    else {
-      out.ascii(',"keyBucket":');
-      out.int(b);
-      out.ascii('}');
-    }
+    pos = putInt(buf, put(buf, pos, prefixes[g.stream[i]!]!), p);
+    if (b !== -1) pos = putInt(buf, put(buf, pos, KEY_BUCKET), b);
+    buf[pos++] = 125;
   }
   for (; e < shared.length; e++) {
-    if (!first) out.ascii(',');
+    if (!first) buf[pos++] = 44;
     first = false;
-    out.bytes(shared[e]!);
+    pos = put(buf, pos, shared[e]!);
   }
+  return pos;
+}
+
+/** One container's fixed task fragments: a standby task's name is `Standby-<task>-<r>`, written around the task's name. */
+interface TaskFragments {
+  /** `{"taskName":"` (or with `Standby-`). */
+  open: Uint8Array;
+  /** The name's end, `","mode":..,"changelogPartition":`. */
+  afterName: Uint8Array;
+}
+
+function taskFragments(layout: ContainerLayout): TaskFragments {
+  // JSON.stringify(`Standby-${name}-${r}`) is `"Standby-` + JSON.stringify(name) unquoted + `-r"`:
+  // the added characters are plain ASCII, and they cannot pair with a lone surrogate in the name.
+  const standby = layout.replica >= 0;
+  return {
+    open: utf8.encode(standby ? '{"taskName":"Standby-' : '{"taskName":"'),
+    afterName: utf8.encode(standby ? `-${layout.replica}","mode":"Standby","changelogPartition":` : '","mode":"Active","changelogPartition":'),
+  };
 }
 
 /**
+ * Writes layout.tasks[from..] until the piece is full (or the container ends); returns the next
+ * index. A task's bytes are bounded first, so the writes need no checks of their own.
+ */
+function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout: ContainerLayout, frag: TaskFragments, from: number, pieceBytes: number): number {
+  const g = plan.grouping;
+  const names = g.tasks;
+  const tasks = layout.tasks;
+  const merge = parts.shared.length > 0;
+  const bucketBytes = g.bucket === null ? 0 : KEY_BUCKET.length + INT_BYTES;
+  const fixed = 1 + frag.open.length + frag.afterName.length + INT_BYTES + SSPS_OPEN.length + parts.sharedBytes + 2;
+  // A row: `,"ssps":[` (first) or `,`, its stream's prefix, partition, bucket, `}`.
+  const perRow = SSPS_OPEN.length + parts.prefixMax + INT_BYTES + bucketBytes + 1;
+  let buf = out.buf;
+  let pos = out.pos;
+  let k = from;
+  for (; k < tasks.length && pos < pieceBytes; k++) {
+    const t = tasks[k]!;
+    const name = names[t]!;
+    const bound = fixed + JSON_BYTES_PER_UNIT * name.length + perRow * (g.taskStart[t + 1]! - g.taskStart[t]!);
+    if (pos + bound > buf.length) {
+      out.pos = pos;
+      buf = out.room(bound);
+    }
+    const start = pos;
+    if (k > 0) buf[pos++] = 44; // ,
+    pos = put(buf, pos, frag.open);
+    pos = putStringBody(buf, pos, name);
+    pos = put(buf, pos, frag.afterName);
+    pos = putInt(buf, pos, plan.changelog[t]!);
+    pos = merge ? putMergedSsps(buf, pos, g, parts, t) : putRowSsps(buf, pos, g, parts, t);
+    buf[pos++] = 93; // ]
+    buf[pos++] = 125; // }
+    // A typed array drops writes past its end without a word: a wrong bound must fail loudly instead.
+    if (pos - start > bound) throw new Error(`JobModel writer: task ${q(name)} took ${pos - start} bytes, more than its bound ${bound}`);
+  }
+  out.pos = pos;
+  return k;
+}
+
+/** Room a piece's buffer has beyond the piece size, so that the task that crosses it rarely needs a bigger buffer. */
+const PIECE_SLACK = 1 << 12;
+
+/**
  * The JobModel JSON (format in docs/samza.md) as UTF-8, in pieces of about `pieceBytes` each (a
- * million tasks make some 120 MB). Each piece is a fresh array: it may be kept or written out
+ * million tasks make some 136 MB). Each piece is a fresh array: it may be kept or written out
  * while the next one is made. Keys that come from users (config keys) are written with
  * JSON.stringify, never as object properties.
  */
 export function* jobModelJsonBytes(plan: JobModelPlan, pieceBytes = 1 << 20): Generator<Uint8Array> {
-  const out = new JsonBytes();
+  const out = new PieceWriter(pieceBytes + PIECE_SLACK);
   const configKeys = [...plan.config.map.keys()].sort();
-  out.bytes(utf8.encode(`{"config":{${configKeys.map((k) => `${q(k)}:${q(plan.config.map.get(k))}`).join(',')}},`));
-  out.bytes(utf8.encode(`"mapper":${q(plan.mapper)},"maxChangeLogStreamPartitions":${plan.maxChangeLogStreamPartitions},`));
-  out.bytes(
-    utf8.encode(`"streams":[${plan.streams.map((s) => `{"stream":${q(s.name)},"partitions":${s.partitions},"basePartitions":${s.base}}`).join(',')}],"containers":[`),
-  );
+  out.text(`{"config":{${configKeys.map((k) => `${q(k)}:${q(plan.config.map.get(k))}`).join(',')}},`);
+  out.text(`"mapper":${q(plan.mapper)},"maxChangeLogStreamPartitions":${plan.maxChangeLogStreamPartitions},`);
+  out.text(`"streams":[${plan.streams.map((s) => `{"stream":${q(s.name)},"partitions":${s.partitions},"basePartitions":${s.base}}`).join(',')}],"containers":[`);
   const parts = jsonParts(plan.grouping);
   const layouts = containerLayouts(plan);
   for (let c = 0; c < layouts.length; c++) {
     const layout = layouts[c]!;
-    out.bytes(utf8.encode(`${c > 0 ? ',' : ''}{"id":${q(layout.id)},"tasks":[`));
-    const mode = layout.replica < 0 ? ',"mode":"Active","changelogPartition":' : ',"mode":"Standby","changelogPartition":';
-    for (let k = 0; k < layout.tasks.length; k++) {
-      const t = layout.tasks[k]!;
-      out.ascii(k > 0 ? ',{"taskName":' : '{"taskName":');
-      out.jsonString(taskNameIn(plan, layout, t));
-      out.ascii(mode);
-      out.int(plan.changelog[t]!);
-      out.ascii(',"ssps":[');
-      writeTaskSsps(out, plan.grouping, parts, t);
-      out.ascii(']}');
+    const frag = taskFragments(layout);
+    out.text(`${c > 0 ? ',' : ''}{"id":${q(layout.id)},"tasks":[`);
+    for (let k = 0; k < layout.tasks.length; ) {
+      k = putTasks(out, plan, parts, layout, frag, k, pieceBytes);
       if (out.pos >= pieceBytes) yield out.take();
     }
-    out.ascii(']}');
+    out.text(']}');
   }
-  out.ascii(']}\n');
+  out.text(']}\n');
   yield out.take();
 }
 

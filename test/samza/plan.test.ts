@@ -243,6 +243,99 @@ describe('JobModel JSON bytes', () => {
   });
 });
 
+describe('JobModel JSON bytes: the writer\'s other paths', () => {
+  // Grouper task names are always wrapped ("Partition ..", "SystemStreamPartition [..]"), so the
+  // writer's name path is driven here with any strings, as a previous store could hold them.
+  it('writes any task name and container id as JSON.stringify does, standby copies included', () => {
+    const text = fc.oneof(
+      fc.constantFrom('', 'a', '"', '\\', '\u0000', '\u007f', '\u0080', 'é', '\u2028', '\u{1F600}', '\uD800', '\uDC00', 'x\uDBFF', '\uDFFFx', '__proto__'),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    const arb = fc.record({ standby: fc.constantFrom(1, 2, 3), names: fc.array(text, { minLength: 4, maxLength: 4 }), ids: fc.uniqueArray(text, { minLength: 2, maxLength: 2 }), piece: fc.integer({ min: 1, max: 200 }) });
+    fc.assert(
+      fc.property(arb, ({ standby, names, ids, piece }) => {
+        const base = calculateJobModel(
+          job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '2', 'job.standbytasks.replication.factor': String(standby) }, { 'kafka.A': 4 }),
+          emptyPrevious(),
+        );
+        const plan = { ...base, grouping: { ...base.grouping, tasks: names }, containers: { ...base.containers, ids } };
+        const expected = referenceJson(plan);
+        expect(jobModelJson(plan)).toBe(expected);
+        expect(Buffer.concat([...jobModelJsonBytes(plan, piece)]).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('equal the JSON built from the object model with broadcast inputs, key buckets and standbys', () => {
+    const streamName = fc.constantFrom('a', 'b', 'c', 'é"');
+    const arb = fc.record({
+      inputs: fc.uniqueArray(streamName, { minLength: 1, maxLength: 3 }),
+      counts: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 3, maxLength: 3 }),
+      broadcast: fc.array(fc.tuple(streamName, fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 3 }),
+      factor: fc.constantFrom(1, 2, 3),
+      standby: fc.constantFrom(1, 2),
+      grouper: fc.constantFrom('GroupByPartitionFactory', 'GroupBySystemStreamPartitionFactory'),
+      piece: fc.integer({ min: 1, max: 300 }),
+    });
+    fc.assert(
+      fc.property(arb, ({ inputs, counts, broadcast, factor, standby, grouper, piece }) => {
+        const cfg = {
+          ...STATEFUL,
+          'task.inputs': inputs.map((n) => `kafka.${n}`).join(','),
+          'task.broadcast.inputs': broadcast.map(([n, a, len]) => `kafka.${n}#[${a}-${a + len}]`).join(','),
+          'job.elasticity.factor': String(factor),
+          'job.systemstreampartition.grouper.factory': grouper,
+          'job.standbytasks.replication.factor': String(standby),
+          'job.container.count': '2',
+        };
+        let plan;
+        try {
+          plan = calculateJobModel(job(cfg, Object.fromEntries(inputs.map((n, i) => [`kafka.${n}`, counts[i]!]))), emptyPrevious());
+        } catch (e) {
+          if (e instanceof AssignorError) return; // every input partition broadcast, or a setting the config refuses
+          throw e;
+        }
+        const expected = referenceJson(plan);
+        expect(jobModelJson(plan)).toBe(expected);
+        expect(Buffer.concat([...jobModelJsonBytes(plan, piece)]).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes a task bigger than a piece (AllSspToSingleTask, 3,000 SSPs a task) at any piece size', () => {
+    const cfg = {
+      'task.inputs': 'kafka.A,kafka.B,kafka.C',
+      'job.systemstreampartition.grouper.factory': 'org.apache.samza.container.grouper.stream.AllSspToSingleTaskGrouperFactory',
+      'job.container.count': '2',
+    };
+    const plan = calculateJobModel(job(cfg, { 'kafka.A': 1000, 'kafka.B': 1000, 'kafka.C': 1000 }), emptyPrevious());
+    expect(taskSsps(plan.grouping, 0)).toHaveLength(3000);
+    const expected = Buffer.from(referenceJson(plan), 'utf8');
+    for (const piece of [1, 1000, 1 << 16, 1 << 20]) {
+      const pieces = [...jobModelJsonBytes(plan, piece)];
+      expect(Buffer.concat(pieces).equals(expected)).toBe(true);
+      // Every piece but the last reaches the piece size (a task is never split across pieces).
+      for (const b of pieces.slice(0, -1)) expect(b.length).toBeGreaterThanOrEqual(Math.min(piece, expected.length));
+    }
+  });
+
+  it('writes partitions, buckets and changelog partitions up to 2^31-1 in decimal', () => {
+    const base = calculateJobModel(job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.elasticity.factor': '2' }, { 'kafka.A': 3 }), emptyPrevious());
+    const g = base.grouping;
+    const values = [0, 9, 10, 99, 100, 999, 1000, 12345, 99999, 100000, 999999, 1e6, 1e7 - 1, 1e8, 1e9 - 1, 1e9, 2 ** 31 - 1];
+    for (let i = 0; i + 2 < values.length; i += 3) {
+      const plan = {
+        ...base,
+        grouping: { ...g, partition: g.partition.map((_, k) => values[(i + k) % values.length]!), bucket: g.bucket === null ? null : g.bucket.map((_, k) => values[(i + k + 1) % values.length]!) },
+        changelog: base.changelog.map((_, k) => values[(i + k + 2) % values.length]!),
+      };
+      expect(jobModelJson(plan)).toBe(referenceJson(plan));
+    }
+  });
+});
+
 describe('JobModel JSON with broadcast inputs', () => {
   it('lists each task\'s SSPs exactly as the object model does (rows merged with every-task SSPs in SSP order)', () => {
     const streamName = fc.constantFrom('a', 'b', 'c', 'd', 'e');
