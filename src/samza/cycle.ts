@@ -503,7 +503,8 @@ function compareAssignments(
   };
   // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
   // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
-  const byId = oneName === undefined && nt.lists.length + old.lists.length < nt.n / 4;
+  const byId = nt.lists.length + old.lists.length < nt.n / 4;
+  if (byId && oneName !== undefined) for (let l = 0; l < nt.lists.length; l++) listText(now, l);
   const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
   const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
   const seen = new Uint8Array(old.rows);
