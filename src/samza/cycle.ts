@@ -531,7 +531,8 @@ function compareAssignments(
         // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
         const text = old.lists[ol]!;
         const name = oneName[nt.list[r]!]!;
-        same = a.listTasks.isPlainOne(ol) ? text.length === name.length + 4 && text.startsWith(name, 2) : text === listText(now, nt.list[r]!);
+        // (A slice compared whole is faster here than startsWith(name, 2).)
+        same = a.listTasks.isPlainOne(ol) ? text.length === name.length + 4 && text.slice(2, -2) === name : text === listText(now, nt.list[r]!);
       } else same = old.lists[ol] === nt.lists[nt.list[r]!];
       if (!same) changed[nChanged++] = r;
       // Unchanged `["name"]` with no standby before: its one active task was this row's task.
