@@ -62,9 +62,28 @@ let gKey: usize = 0;
 let gKeysExact: bool = false;
 /** Most standbys one call can add to a client (set by the kernels before initHeaps), for gKeysExact. */
 let gHeadroom: i32 = 0;
+/** Largest capacity (set by initHeaps). */
+let gMaxCap: i32 = 1;
+
+// In mode 0 the key can carry the whole order. Take M, the least power of two >= (largest
+// capacity)^2: distinct loads n/c differ by at least 1/M, so the ranks floor(n * M / c) of
+// distinct loads differ, in the same order, and equal loads have equal ranks. When
+// rank * 2^gShift + c (gShift: bits of the largest index) stays below 2^53, that is the key,
+// an exact integer in the double: keys are unique and compare in before()'s order without a
+// tie-break. The Kafka phase's group streams (below) are sorted by these ranks.
+let gPacked: bool = false;
+let gMBits: i64 = 0;
+let gShift: i64 = 0;
+
+/** floor(n * M / c), exact (gPacked only). */
+// @ts-ignore: decorator
+@inline function rankOf(n: i32, c: i32): i64 {
+  return (<i64>n << gMBits) / <i64>c;
+}
 
 // @ts-ignore: decorator
 @inline function keyOf(c: i32): f64 {
+  if (gPacked) return <f64>((rankOf(ld(gLoad, c), ld(gCap, c)) << gShift) | <i64>c);
   return <f64>(ld(gLoad, c) + gMode) / <f64>ld(gCap, c);
 }
 
@@ -201,6 +220,15 @@ function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, coun
     if (ld(load, c) > maxLoad) maxLoad = ld(load, c);
   }
   gKeysExact = maxCap <= 1 << 12 && <i64>maxLoad + <i64>gHeadroom + 2 < (<i64>1 << 24);
+  let shift = 0;
+  while (shift < 31 && (1 << shift) < C) shift++;
+  let mBits = 0;
+  while (mBits < 62 && (<i64>1 << mBits) < <i64>maxCap * <i64>maxCap) mBits++;
+  gShift = shift;
+  gMBits = mBits;
+  // The largest key, (maxLoad + headroom) * M shifted, below 2^53 (checked in doubles, no i64 overflow).
+  gPacked = mode == 0 && (<f64>maxLoad + <f64>gHeadroom + 2) * <f64>(<i64>1 << gMBits) * <f64>(<i64>1 << gShift) < 9007199254740992.0;
+  gMaxCap = maxCap;
   for (let c = 0; c < C; c++) push(c);
 }
 
@@ -952,8 +980,199 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
-  sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
+  if (qOn) streamTake(c);
+  else sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
+}
+
+// ---------------------------------------------------------------- group streams (Kafka phase)
+//
+// Without limits, Kafka's picks from a group are its members in (load n/c, index) order, each
+// pick raising the member's load by one: the member comes back at (n+1)/c. So instead of a
+// heap per group (a sift per pick, the phase's main cost), each group hands out a batch: every
+// member's coming loads n, n+1, ... whose rank (rankOf) is below a bound R, sorted by (rank,
+// index) with one stable counting sort over the ranks. A pick takes the first entry whose
+// member does not hold the task (the least free member: members with no entry rank >= R, and
+// a member's first entry left is its current load); a member picked out of order is marked
+// taken. When the batch runs out it is rebuilt from the current loads with a new bound; when
+// only members holding the task are left in it, the group's members are scanned instead.
+// Same picks as the heaps (the reference keeps heaps); used when keys are packed and
+// capacities small enough for the ranks' span.
+
+let qOn: bool = false;
+let qMStart: usize = 0; // per group: its members, ascending, are qMembers[qMStart[g] .. qMStart[g+1])
+let qMembers: usize = 0;
+let qLen: usize = 0; // per group: entries in its batch (in qEv[qMStart[g] * Q_PER ..])
+let qCur: usize = 0; // per group: its first entry not taken
+let qSpan: usize = 0; // per group: the span of ranks its last batch covered
+let qAt: usize = 0; // per group: the entry the last pollStreams found (-1: found by scanning the members)
+let qEv: usize = 0; // entries: a member, or -1 once taken
+let qGenC: usize = 0;
+let qGenR: usize = 0;
+let qBucket: usize = 0;
+/** A batch holds up to Q_PER entries per member (and at least Q_TARGET_MIN of them are asked for). */
+const Q_PER: i32 = 8;
+const Q_TARGET_MIN: i32 = 16;
+const Q_MAX_SPAN: i32 = 1 << 16;
+/** Streams need small capacities: the ranks a batch spans grow with M / capacity. */
+const Q_MAX_CAP: i32 = 256;
+
+function initStreams(C: i32, G: i32, groupOf: usize): void {
+  qOn = gPacked && !gLimited && gMaxCap <= Q_MAX_CAP;
+  if (!qOn) return;
+  qMStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(qMStart, ld(groupOf, c) + 1, ld(qMStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(qMStart, g + 1, ld(qMStart, g + 1) + ld(qMStart, g));
+  qMembers = scratch(C, 0);
+  const fill = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(fill, g, ld(qMStart, g));
+  for (let c = 0; c < C; c++) {
+    const g = ld(groupOf, c);
+    st(qMembers, ld(fill, g), c);
+    st(fill, g, ld(fill, g) + 1);
+  }
+  qLen = scratch(G, 0);
+  qCur = scratch(G, 0);
+  qSpan = scratch(G, 1);
+  qAt = scratch(G, -1);
+  qEv = scratch(C * Q_PER + G * Q_TARGET_MIN, 0);
+  let most = 0;
+  for (let g = 0; g < G; g++) {
+    const m = ld(qMStart, g + 1) - ld(qMStart, g);
+    if (m > most) most = m;
+  }
+  qGenC = scratch(most * Q_PER + Q_TARGET_MIN, 0);
+  qGenR = scratch(most * Q_PER + Q_TARGET_MIN, 0);
+  qBucket = scratch(Q_MAX_SPAN + 1, 0);
+}
+
+/** Entries of group g with rank below r0 + span: sum over members of #{n >= load : n * M < (r0 + span) * c}. */
+function streamCount(g: i32, r0: i64, span: i32): i64 {
+  const R = r0 + <i64>span;
+  const mask = (<i64>1 << gMBits) - 1;
+  let total: i64 = 0;
+  const m1 = ld(qMStart, g + 1);
+  for (let i = ld(qMStart, g); i < m1; i++) {
+    const c = ld(qMembers, i);
+    const upto = (R * <i64>ld(gCap, c) + mask) >> gMBits; // ceil(R * c / M): loads below it have rank < R
+    const d = upto - <i64>ld(gLoad, c);
+    if (d > 0) total += d;
+  }
+  return total;
+}
+
+/** Rebuilds group g's batch from its members' current loads. */
+function refill(g: i32): void {
+  const m0 = ld(qMStart, g), m1 = ld(qMStart, g + 1);
+  let r0: i64 = i64.MAX_VALUE;
+  for (let i = m0; i < m1; i++) {
+    const c = ld(qMembers, i);
+    const r = rankOf(ld(gLoad, c), ld(gCap, c));
+    if (r < r0) r0 = r;
+  }
+  const room = <i64>((m1 - m0) * Q_PER + Q_TARGET_MIN);
+  const target = <i64>((m1 - m0) * 2 + Q_TARGET_MIN);
+  // Rank r0 alone gives at most one entry per member (a member's ranks step by M / c >= 1).
+  let span = ld(qSpan, g) >> 1;
+  if (span < 1) span = 1;
+  let count = streamCount(g, r0, span);
+  while (count > room && span > 1) {
+    span >>= 1;
+    count = streamCount(g, r0, span);
+  }
+  while (count < target && span < Q_MAX_SPAN) {
+    const more = streamCount(g, r0, span << 1);
+    if (more > room) break;
+    span <<= 1;
+    count = more;
+  }
+  st(qSpan, g, span);
+  const R = r0 + <i64>span;
+  const M: i64 = <i64>1 << gMBits;
+  // Each member's entries in load order, members ascending; then a stable counting sort by rank.
+  let e = 0;
+  for (let i = m0; i < m1; i++) {
+    const c = ld(qMembers, i);
+    const cc = <i64>ld(gCap, c);
+    const lim = R * cc;
+    let x = <i64>ld(gLoad, c) << gMBits;
+    if (x >= lim) continue;
+    let q = x / cc;
+    let rem = x - q * cc;
+    const dq = M / cc, dr = M - dq * cc;
+    while (x < lim) {
+      st(qGenC, e, c);
+      st(qGenR, e, <i32>(q - r0));
+      e++;
+      x += M;
+      q += dq;
+      rem += dr;
+      if (rem >= cc) {
+        q++;
+        rem -= cc;
+      }
+    }
+  }
+  memory.fill(qBucket, 0, <usize>(span + 1) << 2);
+  for (let i = 0; i < e; i++) st(qBucket, ld(qGenR, i) + 1, ld(qBucket, ld(qGenR, i) + 1) + 1);
+  for (let r = 0; r < span; r++) st(qBucket, r + 1, ld(qBucket, r + 1) + ld(qBucket, r));
+  const base = m0 * Q_PER + g * Q_TARGET_MIN;
+  for (let i = 0; i < e; i++) {
+    const r = ld(qGenR, i);
+    const at = ld(qBucket, r);
+    st(qBucket, r, at + 1);
+    st(qEv, base + at, ld(qGenC, i));
+  }
+  st(qLen, g, e);
+  st(qCur, g, 0);
+}
+
+/** The least member of group g not holding the task (bHeld), or -1; qAt[g] records where it was found. */
+function streamHead(g: i32): i32 {
+  const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+  for (let round = 0; round < 2; round++) {
+    const len = ld(qLen, g);
+    let i = ld(qCur, g);
+    while (i < len && ld(qEv, base + i) < 0) i++;
+    st(qCur, g, i);
+    if (i < len) {
+      for (; i < len; i++) {
+        const c = ld(qEv, base + i);
+        if (c >= 0 && ld(bHeld, c) != bStamp) {
+          st(qAt, g, i);
+          return c;
+        }
+      }
+      break; // only members holding the task are left in the batch
+    }
+    refill(g);
+  }
+  // Scan the members: the least free one by key (its entries, if any, lie beyond the batch).
+  let best = -1;
+  let bk = Infinity;
+  const m1 = ld(qMStart, g + 1);
+  for (let i = ld(qMStart, g); i < m1; i++) {
+    const c = ld(qMembers, i);
+    if (ld(bHeld, c) == bStamp) continue;
+    const k = load<f64>(gKey + (<usize>c << 3));
+    if (k < bk) {
+      bk = k;
+      best = c;
+    }
+  }
+  st(qAt, g, -1);
+  return best;
+}
+
+/** c (just found by streamHead, its load just raised) is taken: mark its entry, refresh its key. */
+function streamTake(c: i32): void {
+  const g = ld(gGroupOf, c);
+  const at = ld(qAt, g);
+  if (at >= 0) {
+    const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+    st(qEv, base + at, -1);
+  }
+  rekey(c);
 }
 
 /**
@@ -964,6 +1183,7 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
  */
 function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
   let best = -1;
+  let bk = Infinity;
   for (let g = 0; g < G; g++) {
     if (tags) {
       let ok = true;
@@ -976,6 +1196,17 @@ function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, ex
         }
       }
       if (!ok) continue;
+    }
+    if (qOn) {
+      // Unique keys: the least key is the least client.
+      const y = streamHead(g);
+      if (y < 0) continue;
+      const k = load<f64>(gKey + (<usize>y << 3));
+      if (k < bk) {
+        bk = k;
+        best = y;
+      }
+      continue;
     }
     // The heap top, when it does not hold the task, is the group's best (no limits in this phase).
     const top = ld(gSize, g) > 0 ? ld(gHeap, ld(gStart, g)) : -1;
@@ -1006,6 +1237,7 @@ export function standbyKafka(
   for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
   const filled = scratch(T, 0);
   initHeaps(C, G, groupOf, load, cap, load, 0);
+  initStreams(C, G, groupOf);
   bHeld = scratch(C, 0);
   bStamp = 0;
   kSeen = scratch(V, 0);
