@@ -1007,6 +1007,8 @@ let qCur: usize = 0; // per group: its first entry not taken
 let qSpan: usize = 0; // per group: the span of ranks its last batch covered
 let qAt: usize = 0; // per group: the entry the last pollStreams found (-1: found by scanning the members)
 let qEv: usize = 0; // entries: a member, or -1 once taken
+let qHeadC: usize = 0; // per group: the member of its first entry not taken
+let qHeadK: usize = 0; // per group: that member's key (f64), so a poll compares groups without following the member
 let qGenC: usize = 0;
 let qGenR: usize = 0;
 let qBucket: usize = 0;
@@ -1044,6 +1046,26 @@ function initStreams(C: i32, G: i32, groupOf: usize): void {
   qGenC = scratch(most * Q_PER + Q_TARGET_MIN, 0);
   qGenR = scratch(most * Q_PER + Q_TARGET_MIN, 0);
   qBucket = scratch(Q_MAX_SPAN + 1, 0);
+  qHeadC = scratch(G, 0);
+  const heads: i32 = G > 0 ? G : 1;
+  qHeadK = heap.alloc(<usize>heads << 3);
+  for (let g = 0; g < G; g++) setHead(g);
+}
+
+/** Moves group g's cursor past taken entries (rebuilding the batch when none is left) and records its head. */
+function setHead(g: i32): void {
+  const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+  let len = ld(qLen, g);
+  let i = ld(qCur, g);
+  while (i < len && ld(qEv, base + i) < 0) i++;
+  if (i == len) {
+    refill(g);
+    i = 0;
+  }
+  st(qCur, g, i);
+  const c = ld(qEv, base + i);
+  st(qHeadC, g, c);
+  store<f64>(qHeadK + (<usize>g << 3), load<f64>(gKey + (<usize>c << 3)));
 }
 
 /** Entries of group g with rank below r0 + span: sum over members of #{n >= load : n * M < (r0 + span) * c}. */
@@ -1130,24 +1152,16 @@ function refill(g: i32): void {
 /** The least member of group g not holding the task (bHeld), or -1; qAt[g] records where it was found. */
 function streamHead(g: i32): i32 {
   const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
-  for (let round = 0; round < 2; round++) {
-    const len = ld(qLen, g);
-    let i = ld(qCur, g);
-    while (i < len && ld(qEv, base + i) < 0) i++;
-    st(qCur, g, i);
-    if (i < len) {
-      for (; i < len; i++) {
-        const c = ld(qEv, base + i);
-        if (c >= 0 && ld(bHeld, c) != bStamp) {
-          st(qAt, g, i);
-          return c;
-        }
-      }
-      break; // only members holding the task are left in the batch
+  const len = ld(qLen, g);
+  // setHead keeps qCur on an entry not taken.
+  for (let i = ld(qCur, g); i < len; i++) {
+    const c = ld(qEv, base + i);
+    if (c >= 0 && ld(bHeld, c) != bStamp) {
+      st(qAt, g, i);
+      return c;
     }
-    refill(g);
   }
-  // Scan the members: the least free one by key (its entries, if any, lie beyond the batch).
+  // Only members holding the task are left in the batch. Scan the members: the least free one by key (its entries, if any, lie beyond the batch).
   let best = -1;
   let bk = Infinity;
   const m1 = ld(qMStart, g + 1);
@@ -1168,11 +1182,13 @@ function streamHead(g: i32): i32 {
 function streamTake(c: i32): void {
   const g = ld(gGroupOf, c);
   const at = ld(qAt, g);
+  rekey(c);
   if (at >= 0) {
     const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
     st(qEv, base + at, -1);
+    // The head was taken: the next entry not taken (c's own next, perhaps) is the head now.
+    if (at == ld(qCur, g)) setHead(g);
   }
-  rekey(c);
 }
 
 /**
@@ -1181,22 +1197,42 @@ function streamTake(c: i32): void {
  * whole tag groups: the best of the passing groups' least loaded free members
  * is the client a scan of all clients finds.
  */
+/** poll()'s filter: group g has no value of a key not yet exhausted that the task's copies used. */
+// @ts-ignore: decorator
+@inline function allowed(g: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): bool {
+  for (let k = 0; k < K; k++) {
+    if (ld(exhausted, k) != 0) continue;
+    const v = ld(groupValues, g * K + k);
+    if (v >= 0 && ld(usedVal, v) == bStamp) return false;
+  }
+  return true;
+}
+
 function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
+  if (qOn) {
+    // The least head of the passing groups; when it does not hold the task it is the answer
+    // (any other group's best is no better than its head). Otherwise the loop below.
+    let bestG = -1;
+    let bk = Infinity;
+    for (let g = 0; g < G; g++) {
+      if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
+      const k = load<f64>(qHeadK + (<usize>g << 3));
+      if (k < bk) {
+        bk = k;
+        bestG = g;
+      }
+    }
+    if (bestG < 0) return -1;
+    const c = ld(qHeadC, bestG);
+    if (ld(bHeld, c) != bStamp) {
+      st(qAt, bestG, ld(qCur, bestG));
+      return c;
+    }
+  }
   let best = -1;
   let bk = Infinity;
   for (let g = 0; g < G; g++) {
-    if (tags) {
-      let ok = true;
-      for (let k = 0; k < K; k++) {
-        if (ld(exhausted, k) != 0) continue;
-        const v = ld(groupValues, g * K + k);
-        if (v >= 0 && ld(usedVal, v) == bStamp) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-    }
+    if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
     if (qOn) {
       // Unique keys: the least key is the least client.
       const y = streamHead(g);
