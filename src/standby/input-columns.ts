@@ -25,6 +25,10 @@ export interface ClusterColumns {
 
 const columnsOf = new WeakMap<Cluster, ClusterColumns>();
 
+// Read once: some loaders (tsx) turn every use of an imported function into an export getter
+// call, and this one runs for every task id of the input.
+const pack = packTaskId;
+
 /** The columns behind a cluster from the fast path; undefined for one from the object path. */
 export function clusterColumns(cluster: Cluster): ClusterColumns | undefined {
   return columnsOf.get(cluster);
@@ -155,7 +159,7 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     const list = spec.tasks;
     if (!Array.isArray(list)) return undefined;
     const keys = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) if ((keys[i] = packTaskId(list[i])) < 0) return undefined;
+    for (let i = 0; i < list.length; i++) if ((keys[i] = pack(list[i])) < 0) return undefined;
     const cols = strictlyIncreasing(keys) ? unpack(keys, keys.length) : sortedDistinct(keys, true);
     if (cols === undefined) return undefined;
     ({ subs, parts } = cols);
@@ -164,7 +168,7 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
       for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
         for (let j = 0; j < ids.length; j++) {
-          const key = packTaskId(ids[j]);
+          const key = pack(ids[j]);
           if (key < 0) return undefined;
           const k = index.indexOfKey(key);
           entryTask[from + j] = k;
@@ -178,7 +182,7 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     for (let i = 0; i < N; i++) {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
       for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
-        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = packTaskId(ids[j])) < 0) return undefined;
+        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = pack(ids[j])) < 0) return undefined;
       }
     }
     const index0 = keys.slice();
