@@ -1208,18 +1208,39 @@ function streamTake(c: i32): void {
   return true;
 }
 
+// The tag filter as bit sets (at most 32 groups, no key exhausted in the task yet): a value
+// the task's copies used shuts out every group with it, so the passing groups are the ones
+// not in pBlocked, found without checking each group's values.
+let pGroupsFit: bool = false;
+let pMasked: bool = false;
+let pBlocked: i32 = 0;
+let pValueGroups: usize = 0;
+
 function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
   if (qOn) {
     // The least head of the passing groups; when it does not hold the task it is the answer
     // (any other group's best is no better than its head). Otherwise the loop below.
     let bestG = -1;
     let bk = Infinity;
-    for (let g = 0; g < G; g++) {
-      if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
-      const k = load<f64>(qHeadK + (<usize>g << 3));
-      if (k < bk) {
-        bk = k;
-        bestG = g;
+    if (tags && pMasked) {
+      let open = ~pBlocked & (G >= 32 ? -1 : (1 << G) - 1);
+      while (open != 0) {
+        const g = ctz(open);
+        open &= open - 1;
+        const k = load<f64>(qHeadK + (<usize>g << 3));
+        if (k < bk) {
+          bk = k;
+          bestG = g;
+        }
+      }
+    } else {
+      for (let g = 0; g < G; g++) {
+        if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
+        const k = load<f64>(qHeadK + (<usize>g << 3));
+        if (k < bk) {
+          bk = k;
+          bestG = g;
+        }
       }
     }
     if (bestG < 0) return -1;
@@ -1279,6 +1300,18 @@ export function standbyKafka(
   kSeen = scratch(V, 0);
   const usedVal = scratch(V, 0);
   const exhausted = scratch(K, 0);
+  // With at most 32 groups, the groups each value id shuts out, as a bit set.
+  pGroupsFit = G <= 32;
+  pMasked = false;
+  pValueGroups = scratch(V, 0);
+  if (pGroupsFit) {
+    for (let g = 0; g < G; g++) {
+      for (let k = 0; k < K; k++) {
+        const v = ld(groupValues, g * K + k);
+        if (v >= 0) st(pValueGroups, v, ld(pValueGroups, v) | (1 << g));
+      }
+    }
+  }
 
   if (tagAware) {
     for (let t = 0; t < T; t++) {
@@ -1287,6 +1320,8 @@ export function standbyKafka(
       if (ld(remaining, t) <= 0 && (flags & NEED_EXACT) != 0) continue;
       visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
       for (let k = 0; k < K; k++) st(exhausted, k, 0);
+      pMasked = pGroupsFit;
+      pBlocked = 0;
       let usedCount = 1;
       let last = a;
       let rem = ld(remaining, t);
@@ -1294,8 +1329,13 @@ export function standbyKafka(
         for (let k = 0; k < K; k++) {
           const v = ld(clientValues, last * K + k);
           if (v < 0) continue;
-          if (ld(distinct, k) <= usedCount) st(exhausted, k, 1);
-          else st(usedVal, v, bStamp);
+          if (ld(distinct, k) <= usedCount) {
+            st(exhausted, k, 1);
+            pMasked = false; // an exhausted key lets groups through again: poll() checks each group
+          } else {
+            st(usedVal, v, bStamp);
+            pBlocked |= ld(pValueGroups, v);
+          }
         }
         const c = poll(true, G, K, groupValues, usedVal, exhausted);
         if (c < 0) break;
@@ -1316,6 +1356,7 @@ export function standbyKafka(
     pending--;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
+      pMasked = false;
       const c = poll(false, G, K, groupValues, usedVal, exhausted);
       if (c < 0) break;
       assignSlot(t, c, K, T, W, clientValues, load, filled, out);
