@@ -8,7 +8,7 @@
 import { packTaskId, type TaskId } from './task-id.js';
 import type { ProcessKey } from './process-id.js';
 import { isRecord, markNormalized, readClient, readSettings, sortClients, type Client, type Cluster, type IndexedTask } from './input.js';
-import { TaskIndex, sortedDistinct, strictlyIncreasing, unpack } from './task-columns.js';
+import { TaskIndex, sortedDistinct } from './task-columns.js';
 
 /** The task lists of a cluster from the fast path, as columns. */
 export interface ClusterColumns {
@@ -158,11 +158,29 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     // The stateful tasks first; then each list entry is looked up as it is read.
     const list = spec.tasks;
     if (!Array.isArray(list)) return undefined;
-    const keys = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) if ((keys[i] = pack(list[i])) < 0) return undefined;
-    const cols = strictlyIncreasing(keys) ? unpack(keys, keys.length) : sortedDistinct(keys, true);
-    if (cols === undefined) return undefined;
-    ({ subs, parts } = cols);
+    // Usually given in TaskId order: read straight into the columns, and only when a task
+    // comes out of order collect the packed keys to sort them.
+    const n = list.length;
+    subs = new Int32Array(n);
+    parts = new Int32Array(n);
+    let prev = -1;
+    let i = 0;
+    for (; i < n; i++) {
+      const key = pack(list[i]);
+      if (key < 0) return undefined;
+      if (key <= prev) break;
+      prev = key;
+      const s = Math.floor(key / 4294967296);
+      subs[i] = s;
+      parts[i] = key - s * 4294967296;
+    }
+    if (i < n) {
+      const keys = new Float64Array(n);
+      for (let j = 0; j < n; j++) if ((keys[j] = pack(list[j])) < 0) return undefined;
+      const cols = sortedDistinct(keys, true);
+      if (cols === undefined) return undefined;
+      ({ subs, parts } = cols);
+    }
     const index = new TaskIndex(subs, parts);
     for (let i = 0; i < N; i++) {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
