@@ -312,6 +312,7 @@ const SET_SEARCH_BUDGET: i32 = 4096;
 
 // setSearch() of the reference: its scratch and the problem's arrays.
 let sK: i32 = 0;
+let sT: i32 = 0;
 let sG: i32 = 0;
 let sW: i32 = 0;
 let sCv: usize = 0;
@@ -432,12 +433,36 @@ function leaf(r: i32): void {
   for (let i = 0; i < r; i++) st(sBest, i, ld(sPick, i));
 }
 
+// Tasks whose slots chooseSets or repair changed (remask recomputes only their masks: the
+// others keep the masks Kafka's phase wrote, which remask would compute again).
+let bDirty: usize = 0;
+
+/**
+ * searchSet's first test, from the masks Kafka's phase wrote (task t untouched so far, no
+ * existing standbys): its n standbys already reach the most spread any set could. A mask bit
+ * is a value no copy before it has, so the spread on key k is the active's value (if any)
+ * plus the slots with bit k; the bound is the same as searchSet's.
+ */
+function fullSpread(t: i32, n: i32): bool {
+  const K = sK, W = sW, TW = sT * W;
+  const a = ld(sActive, t);
+  for (let k = 0; k < K; k++) {
+    const base = a >= 0 && ld(sCv, a * K + k) >= 0 ? 1 : 0;
+    let cur = base;
+    for (let j = 0; j < n; j++) cur += (ld(sOut, TW + t * W + j) >> k) & 1;
+    const d = ld(sDistinct, k), u = base + n;
+    if (cur != (d < u ? d : u)) return false;
+  }
+  return true;
+}
+
 /** setSearch().search(t) of the reference: task t's standbys re-chosen as the set with the best spread, if strictly better. */
 function searchSet(t: i32): bool {
   const K = sK, G = sG, W = sW;
   let n = 0;
   while (n < W && ld(sOut, t * W + n) >= 0) n++;
   if (n == 0) return false;
+  if (ld(sHolderStart, t) == ld(sHolderStart, t + 1) && fullSpread(t, n)) return false;
   sStamp++;
   const stamp = sStamp;
   for (let k = 0; k < K; k++) st(sVec, k, 0);
@@ -552,6 +577,7 @@ function searchSet(t: i32): bool {
   }
   // Apply: the members that stayed, then the best set; or the released members back where they were.
   const found = sFound;
+  if (found) st(bDirty, t, 1);
   let j = 0;
   if (found) for (let i = 0; i < n; i++) if (ld(sKeep, i) != 0) st(sOut, t * W + j++, ld(sOldSet, i));
   let b = 0;
@@ -571,6 +597,7 @@ function chooseSets(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues
   initHeaps(C, G, groupOf, load, cap, gCount, 0);
   limitHeaps(eMaxCount, eHiN, eHiC);
   initSetSearch(C, K, G, W, V, clientValues, distinct, active, holderStart, holders, out);
+  sT = T;
   for (let t = 0; t < T; t++) searchSet(t);
 }
 
@@ -689,6 +716,7 @@ function setRigid(t: i32, on: bool): void {
 
 function moveSlot(s: i32, x: i32, y: i32): void {
   const t = s / rW;
+  st(bDirty, t, 1);
   setRigid(t, false);
   unlink(x, s);
   link(y, s);
@@ -884,6 +912,7 @@ function remask(K: i32, T: i32, W: i32, V: i32, clientValues: usize, active: usi
   const seen = scratch(V, 0);
   const TW = T * W;
   for (let t = 0; t < T; t++) {
+    if (ld(bDirty, t) == 0) continue;
     const stamp = t + 1;
     const a = ld(active, t);
     if (a >= 0) seeValues(a, K, clientValues, seen, stamp);
@@ -938,6 +967,7 @@ export function standbyBalanced(
     if (c >= 0) st(count, c, ld(count, c) + 1);
   }
   gCount = count;
+  bDirty = scratch(T, 0);
   envelope(C, kLoad, cap, count);
   if (K > 0 && W > 0) chooseSets(C, K, G, T, W, V, clientValues, distinct, groupOf, kLoad, cap, active, holderStart, holders, out);
   if (W > 0) repair(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, holderStart, holders, out);
