@@ -5,7 +5,7 @@
 // placing does not: flatten() reads the columns). Input it does not accept
 // (anything that is an error, or too odd to pack) returns undefined, and the
 // object path then reports the exact first error.
-import { packTaskId, type TaskId } from './task-id.js';
+import { PACKED_SUBTOPOLOGY_LIMIT, packTaskId, scanTaskId, scanned, type TaskId } from './task-id.js';
 import type { ProcessKey } from './process-id.js';
 import { isRecord, markNormalized, readClient, readSettings, sortClients, type Client, type Cluster, type IndexedTask } from './input.js';
 import { TaskIndex, sortedDistinct } from './task-columns.js';
@@ -25,9 +25,20 @@ export interface ClusterColumns {
 
 const columnsOf = new WeakMap<Cluster, ClusterColumns>();
 
-// Read once: some loaders (tsx) turn every use of an imported function into an export getter
-// call, and this one runs for every task id of the input.
+// Read once: some loaders (tsx) turn every use of an imported binding into an export getter
+// call, and these run for every task id of the input.
 const pack = packTaskId;
+const scan = scanTaskId;
+const read = scanned;
+const LIMIT = PACKED_SUBTOPOLOGY_LIMIT;
+
+/**
+ * packTaskId's test without packing: true when `text` is a task id the fast path takes
+ * (packTaskId(text) >= 0), its numbers then in `read`.
+ */
+function readTaskId(text: unknown): boolean {
+  return typeof text === 'string' && scan(text) && read.subtopology < LIMIT;
+}
 
 /** The columns behind a cluster from the fast path; undefined for one from the object path. */
 export function clusterColumns(cluster: Cluster): ClusterColumns | undefined {
@@ -163,16 +174,15 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     const n = list.length;
     subs = new Int32Array(n);
     parts = new Int32Array(n);
-    let prev = -1;
+    let ps = -1;
+    let pp = -1;
     let i = 0;
     for (; i < n; i++) {
-      const key = pack(list[i]);
-      if (key < 0) return undefined;
-      if (key <= prev) break;
-      prev = key;
-      const s = Math.floor(key / 4294967296);
-      subs[i] = s;
-      parts[i] = key - s * 4294967296;
+      if (!readTaskId(list[i])) return undefined;
+      const s = read.subtopology, q = read.partition;
+      if (s < ps || (s === ps && q <= pp)) break;
+      subs[i] = ps = s;
+      parts[i] = pp = q;
     }
     if (i < n) {
       const keys = new Float64Array(n);
@@ -186,11 +196,10 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
       for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
         for (let j = 0; j < ids.length; j++) {
-          const key = pack(ids[j]);
-          if (key < 0) return undefined;
-          const k = index.indexOfKey(key);
+          if (!readTaskId(ids[j])) return undefined;
+          const k = index.indexOf(read.subtopology, read.partition);
           entryTask[from + j] = k;
-          if (k < 0) stateless.set(from + j, key);
+          if (k < 0) stateless.set(from + j, read.subtopology * 4294967296 + read.partition);
         }
       }
     }
