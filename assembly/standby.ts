@@ -7,7 +7,11 @@ export const STANDBY_KERNELS_VERSION: i32 = 1;
 export const STANDBY_KAFKA_TAG_AWARE: i32 = 1;
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
 const NEED_EXACT: i32 = 2;
-/** Balanced only: `out` has 4*T*W ints and [2*T*W, 4*T*W) receives Kafka's placement (slots, masks) before it is improved. */
+/**
+ * Balanced only: after the 2*T*W ints, `out` receives Kafka's placement (before it is improved)
+ * as its differences: D, then D records (task, Kafka's W slots, Kafka's W masks); room for
+ * 1 + T*(1 + 2W) ints. Same layout as withKafkaDiff() in the reference.
+ */
 const STANDBY_KEEP_KAFKA: i32 = 4;
 
 // @ts-ignore: decorator
@@ -956,7 +960,12 @@ export function standbyBalanced(
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
   standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, (flags & ~STANDBY_KEEP_KAFKA) | NEED_EXACT, fallbackOrder, out);
   // The caller's comparison with Kafka reuses this phase instead of placing again.
-  if ((flags & STANDBY_KEEP_KAFKA) != 0) memory.copy(out + (<usize>(2 * T * W) << 2), out, <usize>(2 * T * W) << 2);
+  const keep = (flags & STANDBY_KEEP_KAFKA) != 0;
+  let kept: usize = 0;
+  if (keep) {
+    kept = heap.alloc(<usize>(2 * T * W) << 2);
+    memory.copy(kept, out, <usize>(2 * T * W) << 2);
+  }
   // kLoad now holds the loads after Kafka's placement.
   const count = scratch(C, 0);
   const hEnd = ld(holderStart, T);
@@ -972,6 +981,27 @@ export function standbyBalanced(
   if (K > 0 && W > 0) chooseSets(C, K, G, T, W, V, clientValues, distinct, groupOf, kLoad, cap, active, holderStart, holders, out);
   if (W > 0) repair(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, holderStart, holders, out);
   remask(K, T, W, V, clientValues, active, holderStart, holders, out);
+  if (keep) writeKafkaDiff(T, W, kept, out);
+}
+
+/** Kafka's placement (`kept`, slots then masks) after the result, as the tasks where it differs. */
+function writeKafkaDiff(T: i32, W: i32, kept: usize, out: usize): void {
+  const TW = T * W;
+  let at = 2 * TW + 1;
+  let d = 0;
+  for (let t = 0; t < T; t++) {
+    let differs = false;
+    for (let j = 0; j < W; j++) {
+      const s = t * W + j;
+      if (ld(out, s) != ld(kept, s) || ld(out, TW + s) != ld(kept, TW + s)) differs = true;
+    }
+    if (!differs) continue;
+    d++;
+    st(out, at++, t);
+    for (let j = 0; j < W; j++) st(out, at++, ld(kept, t * W + j));
+    for (let j = 0; j < W; j++) st(out, at++, ld(kept, TW + t * W + j));
+  }
+  st(out, 2 * TW, d);
 }
 
 // ---------------------------------------------------------------- kafka
