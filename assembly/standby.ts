@@ -7,7 +7,11 @@ export const STANDBY_KERNELS_VERSION: i32 = 1;
 export const STANDBY_KAFKA_TAG_AWARE: i32 = 1;
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
 const NEED_EXACT: i32 = 2;
-/** Balanced only: `out` has 4*T*W ints and [2*T*W, 4*T*W) receives Kafka's placement (slots, masks) before it is improved. */
+/**
+ * Balanced only: after the 2*T*W ints, `out` receives Kafka's placement (before it is improved)
+ * as its differences: D, then D records (task, Kafka's W slots, Kafka's W masks); room for
+ * 1 + T*(1 + 2W) ints. Same layout as withKafkaDiff() in the reference.
+ */
 const STANDBY_KEEP_KAFKA: i32 = 4;
 
 // @ts-ignore: decorator
@@ -62,9 +66,28 @@ let gKey: usize = 0;
 let gKeysExact: bool = false;
 /** Most standbys one call can add to a client (set by the kernels before initHeaps), for gKeysExact. */
 let gHeadroom: i32 = 0;
+/** Largest capacity (set by initHeaps). */
+let gMaxCap: i32 = 1;
+
+// In mode 0 the key can carry the whole order. Take M, the least power of two >= (largest
+// capacity)^2: distinct loads n/c differ by at least 1/M, so the ranks floor(n * M / c) of
+// distinct loads differ, in the same order, and equal loads have equal ranks. When
+// rank * 2^gShift + c (gShift: bits of the largest index) stays below 2^53, that is the key,
+// an exact integer in the double: keys are unique and compare in before()'s order without a
+// tie-break. The Kafka phase's group streams (below) are sorted by these ranks.
+let gPacked: bool = false;
+let gMBits: i64 = 0;
+let gShift: i64 = 0;
+
+/** floor(n * M / c), exact (gPacked only). */
+// @ts-ignore: decorator
+@inline function rankOf(n: i32, c: i32): i64 {
+  return (<i64>n << gMBits) / <i64>c;
+}
 
 // @ts-ignore: decorator
 @inline function keyOf(c: i32): f64 {
+  if (gPacked) return <f64>((rankOf(ld(gLoad, c), ld(gCap, c)) << gShift) | <i64>c);
   return <f64>(ld(gLoad, c) + gMode) / <f64>ld(gCap, c);
 }
 
@@ -201,6 +224,15 @@ function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, coun
     if (ld(load, c) > maxLoad) maxLoad = ld(load, c);
   }
   gKeysExact = maxCap <= 1 << 12 && <i64>maxLoad + <i64>gHeadroom + 2 < (<i64>1 << 24);
+  let shift = 0;
+  while (shift < 31 && (1 << shift) < C) shift++;
+  let mBits = 0;
+  while (mBits < 62 && (<i64>1 << mBits) < <i64>maxCap * <i64>maxCap) mBits++;
+  gShift = shift;
+  gMBits = mBits;
+  // The largest key, (maxLoad + headroom) * M shifted, below 2^53 (checked in doubles, no i64 overflow).
+  gPacked = mode == 0 && (<f64>maxLoad + <f64>gHeadroom + 2) * <f64>(<i64>1 << gMBits) * <f64>(<i64>1 << gShift) < 9007199254740992.0;
+  gMaxCap = maxCap;
   for (let c = 0; c < C; c++) push(c);
 }
 
@@ -284,6 +316,7 @@ const SET_SEARCH_BUDGET: i32 = 4096;
 
 // setSearch() of the reference: its scratch and the problem's arrays.
 let sK: i32 = 0;
+let sT: i32 = 0;
 let sG: i32 = 0;
 let sW: i32 = 0;
 let sCv: usize = 0;
@@ -404,12 +437,36 @@ function leaf(r: i32): void {
   for (let i = 0; i < r; i++) st(sBest, i, ld(sPick, i));
 }
 
+// Tasks whose slots chooseSets or repair changed (remask recomputes only their masks: the
+// others keep the masks Kafka's phase wrote, which remask would compute again).
+let bDirty: usize = 0;
+
+/**
+ * searchSet's first test, from the masks Kafka's phase wrote (task t untouched so far, no
+ * existing standbys): its n standbys already reach the most spread any set could. A mask bit
+ * is a value no copy before it has, so the spread on key k is the active's value (if any)
+ * plus the slots with bit k; the bound is the same as searchSet's.
+ */
+function fullSpread(t: i32, n: i32): bool {
+  const K = sK, W = sW, TW = sT * W;
+  const a = ld(sActive, t);
+  for (let k = 0; k < K; k++) {
+    const base = a >= 0 && ld(sCv, a * K + k) >= 0 ? 1 : 0;
+    let cur = base;
+    for (let j = 0; j < n; j++) cur += (ld(sOut, TW + t * W + j) >> k) & 1;
+    const d = ld(sDistinct, k), u = base + n;
+    if (cur != (d < u ? d : u)) return false;
+  }
+  return true;
+}
+
 /** setSearch().search(t) of the reference: task t's standbys re-chosen as the set with the best spread, if strictly better. */
 function searchSet(t: i32): bool {
   const K = sK, G = sG, W = sW;
   let n = 0;
   while (n < W && ld(sOut, t * W + n) >= 0) n++;
   if (n == 0) return false;
+  if (ld(sHolderStart, t) == ld(sHolderStart, t + 1) && fullSpread(t, n)) return false;
   sStamp++;
   const stamp = sStamp;
   for (let k = 0; k < K; k++) st(sVec, k, 0);
@@ -524,6 +581,7 @@ function searchSet(t: i32): bool {
   }
   // Apply: the members that stayed, then the best set; or the released members back where they were.
   const found = sFound;
+  if (found) st(bDirty, t, 1);
   let j = 0;
   if (found) for (let i = 0; i < n; i++) if (ld(sKeep, i) != 0) st(sOut, t * W + j++, ld(sOldSet, i));
   let b = 0;
@@ -543,6 +601,7 @@ function chooseSets(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues
   initHeaps(C, G, groupOf, load, cap, gCount, 0);
   limitHeaps(eMaxCount, eHiN, eHiC);
   initSetSearch(C, K, G, W, V, clientValues, distinct, active, holderStart, holders, out);
+  sT = T;
   for (let t = 0; t < T; t++) searchSet(t);
 }
 
@@ -661,6 +720,7 @@ function setRigid(t: i32, on: bool): void {
 
 function moveSlot(s: i32, x: i32, y: i32): void {
   const t = s / rW;
+  st(bDirty, t, 1);
   setRigid(t, false);
   unlink(x, s);
   link(y, s);
@@ -856,6 +916,7 @@ function remask(K: i32, T: i32, W: i32, V: i32, clientValues: usize, active: usi
   const seen = scratch(V, 0);
   const TW = T * W;
   for (let t = 0; t < T; t++) {
+    if (ld(bDirty, t) == 0) continue;
     const stamp = t + 1;
     const a = ld(active, t);
     if (a >= 0) seeValues(a, K, clientValues, seen, stamp);
@@ -899,7 +960,12 @@ export function standbyBalanced(
   for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
   standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, (flags & ~STANDBY_KEEP_KAFKA) | NEED_EXACT, fallbackOrder, out);
   // The caller's comparison with Kafka reuses this phase instead of placing again.
-  if ((flags & STANDBY_KEEP_KAFKA) != 0) memory.copy(out + (<usize>(2 * T * W) << 2), out, <usize>(2 * T * W) << 2);
+  const keep = (flags & STANDBY_KEEP_KAFKA) != 0;
+  let kept: usize = 0;
+  if (keep) {
+    kept = heap.alloc(<usize>(2 * T * W) << 2);
+    memory.copy(kept, out, <usize>(2 * T * W) << 2);
+  }
   // kLoad now holds the loads after Kafka's placement.
   const count = scratch(C, 0);
   const hEnd = ld(holderStart, T);
@@ -910,10 +976,32 @@ export function standbyBalanced(
     if (c >= 0) st(count, c, ld(count, c) + 1);
   }
   gCount = count;
+  bDirty = scratch(T, 0);
   envelope(C, kLoad, cap, count);
   if (K > 0 && W > 0) chooseSets(C, K, G, T, W, V, clientValues, distinct, groupOf, kLoad, cap, active, holderStart, holders, out);
   if (W > 0) repair(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, holderStart, holders, out);
   remask(K, T, W, V, clientValues, active, holderStart, holders, out);
+  if (keep) writeKafkaDiff(T, W, kept, out);
+}
+
+/** Kafka's placement (`kept`, slots then masks) after the result, as the tasks where it differs. */
+function writeKafkaDiff(T: i32, W: i32, kept: usize, out: usize): void {
+  const TW = T * W;
+  let at = 2 * TW + 1;
+  let d = 0;
+  for (let t = 0; t < T; t++) {
+    let differs = false;
+    for (let j = 0; j < W; j++) {
+      const s = t * W + j;
+      if (ld(out, s) != ld(kept, s) || ld(out, TW + s) != ld(kept, TW + s)) differs = true;
+    }
+    if (!differs) continue;
+    d++;
+    st(out, at++, t);
+    for (let j = 0; j < W; j++) st(out, at++, ld(kept, t * W + j));
+    for (let j = 0; j < W; j++) st(out, at++, ld(kept, TW + t * W + j));
+  }
+  st(out, 2 * TW, d);
 }
 
 // ---------------------------------------------------------------- kafka
@@ -952,8 +1040,215 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
   st(out, t * W + j, c);
   st(out, T * W + t * W + j, mask);
   st(load, c, ld(load, c) + 1);
-  sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
+  if (qOn) streamTake(c);
+  else sinkDeep(ld(gGroupOf, c), ld(gPos, c)); // its key grew: move it down
   markHolder(c, K, clientValues);
+}
+
+// ---------------------------------------------------------------- group streams (Kafka phase)
+//
+// Without limits, Kafka's picks from a group are its members in (load n/c, index) order, each
+// pick raising the member's load by one: the member comes back at (n+1)/c. So instead of a
+// heap per group (a sift per pick, the phase's main cost), each group hands out a batch: every
+// member's coming loads n, n+1, ... whose rank (rankOf) is below a bound R, sorted by (rank,
+// index) with one stable counting sort over the ranks. A pick takes the first entry whose
+// member does not hold the task (the least free member: members with no entry rank >= R, and
+// a member's first entry left is its current load); a member picked out of order is marked
+// taken. When the batch runs out it is rebuilt from the current loads with a new bound; when
+// only members holding the task are left in it, the group's members are scanned instead.
+// Same picks as the heaps (the reference keeps heaps); used when keys are packed and
+// capacities small enough for the ranks' span.
+
+let qOn: bool = false;
+let qMStart: usize = 0; // per group: its members, ascending, are qMembers[qMStart[g] .. qMStart[g+1])
+let qMembers: usize = 0;
+let qLen: usize = 0; // per group: entries in its batch (in qEv[qMStart[g] * Q_PER ..])
+let qCur: usize = 0; // per group: its first entry not taken
+let qSpan: usize = 0; // per group: the span of ranks its last batch covered
+let qAt: usize = 0; // per group: the entry the last pollStreams found (-1: found by scanning the members)
+let qEv: usize = 0; // entries: a member, or -1 once taken
+let qHeadC: usize = 0; // per group: the member of its first entry not taken
+let qHeadK: usize = 0; // per group: that member's key (f64), so a poll compares groups without following the member
+let qGenC: usize = 0;
+let qGenR: usize = 0;
+let qBucket: usize = 0;
+/** A batch holds up to Q_PER entries per member (and at least Q_TARGET_MIN of them are asked for). */
+const Q_PER: i32 = 8;
+const Q_TARGET_MIN: i32 = 16;
+const Q_MAX_SPAN: i32 = 1 << 16;
+/** Streams need small capacities: the ranks a batch spans grow with M / capacity. */
+const Q_MAX_CAP: i32 = 256;
+
+function initStreams(C: i32, G: i32, groupOf: usize): void {
+  qOn = gPacked && !gLimited && gMaxCap <= Q_MAX_CAP;
+  if (!qOn) return;
+  qMStart = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(qMStart, ld(groupOf, c) + 1, ld(qMStart, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(qMStart, g + 1, ld(qMStart, g + 1) + ld(qMStart, g));
+  qMembers = scratch(C, 0);
+  const fill = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(fill, g, ld(qMStart, g));
+  for (let c = 0; c < C; c++) {
+    const g = ld(groupOf, c);
+    st(qMembers, ld(fill, g), c);
+    st(fill, g, ld(fill, g) + 1);
+  }
+  qLen = scratch(G, 0);
+  qCur = scratch(G, 0);
+  qSpan = scratch(G, 1);
+  qAt = scratch(G, -1);
+  qEv = scratch(C * Q_PER + G * Q_TARGET_MIN, 0);
+  let most = 0;
+  for (let g = 0; g < G; g++) {
+    const m = ld(qMStart, g + 1) - ld(qMStart, g);
+    if (m > most) most = m;
+  }
+  qGenC = scratch(most * Q_PER + Q_TARGET_MIN, 0);
+  qGenR = scratch(most * Q_PER + Q_TARGET_MIN, 0);
+  qBucket = scratch(Q_MAX_SPAN + 1, 0);
+  qHeadC = scratch(G, 0);
+  const heads: i32 = G > 0 ? G : 1;
+  qHeadK = heap.alloc(<usize>heads << 3);
+  for (let g = 0; g < G; g++) setHead(g);
+}
+
+/** Moves group g's cursor past taken entries (rebuilding the batch when none is left) and records its head. */
+function setHead(g: i32): void {
+  const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+  let len = ld(qLen, g);
+  let i = ld(qCur, g);
+  while (i < len && ld(qEv, base + i) < 0) i++;
+  if (i == len) {
+    refill(g);
+    i = 0;
+  }
+  st(qCur, g, i);
+  const c = ld(qEv, base + i);
+  st(qHeadC, g, c);
+  store<f64>(qHeadK + (<usize>g << 3), load<f64>(gKey + (<usize>c << 3)));
+}
+
+/** Entries of group g with rank below r0 + span: sum over members of #{n >= load : n * M < (r0 + span) * c}. */
+function streamCount(g: i32, r0: i64, span: i32): i64 {
+  const R = r0 + <i64>span;
+  const mask = (<i64>1 << gMBits) - 1;
+  let total: i64 = 0;
+  const m1 = ld(qMStart, g + 1);
+  for (let i = ld(qMStart, g); i < m1; i++) {
+    const c = ld(qMembers, i);
+    const upto = (R * <i64>ld(gCap, c) + mask) >> gMBits; // ceil(R * c / M): loads below it have rank < R
+    const d = upto - <i64>ld(gLoad, c);
+    if (d > 0) total += d;
+  }
+  return total;
+}
+
+/** Rebuilds group g's batch from its members' current loads. */
+function refill(g: i32): void {
+  const m0 = ld(qMStart, g), m1 = ld(qMStart, g + 1);
+  let r0: i64 = i64.MAX_VALUE;
+  for (let i = m0; i < m1; i++) {
+    const c = ld(qMembers, i);
+    const r = rankOf(ld(gLoad, c), ld(gCap, c));
+    if (r < r0) r0 = r;
+  }
+  const room = <i64>((m1 - m0) * Q_PER + Q_TARGET_MIN);
+  const target = <i64>((m1 - m0) * 2 + Q_TARGET_MIN);
+  // Rank r0 alone gives at most one entry per member (a member's ranks step by M / c >= 1).
+  let span = ld(qSpan, g) >> 1;
+  if (span < 1) span = 1;
+  let count = streamCount(g, r0, span);
+  while (count > room && span > 1) {
+    span >>= 1;
+    count = streamCount(g, r0, span);
+  }
+  while (count < target && span < Q_MAX_SPAN) {
+    const more = streamCount(g, r0, span << 1);
+    if (more > room) break;
+    span <<= 1;
+    count = more;
+  }
+  st(qSpan, g, span);
+  const R = r0 + <i64>span;
+  const M: i64 = <i64>1 << gMBits;
+  // Each member's entries in load order, members ascending; then a stable counting sort by rank.
+  let e = 0;
+  for (let i = m0; i < m1; i++) {
+    const c = ld(qMembers, i);
+    const cc = <i64>ld(gCap, c);
+    const lim = R * cc;
+    let x = <i64>ld(gLoad, c) << gMBits;
+    if (x >= lim) continue;
+    let q = x / cc;
+    let rem = x - q * cc;
+    const dq = M / cc, dr = M - dq * cc;
+    while (x < lim) {
+      st(qGenC, e, c);
+      st(qGenR, e, <i32>(q - r0));
+      e++;
+      x += M;
+      q += dq;
+      rem += dr;
+      if (rem >= cc) {
+        q++;
+        rem -= cc;
+      }
+    }
+  }
+  memory.fill(qBucket, 0, <usize>(span + 1) << 2);
+  for (let i = 0; i < e; i++) st(qBucket, ld(qGenR, i) + 1, ld(qBucket, ld(qGenR, i) + 1) + 1);
+  for (let r = 0; r < span; r++) st(qBucket, r + 1, ld(qBucket, r + 1) + ld(qBucket, r));
+  const base = m0 * Q_PER + g * Q_TARGET_MIN;
+  for (let i = 0; i < e; i++) {
+    const r = ld(qGenR, i);
+    const at = ld(qBucket, r);
+    st(qBucket, r, at + 1);
+    st(qEv, base + at, ld(qGenC, i));
+  }
+  st(qLen, g, e);
+  st(qCur, g, 0);
+}
+
+/** The least member of group g not holding the task (bHeld), or -1; qAt[g] records where it was found. */
+function streamHead(g: i32): i32 {
+  const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+  const len = ld(qLen, g);
+  // setHead keeps qCur on an entry not taken.
+  for (let i = ld(qCur, g); i < len; i++) {
+    const c = ld(qEv, base + i);
+    if (c >= 0 && ld(bHeld, c) != bStamp) {
+      st(qAt, g, i);
+      return c;
+    }
+  }
+  // Only members holding the task are left in the batch. Scan the members: the least free one by key (its entries, if any, lie beyond the batch).
+  let best = -1;
+  let bk = Infinity;
+  const m1 = ld(qMStart, g + 1);
+  for (let i = ld(qMStart, g); i < m1; i++) {
+    const c = ld(qMembers, i);
+    if (ld(bHeld, c) == bStamp) continue;
+    const k = load<f64>(gKey + (<usize>c << 3));
+    if (k < bk) {
+      bk = k;
+      best = c;
+    }
+  }
+  st(qAt, g, -1);
+  return best;
+}
+
+/** c (just found by streamHead, its load just raised) is taken: mark its entry, refresh its key. */
+function streamTake(c: i32): void {
+  const g = ld(gGroupOf, c);
+  const at = ld(qAt, g);
+  rekey(c);
+  if (at >= 0) {
+    const base = ld(qMStart, g) * Q_PER + g * Q_TARGET_MIN;
+    st(qEv, base + at, -1);
+    // The head was taken: the next entry not taken (c's own next, perhaps) is the head now.
+    if (at == ld(qCur, g)) setHead(g);
+  }
 }
 
 /**
@@ -962,20 +1257,73 @@ function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize,
  * whole tag groups: the best of the passing groups' least loaded free members
  * is the client a scan of all clients finds.
  */
+/** poll()'s filter: group g has no value of a key not yet exhausted that the task's copies used. */
+// @ts-ignore: decorator
+@inline function allowed(g: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): bool {
+  for (let k = 0; k < K; k++) {
+    if (ld(exhausted, k) != 0) continue;
+    const v = ld(groupValues, g * K + k);
+    if (v >= 0 && ld(usedVal, v) == bStamp) return false;
+  }
+  return true;
+}
+
+// The tag filter as bit sets (at most 32 groups, no key exhausted in the task yet): a value
+// the task's copies used shuts out every group with it, so the passing groups are the ones
+// not in pBlocked, found without checking each group's values.
+let pGroupsFit: bool = false;
+let pMasked: bool = false;
+let pBlocked: i32 = 0;
+let pValueGroups: usize = 0;
+
 function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
-  let best = -1;
-  for (let g = 0; g < G; g++) {
-    if (tags) {
-      let ok = true;
-      for (let k = 0; k < K; k++) {
-        if (ld(exhausted, k) != 0) continue;
-        const v = ld(groupValues, g * K + k);
-        if (v >= 0 && ld(usedVal, v) == bStamp) {
-          ok = false;
-          break;
+  if (qOn) {
+    // The least head of the passing groups; when it does not hold the task it is the answer
+    // (any other group's best is no better than its head). Otherwise the loop below.
+    let bestG = -1;
+    let bk = Infinity;
+    if (tags && pMasked) {
+      let open = ~pBlocked & (G >= 32 ? -1 : (1 << G) - 1);
+      while (open != 0) {
+        const g = ctz(open);
+        open &= open - 1;
+        const k = load<f64>(qHeadK + (<usize>g << 3));
+        if (k < bk) {
+          bk = k;
+          bestG = g;
         }
       }
-      if (!ok) continue;
+    } else {
+      for (let g = 0; g < G; g++) {
+        if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
+        const k = load<f64>(qHeadK + (<usize>g << 3));
+        if (k < bk) {
+          bk = k;
+          bestG = g;
+        }
+      }
+    }
+    if (bestG < 0) return -1;
+    const c = ld(qHeadC, bestG);
+    if (ld(bHeld, c) != bStamp) {
+      st(qAt, bestG, ld(qCur, bestG));
+      return c;
+    }
+  }
+  let best = -1;
+  let bk = Infinity;
+  for (let g = 0; g < G; g++) {
+    if (tags && !allowed(g, K, groupValues, usedVal, exhausted)) continue;
+    if (qOn) {
+      // Unique keys: the least key is the least client.
+      const y = streamHead(g);
+      if (y < 0) continue;
+      const k = load<f64>(gKey + (<usize>y << 3));
+      if (k < bk) {
+        bk = k;
+        best = y;
+      }
+      continue;
     }
     // The heap top, when it does not hold the task, is the group's best (no limits in this phase).
     const top = ld(gSize, g) > 0 ? ld(gHeap, ld(gStart, g)) : -1;
@@ -1006,11 +1354,24 @@ export function standbyKafka(
   for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
   const filled = scratch(T, 0);
   initHeaps(C, G, groupOf, load, cap, load, 0);
+  initStreams(C, G, groupOf);
   bHeld = scratch(C, 0);
   bStamp = 0;
   kSeen = scratch(V, 0);
   const usedVal = scratch(V, 0);
   const exhausted = scratch(K, 0);
+  // With at most 32 groups, the groups each value id shuts out, as a bit set.
+  pGroupsFit = G <= 32;
+  pMasked = false;
+  pValueGroups = scratch(V, 0);
+  if (pGroupsFit) {
+    for (let g = 0; g < G; g++) {
+      for (let k = 0; k < K; k++) {
+        const v = ld(groupValues, g * K + k);
+        if (v >= 0) st(pValueGroups, v, ld(pValueGroups, v) | (1 << g));
+      }
+    }
+  }
 
   if (tagAware) {
     for (let t = 0; t < T; t++) {
@@ -1019,6 +1380,8 @@ export function standbyKafka(
       if (ld(remaining, t) <= 0 && (flags & NEED_EXACT) != 0) continue;
       visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
       for (let k = 0; k < K; k++) st(exhausted, k, 0);
+      pMasked = pGroupsFit;
+      pBlocked = 0;
       let usedCount = 1;
       let last = a;
       let rem = ld(remaining, t);
@@ -1026,8 +1389,13 @@ export function standbyKafka(
         for (let k = 0; k < K; k++) {
           const v = ld(clientValues, last * K + k);
           if (v < 0) continue;
-          if (ld(distinct, k) <= usedCount) st(exhausted, k, 1);
-          else st(usedVal, v, bStamp);
+          if (ld(distinct, k) <= usedCount) {
+            st(exhausted, k, 1);
+            pMasked = false; // an exhausted key lets groups through again: poll() checks each group
+          } else {
+            st(usedVal, v, bStamp);
+            pBlocked |= ld(pValueGroups, v);
+          }
         }
         const c = poll(true, G, K, groupValues, usedVal, exhausted);
         if (c < 0) break;
@@ -1048,6 +1416,7 @@ export function standbyKafka(
     pending--;
     visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
     while (ld(remaining, t) > 0) {
+      pMasked = false;
       const c = poll(false, G, K, groupValues, usedVal, exhausted);
       if (c < 0) break;
       assignSlot(t, c, K, T, W, clientValues, load, filled, out);

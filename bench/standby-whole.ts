@@ -12,7 +12,7 @@ import { columnarOf, normalizeCluster, placeStandbys, placeStandbysColumnar, typ
 import { flatten } from '../src/standby/problem.js';
 import { javaHashMapOrderOf } from '../src/standby/hash-order.js';
 import { getKernels } from '../src/engine/kernels.js';
-import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, NEED_EXACT } from '../src/engine/reference/standby.js';
 
 /** The benchmark's cluster as plain JSON-shaped data: UUID clients tagged cluster x zone (3 x 3), 1-4 threads, tasks of 8 subtopologies on random clients. */
 export function benchSpec(C: number, T: number, S = 2): ClusterSpec {
@@ -70,7 +70,7 @@ export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): Whol
   const col = columnarOf(normalizeCluster(spec));
   const obj: { wall: number; cpu: number }[] = [];
   const colT: { wall: number; cpu: number }[] = [];
-  const phases = { normalize: [] as number[], flatten: [] as number[], order: [] as number[], kernel: [] as number[] };
+  const phases = { normalize: [] as number[], flatten: [] as number[], order: [] as number[], kernel: [] as number[], kafkaPhase: [] as number[] };
   const kernels = getKernels({});
   let check = true;
   for (let r = 0; r < rounds; r++) {
@@ -80,7 +80,8 @@ export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): Whol
     colT.push(timed(() => void (slots = placeStandbysColumnar(col).slots)));
     check &&= objSlots.length === slots.length && objSlots.every((c, i) => c === slots[i]);
     // Where the object call's time goes (CPU ms): normalizing, flattening (columns -> the kernel's
-    // problem), the fallback's HashMap order, the balanced kernel itself.
+    // problem), the fallback's HashMap order, the balanced kernel itself and, inside it, Kafka's
+    // placement that balanced starts from.
     let cluster = normalizeCluster(spec);
     phases.normalize.push(timed(() => void (cluster = normalizeCluster(spec))).cpu);
     let flat = flatten(cluster, 'balanced', true);
@@ -88,10 +89,12 @@ export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): Whol
     let order: Int32Array = new Int32Array(0);
     phases.order.push(timed(() => void (order = javaHashMapOrderOf(flat.subtopologies, flat.partitions).order)).cpu);
     phases.kernel.push(timed(() => void kernels.standbyBalanced(flat.problem, KAFKA_TAG_AWARE, order)).cpu);
+    // The part of the kernel that is Kafka's own placement (balanced's first phase, alone).
+    phases.kafkaPhase.push(timed(() => void kernels.standbyKafka(flat.problem, KAFKA_TAG_AWARE | NEED_EXACT, order)).cpu);
   }
   const rows: WholeRow[] = [];
   const o = median(obj.map((x) => x.wall));
-  const phase = `CPU: normalize ${median(phases.normalize).toFixed(0)} ms, flatten ${median(phases.flatten).toFixed(0)} ms, HashMap order ${median(phases.order).toFixed(0)} ms, balanced kernel (${kernels.name}) ${median(phases.kernel).toFixed(0)} ms; walls ${obj.map((x) => x.wall.toFixed(0)).join(' ')}`;
+  const phase = `CPU: normalize ${median(phases.normalize).toFixed(0)} ms, flatten ${median(phases.flatten).toFixed(0)} ms, HashMap order ${median(phases.order).toFixed(0)} ms, balanced kernel (${kernels.name}) ${median(phases.kernel).toFixed(0)} ms (of which Kafka's placement, alone: ${median(phases.kafkaPhase).toFixed(0)} ms); the rest of the wall is garbage collection and copies; walls ${obj.map((x) => x.wall.toFixed(0)).join(' ')}`;
   rows.push({ case: `placeStandbys(JSON-shaped object), ${T} tasks x ${C} clients, balanced, whole call`, p50ms: o, cpuMs: median(obj.map((x) => x.cpu)), targetMs: 1000, met: o < 1000, note: phase });
   const cm = median(colT.map((x) => x.wall));
   rows.push({ case: `placeStandbysColumnar(typed arrays), same cluster`, p50ms: cm, cpuMs: median(colT.map((x) => x.cpu)), targetMs: 1000, met: cm < 1000, note: `${check ? 'same slots as the object call' : 'SLOTS DIFFER from the object call'}; object/columnar ${(o / cm).toFixed(2)}x; walls ${colT.map((x) => x.wall.toFixed(0)).join(' ')}` });

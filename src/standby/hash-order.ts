@@ -6,7 +6,7 @@
 // (resizes split buckets stably), so iteration = buckets ascending, then
 // insertion order. A bucket that reaches 9 entries while the table is smaller
 // than 64 doubles the table instead of becoming a tree (HashMap.treeifyBin).
-import { taskIdHash, type TaskId } from './task-id.js';
+import type { TaskId } from './task-id.js';
 
 export interface HashOrder {
   /** Task indices (into the sorted list) in HashMap iteration order. */
@@ -34,16 +34,24 @@ export function javaHashMapOrderOf(subs: Int32Array, parts: Int32Array): HashOrd
   const n = subs.length;
   const spread = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const h = taskIdHash(subs[i]!, parts[i]!);
+    // taskIdHash(subs[i], parts[i]), written out: a call across modules per task costs
+    // an export getter under some loaders (tsx), a tenth of this function's time.
+    const h = Math.imul((Math.imul(31 + subs[i]!, 31) + parts[i]!) | 0, 31);
     spread[i] = h ^ (h >>> 16);
   }
   let cap = 16;
   // Bucket sizes only matter up to 9 (a 9th entry is what treeifyBin reacts to), so
   // they saturate there and fit in bytes: a 2M-bucket table is 2 MB to walk, not 8.
-  let counts = new Uint8Array(cap);
+  // One array for every table size (the load factor's final size, doubled for the small
+  // tables' treeify resizes): no new array per resize.
+  let most = 64;
+  while (most * 0.75 < n) most *= 2;
+  const room = new Uint8Array(most);
+  let counts = room.subarray(0, cap);
   let exact = true;
   const rebuild = (upTo: number): void => {
-    counts = new Uint8Array(cap);
+    counts = room.subarray(0, cap);
+    counts.fill(0);
     const m = cap - 1;
     for (let j = 0; j < upTo; j++) {
       const b = spread[j]! & m;

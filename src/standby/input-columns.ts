@@ -5,10 +5,10 @@
 // placing does not: flatten() reads the columns). Input it does not accept
 // (anything that is an error, or too odd to pack) returns undefined, and the
 // object path then reports the exact first error.
-import { packTaskId, type TaskId } from './task-id.js';
+import { PACKED_SUBTOPOLOGY_LIMIT, packTaskId, scanTaskId, scanned, type TaskId } from './task-id.js';
 import type { ProcessKey } from './process-id.js';
 import { isRecord, markNormalized, readClient, readSettings, sortClients, type Client, type Cluster, type IndexedTask } from './input.js';
-import { TaskIndex, sortedDistinct, strictlyIncreasing, unpack } from './task-columns.js';
+import { TaskIndex, sortedDistinct } from './task-columns.js';
 
 /** The task lists of a cluster from the fast path, as columns. */
 export interface ClusterColumns {
@@ -24,6 +24,21 @@ export interface ClusterColumns {
 }
 
 const columnsOf = new WeakMap<Cluster, ClusterColumns>();
+
+// Read once: some loaders (tsx) turn every use of an imported binding into an export getter
+// call, and these run for every task id of the input.
+const pack = packTaskId;
+const scan = scanTaskId;
+const read = scanned;
+const LIMIT = PACKED_SUBTOPOLOGY_LIMIT;
+
+/**
+ * packTaskId's test without packing: true when `text` is a task id the fast path takes
+ * (packTaskId(text) >= 0), its numbers then in `read`.
+ */
+function readTaskId(text: unknown): boolean {
+  return typeof text === 'string' && scan(text) && read.subtopology < LIMIT;
+}
 
 /** The columns behind a cluster from the fast path; undefined for one from the object path. */
 export function clusterColumns(cluster: Cluster): ClusterColumns | undefined {
@@ -154,21 +169,37 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     // The stateful tasks first; then each list entry is looked up as it is read.
     const list = spec.tasks;
     if (!Array.isArray(list)) return undefined;
-    const keys = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i++) if ((keys[i] = packTaskId(list[i])) < 0) return undefined;
-    const cols = strictlyIncreasing(keys) ? unpack(keys, keys.length) : sortedDistinct(keys, true);
-    if (cols === undefined) return undefined;
-    ({ subs, parts } = cols);
+    // Usually given in TaskId order: read straight into the columns, and only when a task
+    // comes out of order collect the packed keys to sort them.
+    const n = list.length;
+    subs = new Int32Array(n);
+    parts = new Int32Array(n);
+    let ps = -1;
+    let pp = -1;
+    let i = 0;
+    for (; i < n; i++) {
+      if (!readTaskId(list[i])) return undefined;
+      const s = read.subtopology, q = read.partition;
+      if (s < ps || (s === ps && q <= pp)) break;
+      subs[i] = ps = s;
+      parts[i] = pp = q;
+    }
+    if (i < n) {
+      const keys = new Float64Array(n);
+      for (let j = 0; j < n; j++) if ((keys[j] = pack(list[j])) < 0) return undefined;
+      const cols = sortedDistinct(keys, true);
+      if (cols === undefined) return undefined;
+      ({ subs, parts } = cols);
+    }
     const index = new TaskIndex(subs, parts);
     for (let i = 0; i < N; i++) {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
       for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
         for (let j = 0; j < ids.length; j++) {
-          const key = packTaskId(ids[j]);
-          if (key < 0) return undefined;
-          const k = index.indexOfKey(key);
+          if (!readTaskId(ids[j])) return undefined;
+          const k = index.indexOf(read.subtopology, read.partition);
           entryTask[from + j] = k;
-          if (k < 0) stateless.set(from + j, key);
+          if (k < 0) stateless.set(from + j, read.subtopology * 4294967296 + read.partition);
         }
       }
     }
@@ -178,7 +209,7 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     for (let i = 0; i < N; i++) {
       own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
       for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
-        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = packTaskId(ids[j])) < 0) return undefined;
+        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = pack(ids[j])) < 0) return undefined;
       }
     }
     const index0 = keys.slice();

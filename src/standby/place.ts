@@ -1,7 +1,7 @@
 // placeStandbys: validate -> flatten -> kernel -> a placement whose report is
 // built on demand (a million tasks stay flat arrays unless someone asks).
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
-import { KAFKA_TAG_AWARE, KEEP_KAFKA, type StandbyProblem } from '../engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, KEEP_KAFKA, kafkaPlacementOf, type StandbyProblem } from '../engine/reference/standby.js';
 import { AssignorError } from '../errors.js';
 import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
@@ -102,8 +102,9 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
     if (mode !== 'balanced') return undefined;
     if (kafka !== undefined) return kafka;
     if (reuseKafka) {
-      const kafkaSlots = p.width === 0 ? slots : out.subarray(2 * n, 3 * n);
-      const kafkaMasks = p.width === 0 ? masks : out.subarray(3 * n, 4 * n);
+      const k = p.width === 0 ? { slots, masks } : kafkaPlacementOf(out, p.tasks, p.width);
+      const kafkaSlots = k.slots;
+      const kafkaMasks = k.masks;
       kafka = {
         ...placement,
         mode: 'kafka',

@@ -114,6 +114,7 @@ function taskColumns(cluster: Cluster, cols: ClusterColumns): TaskParts {
   }
   for (let t = 0; t < T; t++) holderStart[t + 1]! += holderStart[t]!;
   const holders = new Int32Array(holderStart[T]!);
+  if (holders.length === 0) return { load, active, holderStart, holders };
   const cursor = holderStart.slice(0, T);
   // Clients in order, so each task's holders come out ascending.
   for (let c = 0; c < C; c++) {

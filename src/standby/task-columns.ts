@@ -20,12 +20,6 @@ export function sortedDistinct(keys: Float64Array, distinctOnly: boolean): { sub
   return unpack(keys, m);
 }
 
-/** True when the keys are strictly increasing (so in TaskId order and distinct). */
-export function strictlyIncreasing(keys: Float64Array): boolean {
-  for (let i = 1; i < keys.length; i++) if (!(keys[i]! > keys[i - 1]!)) return false;
-  return true;
-}
-
 /** The first n packed keys as (subtopology, partition) columns. */
 export function unpack(keys: Float64Array, n: number): { subs: Int32Array; parts: Int32Array } {
   const subs = new Int32Array(n);

@@ -49,6 +49,21 @@ describe('standby kernels: WASM = reference', () => {
       { numRuns: 200 },
     );
   });
+  // The Kafka phase's group streams (assembly/standby.ts) rebuild a group's batch every few
+  // picks per member: many tasks on few clients, with holders at the front of a batch
+  // (existing standbys, unowned tasks for the fallback, no tags at all) and capacities around
+  // the streams' limit of 256, where the kernel goes back to its heaps.
+  it('many tasks per client (the group streams refill often), both modes', () => {
+    const caps = [1, 2, 3, 5, 8, 255, 256, 257];
+    fc.assert(
+      fc.property(arbCluster({ maxClients: 24, maxTasks: 300, missingKeys: true, existing: true }), fc.array(fc.integer({ min: 0, max: caps.length - 1 }), { minLength: 24, maxLength: 24 }), fc.boolean(), (spec, picks, wide) => {
+        const c = wide ? { ...spec, clients: spec.clients.map((cl, i) => ({ ...cl, capacity: caps[picks[i]!]! })) } : spec;
+        same(c, 'balanced');
+        same(c, 'kafka');
+      }),
+      { numRuns: 150 },
+    );
+  });
   it('a seeded cluster of 300 clients and 3,000 tasks, both modes', () => {
     const spec = seededCluster(42, 300, 3000, 2, [3, 3]);
     same(spec, 'balanced');

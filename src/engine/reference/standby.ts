@@ -42,8 +42,53 @@ export interface StandbyProblem {
 export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
 export const NEED_EXACT = 2;
-/** Balanced only: the result has 4*T*W ints and [2*T*W, 4*T*W) holds Kafka's placement (slots, masks) before balanced improves it. */
+/**
+ * Balanced only: the result also carries Kafka's placement (before balanced improves it), as
+ * the tasks where it differs: after the 2*T*W ints, D, then D records of 1 + 2*W ints (the
+ * task, Kafka's W slots, Kafka's W masks). kafkaPlacementOf() reads it back. (Balanced
+ * changes few tasks, so this is about half the size of a second full placement.)
+ */
 export const KEEP_KAFKA = 4;
+
+/** The result of a KEEP_KAFKA call: `out` (2*T*W ints) with Kafka's placement `kafka` (same layout) appended as its differences. */
+export function withKafkaDiff(out: Int32Array, kafka: Int32Array, T: number, W: number): Int32Array {
+  const TW = T * W;
+  const differs: number[] = [];
+  for (let t = 0; t < T; t++) {
+    for (let j = 0; j < W; j++) {
+      const s = t * W + j;
+      if (out[s] !== kafka[s] || out[TW + s] !== kafka[TW + s]) {
+        differs.push(t);
+        break;
+      }
+    }
+  }
+  const res = new Int32Array(2 * TW + 1 + differs.length * (1 + 2 * W));
+  res.set(out.subarray(0, 2 * TW));
+  res[2 * TW] = differs.length;
+  let at = 2 * TW + 1;
+  for (const t of differs) {
+    res[at++] = t;
+    for (let j = 0; j < W; j++) res[at++] = kafka[t * W + j]!;
+    for (let j = 0; j < W; j++) res[at++] = kafka[TW + t * W + j]!;
+  }
+  return res;
+}
+
+/** Kafka's slots and masks from a KEEP_KAFKA result (fresh arrays). */
+export function kafkaPlacementOf(res: Int32Array, T: number, W: number): { slots: Int32Array; masks: Int32Array } {
+  const TW = T * W;
+  const slots = res.slice(0, TW);
+  const masks = res.slice(TW, 2 * TW);
+  const d = res[2 * TW]!;
+  let at = 2 * TW + 1;
+  for (let i = 0; i < d; i++) {
+    const t = res[at++]!;
+    for (let j = 0; j < W; j++) slots[t * W + j] = res[at++]!;
+    for (let j = 0; j < W; j++) masks[t * W + j] = res[at++]!;
+  }
+  return { slots, masks };
+}
 
 export interface StandbyKernels {
   /**
@@ -213,12 +258,8 @@ function groupHeaps(p: StandbyProblem, load: Int32Array, count: Int32Array, mode
 function standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
   const kafka = standbyKafka(p, (flags & ~KEEP_KAFKA) | NEED_EXACT, fallbackOrder);
   // The caller's comparison with Kafka reuses this phase instead of placing again.
-  let out = kafka;
-  if ((flags & KEEP_KAFKA) !== 0) {
-    out = new Int32Array(2 * kafka.length);
-    out.set(kafka);
-    out.set(kafka, kafka.length);
-  }
+  const keep = (flags & KEEP_KAFKA) !== 0;
+  const out = keep ? kafka.slice() : kafka;
   const load = p.load.slice();
   const count = new Int32Array(p.clients); // standbys per client (existing and placed)
   for (let h = 0; h < p.holders.length; h++) count[p.holders[h]!]!++;
@@ -233,7 +274,7 @@ function standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32A
   if (p.keys > 0 && p.width > 0) chooseSets(p, out, load, count, env);
   if (p.width > 0) repair(p, out, load, count, env);
   remask(p, out);
-  return out;
+  return keep ? withKafkaDiff(out, kafka, p.tasks, p.width) : out;
 }
 
 /** Kafka's range: the least and the most load (as count/capacity), the fewest and the most standbys of any client. */

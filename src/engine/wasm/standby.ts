@@ -34,11 +34,13 @@ export function wasmStandby(core: WasmCore): StandbyKernels {
     const hs = core.put(p.holderStart);
     const hl = core.put(p.holders);
     const fo = core.put(fallbackOrder);
-    // KEEP_KAFKA (balanced only): Kafka's placement follows the result.
-    const n = 2 * p.tasks * p.width * ((flags & KEEP_KAFKA) !== 0 ? 2 : 1);
-    const out = core.alloc(n * 4);
+    // KEEP_KAFKA (balanced only): Kafka's placement follows the result as its differences
+    // (count, then per differing task 1 + 2W ints; room for every task).
+    const n = 2 * p.tasks * p.width;
+    const keep = (flags & KEEP_KAFKA) !== 0;
+    const out = core.alloc((keep ? n + 1 + p.tasks * (1 + 2 * p.width) : n) * 4);
     kernel(p.clients, p.keys, p.groups, p.tasks, p.width, p.values, cv, di, go, gv, ld, cp, ac, nd, hs, hl, flags, fo, out);
-    return core.takeI32(out, n);
+    return core.takeI32(out, keep ? n + 1 + core.i32(out + n * 4, 1)[0]! * (1 + 2 * p.width) : n);
   };
   return { standbyBalanced: call(raw.standbyBalanced), standbyKafka: call(raw.standbyKafka) };
 }
