@@ -206,3 +206,33 @@ describe('compaction of SSP rows written at different times', () => {
     r.close();
   });
 });
+
+describe('per-task key columns read back from one frame', () => {
+  it('types with the same keys share nothing a later write can change, and equal counts with other keys stay apart', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 42 });
+    const n = 3000;
+    const batch = [];
+    for (let p = 0; p < n; p++) batch.push({ type: 'set-task-container-assignment', key: `Partition ${p}`, value: { containerId: String(p % 7) } });
+    for (let p = 0; p < n; p++) batch.push({ type: 'set-task-mode-assignment', key: `Partition ${p}`, value: { taskMode: 'Active' } });
+    // Same count, one key differs in its last byte: must not be taken for the twin.
+    for (let p = 0; p < n; p++) batch.push({ type: 'set-changelog', key: p === n - 1 ? `Partition ${p}x` : `Partition ${p}`, value: { Partition: String(p) } });
+    s.writeBatch(batch);
+    s.compact();
+    const before = snapshot(s);
+    s.close();
+    const r = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 42 });
+    expect(snapshot(r)).toEqual(before);
+    expect(r.get('set-changelog', `Partition ${n - 1}x`)).toEqual({ Partition: String(n - 1) });
+    expect(r.has('set-changelog', `Partition ${n - 1}`)).toBe(false);
+    // A new key in one type is not a key of the others.
+    r.put('set-task-mode-assignment', 'Partition new', { taskMode: 'Standby' });
+    expect(r.has('set-task-container-assignment', 'Partition new')).toBe(false);
+    expect([...r.entries('set-task-container-assignment').keys()]).toHaveLength(n);
+    expect([...r.entries('set-task-mode-assignment').keys()]).toHaveLength(n + 1);
+    r.put('set-task-container-assignment', 'Partition other', { containerId: '0' });
+    expect([...r.entries('set-task-mode-assignment').keys()].slice(n)).toEqual(['Partition new']);
+    expect([...r.entries('set-task-container-assignment').keys()].slice(n)).toEqual(['Partition other']);
+    r.close();
+  });
+});
