@@ -212,7 +212,9 @@ async function main(): Promise<void> {
       tasks: MID_TASKS,
       clients: MID_CLIENTS,
       kafkaOverBalanced: { [wasm]: ratioWasm, reference: ratioRef },
-      target: '>= 100x',
+      // An old target (balanced >= 100x faster than a kafka mode that scanned every client per pick) no
+      // longer applies: kafka mode picks from indexed structures now, and balanced starts from its placement.
+      note: 'kafka mode / balanced; balanced runs Kafka\'s placement first, so it is not faster than kafka mode',
       tasksWhereBalancedIsLower: lower,
       tasksWhereBalancedIsHigher: higher,
       kafkaLevels: spread(kafkaPl),
