@@ -23,6 +23,25 @@ const STANDBY_KEEP_KAFKA: i32 = 4;
   store<i32>(p + (<usize>i << 2), v);
 }
 
+/**
+ * The clients of each tag group, ascending, written to `members` (C entries): group g's are
+ * members[start[g] .. start[g + 1]), a counting sort by groupOf. Returns start (G + 1 entries).
+ */
+function groupMembers(C: i32, G: i32, groupOf: usize, members: usize): usize {
+  const start = scratch(G + 1, 0);
+  for (let c = 0; c < C; c++) st(start, ld(groupOf, c) + 1, ld(start, ld(groupOf, c) + 1) + 1);
+  for (let g = 0; g < G; g++) st(start, g + 1, ld(start, g + 1) + ld(start, g));
+  const fill = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(fill, g, ld(start, g));
+  for (let c = 0; c < C; c++) {
+    const g = ld(groupOf, c);
+    const f = ld(fill, g);
+    st(members, f, c);
+    st(fill, g, f + 1);
+  }
+  return start;
+}
+
 function scratch(n: i32, fill: i32): usize {
   const m: i32 = n > 0 ? n : 1;
   const bytes = <usize>m << 2;
@@ -868,18 +887,8 @@ function repair(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: us
     const c = ld(out, s);
     if (c >= 0) link(c, s);
   }
-  rMStart = scratch(G + 1, 0);
-  for (let c = 0; c < C; c++) st(rMStart, ld(groupOf, c) + 1, ld(rMStart, ld(groupOf, c) + 1) + 1);
-  for (let g = 0; g < G; g++) st(rMStart, g + 1, ld(rMStart, g + 1) + ld(rMStart, g));
   rMembers = scratch(C, 0);
-  const fill = scratch(G, 0);
-  for (let g = 0; g < G; g++) st(fill, g, ld(rMStart, g));
-  for (let c = 0; c < C; c++) {
-    const g = ld(groupOf, c);
-    const f = ld(fill, g);
-    st(rMembers, f, c);
-    st(fill, g, f + 1);
-  }
+  rMStart = groupMembers(C, G, groupOf, rMembers);
   rHeld = scratch(C, 0);
   rSeen = scratch(V, 0);
   rSeenAt = scratch(V, 0);
@@ -1082,17 +1091,8 @@ const Q_MAX_CAP: i32 = 256;
 function initStreams(C: i32, G: i32, groupOf: usize): void {
   qOn = gPacked && !gLimited && gMaxCap <= Q_MAX_CAP;
   if (!qOn) return;
-  qMStart = scratch(G + 1, 0);
-  for (let c = 0; c < C; c++) st(qMStart, ld(groupOf, c) + 1, ld(qMStart, ld(groupOf, c) + 1) + 1);
-  for (let g = 0; g < G; g++) st(qMStart, g + 1, ld(qMStart, g + 1) + ld(qMStart, g));
   qMembers = scratch(C, 0);
-  const fill = scratch(G, 0);
-  for (let g = 0; g < G; g++) st(fill, g, ld(qMStart, g));
-  for (let c = 0; c < C; c++) {
-    const g = ld(groupOf, c);
-    st(qMembers, ld(fill, g), c);
-    st(fill, g, ld(fill, g) + 1);
-  }
+  qMStart = groupMembers(C, G, groupOf, qMembers);
   qLen = scratch(G, 0);
   qCur = scratch(G, 0);
   qSpan = scratch(G, 1);
