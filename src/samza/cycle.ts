@@ -209,7 +209,7 @@ interface NewAssignment {
   activeTask: Int32Array;
   /**
    * Set when list id t is task t's name alone for every t (no standby copies, no SSP in several
-   * tasks): the texts `["name"]` are then not made (table.lists has holes) until text() is asked.
+   * tasks): the texts `["name"]` are then not made (table.lists has holes) until listText asks.
    */
   oneName: readonly string[] | undefined;
 }
@@ -228,6 +228,11 @@ function namesOfTask(plan: JobModelPlan, t: number): string[] {
 function listText(now: NewAssignment, l: number): string {
   const lists = now.table.lists;
   return lists[l] ?? (lists[l] = `[${JSON.stringify(now.oneName![l]!)}]`);
+}
+
+/** Makes every list text not made yet (the whole table is compared or written). */
+function makeListTexts(now: NewAssignment): void {
+  if (now.oneName !== undefined) for (let l = 0; l < now.table.lists.length; l++) listText(now, l);
 }
 
 function newAssignment(plan: JobModelPlan): NewAssignment {
@@ -269,7 +274,7 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   const now: NewAssignment = { table, activeTask, oneName: single ? g.tasks : undefined };
   if (single && (merged.size > 0 || g.everyTask.length > 0)) {
     // Merged lists are found by text (listId): every one-name text is made first.
-    for (let t = 0; t < T; t++) listText(now, t);
+    makeListTexts(now);
     now.oneName = undefined;
   }
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
@@ -504,7 +509,7 @@ function compareAssignments(
   // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
   // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
   const byId = nt.lists.length + old.lists.length < nt.n / 4;
-  if (byId && oneName !== undefined) for (let l = 0; l < nt.lists.length; l++) listText(now, l);
+  if (byId) makeListTexts(now);
   const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
   const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
   const seen = new Uint8Array(old.rows);
@@ -585,7 +590,7 @@ function compareAssignments(
     // Everything changed (a first plan): the new table's columns are the rows, no copy.
     let anyBucket = false;
     for (let r = 0; r < nt.n && !anyBucket; r++) if (nt.bucket[r] !== -1) anyBucket = true;
-    if (oneName !== undefined) for (let l = 0; l < nt.lists.length; l++) listText(now, l);
+    makeListTexts(now);
     const rows = { streams: nt.streams, lists: nt.lists, n: nt.n, stream: nt.stream, partition: nt.partition, bucket: anyBucket ? nt.bucket : null, list: nt.list };
     return { rows, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
   }

@@ -291,16 +291,11 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
   return sspAssignmentOf(t, () => others);
 }
 
-/** Whether `s` is a one-name list text `["name"]` whose name needs no unescaping (JSON.parse reads any other text). */
-function isSingleName(s: string): boolean {
-  return SINGLE_NAME.test(s);
-}
-
-/** `["name"]` where the name holds no control character, quote or backslash (escape). */
+/** A one-name list text `["name"]` whose name needs no unescaping: no control character, quote or backslash (JSON.parse reads any other text). */
 const SINGLE_NAME = /^\["[^\x00-\x1f"\\]*"\]$/;
 
 function singleName(s: string): string | undefined {
-  return isSingleName(s) ? s.slice(2, s.length - 2) : undefined;
+  return SINGLE_NAME.test(s) ? s.slice(2, s.length - 2) : undefined;
 }
 
 /**
@@ -322,7 +317,7 @@ export class TaskLists {
     this.plain = new Uint8Array(texts.length);
     for (let l = 0; l < texts.length; l++) {
       if (used[l] !== 1) this.tasks[l] = [];
-      else if (isSingleName(texts[l]!)) this.plain[l] = 1;
+      else if (SINGLE_NAME.test(texts[l]!)) this.plain[l] = 1;
       else this.tasks[l] = taskList(texts[l], `list ${l}`);
     }
   }

@@ -138,9 +138,26 @@ export interface DecodedTable {
 const SHARED_MAX = 256;
 const SHARED_LENGTH = 12;
 
-function allZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
+/**
+ * A fields section's value column: the live values placed around its tombstones (flag 1: null). A
+ * section without tombstones (what compaction writes) keeps the decoded column as it is.
+ */
+function withTombstones(live: string[], tomb: Uint8Array): Array<string | null> {
+  const n = tomb.length;
+  let k = 0;
+  while (k < n && k < live.length && tomb[k] === 0) k++;
+  if (k === n && live.length === n) return live;
+  const values = new Array<string | null>(n);
+  k = 0;
+  for (let i = 0; i < n; i++) {
+    if (tomb[i] === 0) {
+      if (k >= live.length) throw new Malformed('fields has fewer values than live rows');
+      values[i] = live[k++]!;
+    } else if (tomb[i] === 1) values[i] = null;
+    else throw new Malformed('fields tombstone flag is not 0 or 1');
+  }
+  if (k !== live.length) throw new Malformed('fields has more values than live rows');
+  return values;
 }
 
 /** A CRC-valid body that does not parse: written by something broken, never by a crash. */
@@ -187,9 +204,9 @@ export class Reader {
     return out;
   }
 
-  /** A string table (see decodeStrings and table). */
-  strings(what: string, like?: DecodedTable, shared?: Map<string, string>): string[] {
-    return this.table(what, like, shared).strings;
+  /** A string table; `shared`: see decodeStrings. */
+  strings(what: string, shared?: Map<string, string>): string[] {
+    return this.decodeStrings(what, undefined, shared);
   }
 
   /**
@@ -197,7 +214,7 @@ export class Reader {
    * same buffer) has exactly these bytes, its strings are taken over, copied into a new array, with
    * one comparison of the bytes instead of a million strings made and compared.
    */
-  table(what: string, like?: DecodedTable, shared?: Map<string, string>): DecodedTable {
+  table(what: string, like?: DecodedTable): DecodedTable {
     const start = this.p;
     if (like !== undefined) {
       const end = this.tableEnd();
@@ -206,7 +223,7 @@ export class Reader {
         return { strings: like.strings.slice(), start, end };
       }
     }
-    const strings = this.decodeStrings(what, like?.strings, shared);
+    const strings = this.decodeStrings(what, like?.strings);
     return { strings, start, end: this.p };
   }
 
@@ -447,18 +464,8 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       s.need(n, 'fields tombstones');
       const tomb = buf.subarray(s.p, s.p + n);
       s.p += n;
-      const live = s.strings('fields values', undefined, new Map());
-      // Without tombstones (what compaction writes) the live values are the column as it is.
-      const values: Array<string | null> = live.length === n && allZero(tomb) ? live : new Array<string | null>(n);
-      let k = values === live ? n : 0;
-      for (let i = values === live ? n : 0; i < n; i++) {
-        if (tomb[i] === 0) {
-          if (k >= live.length) throw new Malformed('fields has fewer values than live rows');
-          values[i] = live[k++]!;
-        } else if (tomb[i] === 1) values[i] = null;
-        else throw new Malformed('fields tombstone flag is not 0 or 1');
-      }
-      if (k !== live.length) throw new Malformed('fields has more values than live rows');
+      const live = s.strings('fields values', new Map());
+      const values = withTombstones(live, tomb);
       const meta = rowMeta ? s.i32s(n, 'fields metas') : null;
       if (meta !== null) checkMeta(meta, metas.length);
       sections.push({ kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 });
