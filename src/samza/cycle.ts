@@ -31,7 +31,8 @@ import {
 import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
 import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
-import { ColumnMap, RepeatedKeys, TaskRows } from './task-columns.js';
+import { ArrayColumn, ColumnMap, RepeatedKeys, TaskRows, type ValueColumn } from './task-columns.js';
+import type { Texts } from '../store/texts.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -51,7 +52,7 @@ export class StoredType {
     readonly field: string,
     readonly fast: Map<string, string> | undefined,
     readonly raw: Map<string, unknown> | undefined,
-    readonly cols?: { rows: TaskRows; vals: readonly string[] },
+    readonly cols?: { rows: TaskRows; vals: Texts },
   ) {}
 
   /** Whether a record of `k` is stored; `hint` is the row to try first (columns only). */
@@ -61,7 +62,7 @@ export class StoredType {
   }
 
   keys(): IterableIterator<string> {
-    if (this.cols !== undefined) return this.cols.rows.keys.values();
+    if (this.cols !== undefined) return allTexts(this.cols.rows.keys);
     return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
   }
 
@@ -69,11 +70,15 @@ export class StoredType {
   holds(k: string, v: string, hint = -1, aligned = false): boolean {
     if (this.cols !== undefined) {
       const r = aligned ? hint : this.cols.rows.rowOf(k, hint);
-      return r >= 0 && this.cols.vals[r] === v;
+      return r >= 0 && this.cols.vals.is(r, v);
     }
     if (this.fast !== undefined) return this.fast.get(k) === v;
     return sameFlat(this.raw!.get(k), { [this.field]: v });
   }
+}
+
+function* allTexts(t: Texts): IterableIterator<string> {
+  for (let i = 0; i < t.length; i++) yield t.at(i);
 }
 
 export interface StoreSnapshot {
@@ -98,8 +103,8 @@ function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored:
   const shared = typeof store.sharedFields === 'function' ? store.sharedFields(TASK_TYPES) : undefined;
   if (shared === undefined) return undefined;
   const rows = new TaskRows(shared.keys, shared.rowOf, shared.unique);
-  const [changelog, containers, modes] = shared.values as [readonly string[], readonly string[], readonly string[]];
-  for (let r = 0; r < rows.n; r++) if (modes[r] !== 'Active' && modes[r] !== 'Standby') return undefined; // readTaskModes skips those: the Map way
+  const [changelog, containers, modes] = shared.values as [Texts, Texts, Texts];
+  for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // readTaskModes skips those: the Map way
   let changelogInts: (number | undefined)[];
   try {
     changelogInts = changelogColumn(rows.keys, changelog);
@@ -111,9 +116,9 @@ function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored:
   return {
     rows,
     stored: TASK_TYPES.map(([, field], i) => new StoredType(field, undefined, undefined, { rows, vals: shared.values[i]! })),
-    changelog: new ColumnMap(rows, changelogInts),
-    taskContainer: new ColumnMap(rows, containers),
-    taskModes: new ColumnMap(rows, modes as readonly TaskMode[]),
+    changelog: new ColumnMap(rows, new ArrayColumn(changelogInts)),
+    taskContainer: new ColumnMap(rows, containers, true),
+    taskModes: new ColumnMap(rows, modes as ValueColumn<TaskMode>, true),
   };
 }
 
@@ -383,7 +388,8 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
   const prevStandby: string[] = [];
-  prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t)); // (no [key, value] pair per task)
+  if (prev.taskModes instanceof ColumnMap) prevStandby.push(...prev.taskModes.keysOf('Standby'));
+  else prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t)); // (no [key, value] pair per task)
   prevStandby.sort(compareJava);
   const nowStandby: string[] = [];
   for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
@@ -427,8 +433,13 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   const prevTasks = same ? undefined : previousActiveTasks(snap);
   const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
+  const tc = prev.taskContainer;
   for (let i = 0; i < taskNames.length; i++) {
-    const before = prev.taskContainer instanceof ColumnMap ? prev.taskContainer.getAt(taskNames[i]!, i, aligned) : prev.taskContainer.get(taskNames[i]!);
+    if (tc instanceof ColumnMap) {
+      if (tc.differsAt(taskNames[i]!, i, aligned, taskContainerIds[i]!)) tasksChangedContainer++;
+      continue;
+    }
+    const before = tc.get(taskNames[i]!);
     if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
@@ -458,7 +469,7 @@ function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap
   let n = 0;
   if (containers instanceof ColumnMap && modes instanceof ColumnMap && containers.rows === modes.rows) {
     // Same rows: compared row by row, no lookups.
-    for (let r = 0; r < containers.rows.n; r++) if (containers.vals[r] !== undefined && modes.vals[r] !== 'Standby') n++;
+    for (let r = 0; r < containers.rows.n; r++) if (containers.hasRow(r) && !modes.vals.is(r, 'Standby')) n++;
     return n;
   }
   for (const t of containers.keys()) if ((modes.get(t) ?? 'Active') === 'Active') n++;
@@ -508,7 +519,9 @@ function compareAssignments(
   };
   // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
   // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
-  const byId = nt.lists.length + old.lists.length < nt.n / 4;
+  const byId = nt.lists.length + old.listCount() < nt.n / 4;
+  // The stored texts are read in place (the store may hold them as bytes).
+  const oldTexts = old.listTexts();
   if (byId) makeListTexts(now);
   const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
   const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
@@ -534,11 +547,8 @@ function compareAssignments(
       if (byId) same = oldText![ol] === newText![nt.list[r]!];
       else if (oneName !== undefined) {
         // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
-        const text = old.lists[ol]!;
-        const name = oneName[nt.list[r]!]!;
-        // (A slice compared whole is faster here than startsWith(name, 2).)
-        same = a.listTasks.isPlainOne(ol) ? text.length === name.length + 4 && text.slice(2, -2) === name : text === listText(now, nt.list[r]!);
-      } else same = old.lists[ol] === nt.lists[nt.list[r]!];
+        same = a.listTasks.isPlainOne(ol) ? a.listTasks.isOne(ol, oneName[nt.list[r]!]!) : oldTexts.is(ol, listText(now, nt.list[r]!));
+      } else same = oldTexts.is(ol, nt.lists[nt.list[r]!]!);
       if (!same) changed[nChanged++] = r;
       // Unchanged `["name"]` with no standby before: its one active task was this row's task.
       if (same && oneName !== undefined && !standbyBefore) before = oneName[t]!;

@@ -9,6 +9,8 @@ import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
 import { parseCanonical, sspAssignmentOf, SspTable } from '../store/ssp-table.js';
 import type { SspAssignment } from '../store/backend.js';
+import { ArrayTexts, type Texts } from '../store/texts.js';
+import { ColumnMap } from './task-columns.js';
 
 export const TYPES = {
   taskPartition: 'set-task-partition-assignment',
@@ -148,10 +150,15 @@ export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, n
  * readChangelogMapping over a column of stored strings (row -> partition; undefined where the value
  * is blank, which Samza skips). Same checks and errors; plain digit strings are read without a regex.
  */
-export function changelogColumn(keys: readonly string[], strings: readonly string[]): Array<number | undefined> {
+export function changelogColumn(keys: Texts, strings: Texts): Array<number | undefined> {
   const out = new Array<number | undefined>(strings.length);
   for (let r = 0; r < strings.length; r++) {
-    const p = strings[r]!;
+    const fast = strings.plainInt(r);
+    if (fast >= 0) {
+      out[r] = fast;
+      continue;
+    }
+    const p = strings.at(r);
     let v = 0;
     let plain = p.length > 0 && p.length <= 10;
     for (let i = 0; plain && i < p.length; i++) {
@@ -160,7 +167,7 @@ export function changelogColumn(keys: readonly string[], strings: readonly strin
       else v = v * 10 + c;
     }
     if (plain && v <= INT_MAX) out[r] = v;
-    else out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys[r]!, 0);
+    else out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys.at(r), 0);
   }
   return out;
 }
@@ -291,11 +298,22 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
   return sspAssignmentOf(t, () => others);
 }
 
-/** A one-name list text `["name"]` whose name needs no unescaping: no control character, quote or backslash (JSON.parse reads any other text). */
-const SINGLE_NAME = /^\["[^\x00-\x1f"\\]*"\]$/;
+/**
+ * Whether text l is a one-name list `["name"]` whose name needs no unescaping: no control
+ * character, quote or backslash (JSON.parse reads any other text). Read in place (bytes or string).
+ */
+function plainOneName(t: Texts, l: number): boolean {
+  const n = t.lengthOf(l);
+  if (n < 4 || t.codeAt(l, 0) !== 91 || t.codeAt(l, 1) !== 34 || t.codeAt(l, n - 2) !== 34 || t.codeAt(l, n - 1) !== 93) return false;
+  for (let k = 2; k < n - 2; k++) {
+    const c = t.codeAt(l, k);
+    if (c < 0x20 || c === 34 || c === 92) return false;
+  }
+  return true;
+}
 
 function singleName(s: string): string | undefined {
-  return SINGLE_NAME.test(s) ? s.slice(2, s.length - 2) : undefined;
+  return plainOneName(new ArrayTexts([s]), 0) ? s.slice(2, s.length - 2) : undefined;
 }
 
 /**
@@ -310,15 +328,15 @@ export class TaskLists {
 
   /** `used[l]` 1: a live row uses list l (checked now); unused lists read as empty. */
   constructor(
-    private readonly texts: readonly string[],
+    private readonly texts: Texts,
     used: Uint8Array,
   ) {
     this.tasks = new Array(texts.length);
     this.plain = new Uint8Array(texts.length);
     for (let l = 0; l < texts.length; l++) {
       if (used[l] !== 1) this.tasks[l] = [];
-      else if (SINGLE_NAME.test(texts[l]!)) this.plain[l] = 1;
-      else this.tasks[l] = taskList(texts[l], `list ${l}`);
+      else if (plainOneName(texts, l)) this.plain[l] = 1;
+      else this.tasks[l] = taskList(texts.at(l), `list ${l}`);
     }
   }
 
@@ -329,13 +347,18 @@ export class TaskLists {
   /** List l's task names. */
   at(l: number): readonly string[] {
     let t = this.tasks[l];
-    if (t === undefined) this.tasks[l] = t = [this.texts[l]!.slice(2, -2)];
+    if (t === undefined) this.tasks[l] = t = [this.texts.at(l).slice(2, -2)];
     return t;
   }
 
   /** Whether list l is `["name"]` with a name that needs no escaping (no quote, backslash or control character). */
   isPlainOne(l: number): boolean {
     return this.plain[l] === 1;
+  }
+
+  /** Whether list l is the plain one-name list of `name` (isPlainOne, and that name), read in place. */
+  isOne(l: number, name: string): boolean {
+    return this.plain[l] === 1 && this.texts.lengthOf(l) === name.length + 4 && this.texts.hasAt(l, 2, name);
   }
 
   /** How many names list l holds, without slicing one-name lists. */
@@ -361,9 +384,9 @@ export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssig
   const oldKeys = new Map<string, string[]>();
   try {
     // Only lists some live row uses are parsed (a table may keep unused ones until it is compacted).
-    const used = new Uint8Array(table.lists.length);
+    const used = new Uint8Array(table.listCount());
     for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) used[table.list[r]!] = 1;
-    listTasks = new TaskLists(table.lists, used);
+    listTasks = new TaskLists(table.listTexts(), used);
     for (const [key, v] of table.others()) {
       const fast = parseCanonicalSspKey(key);
       const s = fast ?? parseSspKey(key);
@@ -443,6 +466,7 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
 
 /** Whether any task is in Standby mode (when none is, every task counts as active: no lookups needed). */
 export function anyStandby(modes: ReadonlyMap<string, TaskMode>): boolean {
+  if (modes instanceof ColumnMap) return modes.includes('Standby');
   for (const m of modes.values()) if (m === 'Standby') return true;
   return false;
 }

@@ -4,6 +4,33 @@
 // The cycle walks its tasks in the order it wrote them, so a lookup first tries the row a hint
 // names (no hashing when the order is unchanged) and falls back to the index.
 
+import type { Texts } from '../store/texts.js';
+
+/** A column of values by row (undefined: no value), compared in place where it can be. */
+export interface ValueColumn<V> {
+  readonly length: number;
+  at(r: number): V | undefined;
+  /** Whether row r's value is v. */
+  is(r: number, v: V): boolean;
+}
+
+/** A ValueColumn over an array. */
+export class ArrayColumn<V> implements ValueColumn<V> {
+  constructor(readonly values: ReadonlyArray<V | undefined>) {}
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  at(r: number): V | undefined {
+    return this.values[r];
+  }
+
+  is(r: number, v: V): boolean {
+    return this.values[r] === v;
+  }
+}
+
 /** Thrown when stored per-task keys turn out to repeat (a damaged log): the cycle reads them the Map way instead. */
 export class RepeatedKeys extends Error {}
 
@@ -15,8 +42,9 @@ export class RepeatedKeys extends Error {}
 export class TaskRows {
   private checked = false;
 
+  /** Rows' keys (compared in place: the store may hold them as bytes). */
   constructor(
-    readonly keys: readonly string[],
+    readonly keys: Texts,
     private readonly lookup: (key: string) => number,
     private readonly unique: () => boolean,
   ) {}
@@ -27,7 +55,7 @@ export class TaskRows {
 
   /** The row of `key`, trying row `hint` first; -1 when absent. */
   rowOf(key: string, hint = -1): number {
-    if (hint >= 0 && hint < this.keys.length && this.keys[hint] === key) return hint;
+    if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) return hint;
     this.check();
     return this.lookup(key);
   }
@@ -45,7 +73,7 @@ export class TaskRows {
    */
   verify(names: readonly string[]): boolean {
     let same = names.length === this.keys.length;
-    for (let r = 0; r < names.length && same; r++) same = this.keys[r] === names[r];
+    for (let r = 0; r < names.length && same; r++) same = this.keys.is(r, names[r]!);
     if (same) this.checked = true;
     else this.check();
     return same;
@@ -61,12 +89,17 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
   /** Every row has a value: iteration needs no test. */
   private readonly full: boolean;
 
+  /** `full`: every row has a value (not counted then). */
   constructor(
     readonly rows: TaskRows,
-    readonly vals: ReadonlyArray<V | undefined>,
+    readonly vals: ValueColumn<V>,
+    full = false,
   ) {
-    let size = 0;
-    for (let r = 0; r < rows.n; r++) if (vals[r] !== undefined) size++;
+    let size = rows.n;
+    if (!full) {
+      size = 0;
+      for (let r = 0; r < rows.n; r++) if (vals.at(r) !== undefined) size++;
+    }
     this.size = size;
     this.full = size === rows.n;
   }
@@ -74,7 +107,31 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
   /** The value of `key`, trying row `hint` first; `aligned`: `hint` is `key`'s row (TaskRows.verify said so). */
   getAt(key: string, hint: number, aligned = false): V | undefined {
     const r = aligned ? hint : this.rows.rowOf(key, hint);
-    return r < 0 ? undefined : this.vals[r];
+    return r < 0 ? undefined : this.vals.at(r);
+  }
+
+  /** Whether `key` has a value and it is not `v` (see getAt), without making the value. */
+  differsAt(key: string, hint: number, aligned: boolean, v: V): boolean {
+    const r = aligned ? hint : this.rows.rowOf(key, hint);
+    return r >= 0 && (this.full || this.vals.at(r) !== undefined) && !this.vals.is(r, v);
+  }
+
+  /** Whether row r has a value. */
+  hasRow(r: number): boolean {
+    return this.full || this.vals.at(r) !== undefined;
+  }
+
+  /** Whether some row's value is `v`. */
+  includes(v: V): boolean {
+    for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) return true;
+    return false;
+  }
+
+  /** The keys of the rows whose value is `v`, in row order. */
+  keysOf(v: V): string[] {
+    const out: string[] = [];
+    for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) out.push(this.rows.keys.at(r));
+    return out;
   }
 
   get(key: string): V | undefined {
@@ -87,35 +144,25 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
 
   forEach(cb: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals[r];
-      if (v !== undefined) cb.call(thisArg, v, this.rows.keys[r]!, this);
+      const v = this.vals.at(r);
+      if (v !== undefined) cb.call(thisArg, v, this.rows.keys.at(r), this);
     }
   }
 
   *entries(): MapIterator<[string, V]> {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals[r];
-      if (v !== undefined) yield [this.rows.keys[r]!, v];
+      const v = this.vals.at(r);
+      if (v !== undefined) yield [this.rows.keys.at(r), v];
     }
   }
 
-  keys(): MapIterator<string> {
-    if (this.full) return this.rows.keys.values() as MapIterator<string>;
-    return this.liveKeys();
+  *keys(): MapIterator<string> {
+    for (let r = 0; r < this.rows.n; r++) if (this.full || this.vals.at(r) !== undefined) yield this.rows.keys.at(r);
   }
 
-  private *liveKeys(): MapIterator<string> {
-    for (let r = 0; r < this.rows.n; r++) if (this.vals[r] !== undefined) yield this.rows.keys[r]!;
-  }
-
-  values(): MapIterator<V> {
-    if (this.full) return (this.vals as readonly V[]).values() as MapIterator<V>;
-    return this.liveValues();
-  }
-
-  private *liveValues(): MapIterator<V> {
+  *values(): MapIterator<V> {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals[r];
+      const v = this.vals.at(r);
       if (v !== undefined) yield v;
     }
   }

@@ -6,6 +6,7 @@
 import { fail } from '../errors.js';
 import type { Envelope } from './messages.js';
 import type { SystemStream } from './ssp-table.js';
+import type { Texts } from './texts.js';
 
 export type { SystemStream };
 
@@ -42,7 +43,11 @@ export interface SspRows {
  */
 export interface SspAssignment {
   streams: readonly SystemStream[];
-  lists: readonly string[];
+  /** The distinct taskNames texts (made into strings on first use where the store holds them as bytes). */
+  readonly lists: readonly string[];
+  /** The same without making strings. */
+  listTexts(): Texts;
+  listCount(): number;
   rows: number;
   /** Live rows. */
   live: number;
@@ -66,7 +71,7 @@ export interface SharedFields {
   /** Rows (live records per type). */
   n: number;
   /** Row -> key, the same for every type (first-write order of the first type). */
-  keys: readonly string[];
+  keys: Texts;
   /**
    * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
    * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
@@ -79,7 +84,7 @@ export interface SharedFields {
    */
   unique(): boolean;
   /** Per type asked for, row -> the field's string. */
-  values: ReadonlyArray<readonly string[]>;
+  values: readonly Texts[];
 }
 
 export interface StoreStats {

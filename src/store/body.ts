@@ -4,7 +4,9 @@
 // type (Samza's usual { "<field>": "<string>" } values, as string tables), and canonical SSP
 // assignment rows (columns). Everything inside a body is little-endian. docs/store.md is normative.
 import os from 'node:os';
+import { isAscii } from 'node:buffer';
 import { fail } from '../errors.js';
+import { AsciiColumn } from './ascii-column.js';
 import type { SystemStream } from './ssp-table.js';
 
 export const SECTION_MESSAGES = 1;
@@ -127,12 +129,23 @@ export function writeStrings(sink: Sink, strings: readonly string[]): void {
   }
 }
 
-/** A decoded string table: its strings, and its bytes' range in the buffer it was read from. */
+/** A decoded string table: strings, or ASCII bytes kept as they are (ascii-column.ts). */
+export type Column = readonly string[] | AsciiColumn;
+
+/** A decoded string table and its bytes' range in the buffer it was read from. */
 export interface DecodedTable {
-  strings: string[];
+  column: Column;
   start: number;
   end: number;
 }
+
+/** A column's strings in a fresh array (the caller may change it). */
+export function columnStrings(c: Column): string[] {
+  return Array.isArray(c) ? (c as string[]) : (c as AsciiColumn).strings();
+}
+
+/** Tables shorter than this are decoded to strings: the byte form only pays for big columns. */
+const COLUMN_MIN = 1024;
 
 /** Strings.strings shares short strings of a table while it has seen at most this many distinct ones. */
 const SHARED_MAX = 256;
@@ -142,11 +155,12 @@ const SHARED_LENGTH = 12;
  * A fields section's value column: the live values placed around its tombstones (flag 1: null). A
  * section without tombstones (what compaction writes) keeps the decoded column as it is.
  */
-function withTombstones(live: string[], tomb: Uint8Array): Array<string | null> {
+function withTombstones(column: Column, tomb: Uint8Array): Column | Array<string | null> {
   const n = tomb.length;
   let k = 0;
-  while (k < n && k < live.length && tomb[k] === 0) k++;
-  if (k === n && live.length === n) return live;
+  while (k < n && k < column.length && tomb[k] === 0) k++;
+  if (k === n && column.length === n) return column;
+  const live = columnStrings(column);
   const values = new Array<string | null>(n);
   k = 0;
   for (let i = 0; i < n; i++) {
@@ -220,11 +234,60 @@ export class Reader {
       const end = this.tableEnd();
       if (end >= 0 && end - start === like.end - like.start && this.buf.compare(this.buf, like.start, like.end, start, end) === 0) {
         this.p = end;
-        return { strings: like.strings.slice(), start, end };
+        // A byte column is never changed: both tables hold the one object.
+        return { column: Array.isArray(like.column) ? like.column.slice() : like.column, start, end };
       }
     }
-    const strings = this.decodeStrings(what, like?.strings);
-    return { strings, start, end: this.p };
+    const column = this.column(what, false, like !== undefined && Array.isArray(like.column) ? like.column : undefined);
+    return { column, start, end: this.p };
+  }
+
+  /**
+   * A string table as an AsciiColumn when it is big and ASCII throughout (its bytes copied out of
+   * the log buffer, which is not kept), else as strings (decodeStrings; `share` gives it a shared
+   * map). Any header that does not add up is left to decodeStrings, which says what is wrong.
+   */
+  column(what: string, share: boolean, like?: readonly string[]): Column {
+    const start = this.p;
+    const lazy = this.asciiTable(share);
+    if (lazy !== undefined) return lazy;
+    this.p = start;
+    return this.decodeStrings(what, like, share ? new Map() : undefined);
+  }
+
+  private asciiTable(share: boolean): AsciiColumn | undefined {
+    const { buf, end } = this;
+    let p = this.p;
+    if (p + 4 > end) return undefined;
+    const n = buf.readUInt32LE(p);
+    p += 4;
+    if (n < COLUMN_MIN || n > end - p) return undefined;
+    const off = new Int32Array(n + 1);
+    const ranges: number[] = [];
+    let total = 0;
+    for (let i = 0; i < n; ) {
+      if (p + 8 > end) return undefined;
+      const count = buf.readUInt32LE(p);
+      const bytes = buf.readUInt32LE(p + 4);
+      p += 8;
+      if (count === 0 || count > n - i || p + 4 * count + bytes > end) return undefined;
+      let units = 0;
+      for (let k = 0; k < count; k++, p += 4) {
+        off[i + k] = total + units;
+        units += buf.readUInt32LE(p);
+      }
+      // ASCII: each UTF-16 unit is one byte, so the lengths must add up to the bytes exactly.
+      if (units !== bytes || !isAscii(buf.subarray(p, p + bytes))) return undefined;
+      ranges.push(p, p + bytes);
+      p += bytes;
+      total += bytes;
+      i += count;
+    }
+    off[n] = total;
+    const out = Buffer.allocUnsafeSlow(total);
+    for (let k = 0, at = 0; k < ranges.length; k += 2) at += buf.copy(out, at, ranges[k]!, ranges[k + 1]!);
+    this.p = p;
+    return new AsciiColumn(out, off, share);
   }
 
   /** Where the string table at p ends, without decoding it; -1 when its headers do not add up (decoding then says why). */
@@ -396,8 +459,8 @@ export function encodeBody(metas: readonly string[], sections: Sink, records: nu
 
 export type Section =
   | { kind: 'messages'; keys: string[]; values: Array<string | null> }
-  | { kind: 'fields'; type: string; field: string; keys: string[]; values: Array<string | null>; meta: Int32Array | null; fresh: boolean }
-  | ({ kind: 'ssps' } & SspColumns & { streams: SystemStream[]; lists: string[] });
+  | { kind: 'fields'; type: string; field: string; keys: Column; values: Column | Array<string | null>; meta: Int32Array | null; fresh: boolean }
+  | ({ kind: 'ssps' } & Omit<SspColumns, 'lists'> & { streams: SystemStream[]; lists: Column });
 
 export interface Body {
   metas: string[];
@@ -459,13 +522,12 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       // The key column of an earlier section with as many rows is the likely twin (per-task types).
       const keyTable = s.table('fields keys', keysByCount.get(n));
       keysByCount.set(n, keyTable);
-      const keys = keyTable.strings;
+      const keys = keyTable.column;
       if (keys.length !== n) throw new Malformed('fields key count differs from the row count');
       s.need(n, 'fields tombstones');
       const tomb = buf.subarray(s.p, s.p + n);
       s.p += n;
-      const live = s.strings('fields values', new Map());
-      const values = withTombstones(live, tomb);
+      const values = withTombstones(s.column('fields values', true), tomb);
       const meta = rowMeta ? s.i32s(n, 'fields metas') : null;
       if (meta !== null) checkMeta(meta, metas.length);
       sections.push({ kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 });
@@ -475,7 +537,7 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
       if (names.length % 2 !== 0) throw new Malformed('ssps stream table has an odd number of names');
       const streams: SystemStream[] = [];
       for (let i = 0; i < names.length; i += 2) streams.push({ system: names[i]!, stream: names[i + 1]! });
-      const lists = s.strings('ssps lists');
+      const lists = s.column('ssps lists', false);
       const n = s.u32('ssps count');
       const stream = s.i32s(n, 'ssps streams column');
       const partition = s.i32s(n, 'ssps partitions column');

@@ -4,6 +4,7 @@
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
 import type { SspAssignment } from './backend.js';
+import { ArrayTexts, type LazyTexts, type Texts } from './texts.js';
 
 export interface SystemStream {
   system: string;
@@ -68,8 +69,34 @@ class PartitionIndex {
 export class SspTable {
   /** Distinct (system, stream) pairs; a row's stream id indexes this. */
   readonly streams: SystemStream[] = [];
+  private listArr: string[] = [];
+  /** The lists taken over from a section as bytes, until someone needs the strings (`lists`). */
+  private listCol: LazyTexts | undefined;
+
   /** Distinct `taskNames` strings (JSON array text, as stored); a row's list id indexes this. */
-  lists: string[] = [];
+  get lists(): string[] {
+    if (this.listCol !== undefined) {
+      this.listArr = this.listCol.strings();
+      this.listCol = undefined;
+    }
+    return this.listArr;
+  }
+
+  set lists(v: string[]) {
+    this.listArr = v;
+    this.listCol = undefined;
+  }
+
+  /** The lists without making strings where they are still bytes. */
+  listTexts(): Texts {
+    return this.listCol ?? new ArrayTexts(this.listArr);
+  }
+
+  /** How many lists there are. */
+  get listCount(): number {
+    return this.listCol !== undefined ? this.listCol.length : this.listArr.length;
+  }
+
   /** Rows used (live and dead). */
   n = 0;
   live = 0;
@@ -116,14 +143,16 @@ export class SspTable {
   }
 
   /** Maps a section's list table into this table's ids (adopted as is while the table has none). */
-  adoptLists(lists: readonly string[]): Int32Array {
-    const out = new Int32Array(lists.length);
-    if (this.lists.length === 0 && this.listIds === undefined) {
-      this.lists = lists.slice();
+  adoptLists(column: readonly string[] | LazyTexts): Int32Array {
+    const out = new Int32Array(column.length);
+    if (this.listCount === 0 && this.listIds === undefined) {
+      if (Array.isArray(column)) this.lists = column.slice();
+      else this.listCol = column as LazyTexts;
       for (let i = 0; i < out.length; i++) out[i] = i;
       // Duplicate strings in the section would only mean two ids for one list: harmless.
       return out;
     }
+    const lists = Array.isArray(column) ? (column as readonly string[]) : (column as LazyTexts).strings();
     for (let i = 0; i < lists.length; i++) out[i] = this.listId(lists[i]!);
     return out;
   }
@@ -346,7 +375,11 @@ export function parseCanonical(key: string): { system: string; stream: string; p
 export function sspAssignmentOf(t: SspTable, others: () => Map<string, unknown>): SspAssignment {
   return {
     streams: t.streams,
-    lists: t.lists,
+    get lists() {
+      return t.lists;
+    },
+    listTexts: () => t.listTexts(),
+    listCount: () => t.listCount,
     rows: t.n,
     live: t.live,
     stream: t.stream,

@@ -5,8 +5,10 @@
 // (ssp-table.ts). Any other value is kept as its envelope JSON, verbatim.
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
 import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
-import { Malformed, type Body, type SspColumns } from './body.js';
+import { columnStrings, Malformed, type Body, type Column, type SspColumns } from './body.js';
 import { StringIndex } from './string-index.js';
+import { AsciiColumn } from './ascii-column.js';
+import { ArrayTexts, type Texts } from './texts.js';
 import type { SharedFields, SspAssignment } from './backend.js';
 
 const DEAD = -2;
@@ -31,14 +33,62 @@ export class KeyedTable {
   private index = new Map<string, number>();
   /** Rows [0, indexed) are in the index. */
   private indexed = 0;
-  keys: string[] = [];
-  /** The field's string (kind >= 0) or the envelope JSON (kind ENVELOPE). */
-  vals: string[] = [];
+  private keyArr: string[] = [];
+  private valArr: string[] = [];
+  /** Columns taken over from a section as bytes, until someone needs the strings (`keys`, `vals`). */
+  private keyCol: AsciiColumn | undefined;
+  private valCol: AsciiColumn | undefined;
   /** Field id, ENVELOPE, or DEAD. */
   kind: Int32Array = new Int32Array(16);
   meta: Int32Array = new Int32Array(16);
   n = 0;
   live = 0;
+
+  get keys(): string[] {
+    if (this.keyCol !== undefined) {
+      this.keyArr = this.keyCol.strings();
+      this.keyCol = undefined;
+    }
+    return this.keyArr;
+  }
+
+  set keys(v: string[]) {
+    this.keyArr = v;
+    this.keyCol = undefined;
+  }
+
+  /** The field's string (kind >= 0) or the envelope JSON (kind ENVELOPE). */
+  get vals(): string[] {
+    if (this.valCol !== undefined) {
+      this.valArr = this.valCol.strings();
+      this.valCol = undefined;
+    }
+    return this.valArr;
+  }
+
+  set vals(v: string[]) {
+    this.valArr = v;
+    this.valCol = undefined;
+  }
+
+  /** Rows' keys without making strings where they are still bytes. */
+  keyTexts(): Texts {
+    return this.keyCol ?? new ArrayTexts(this.keyArr);
+  }
+
+  valTexts(): Texts {
+    return this.valCol ?? new ArrayTexts(this.valArr);
+  }
+
+  /** Whether this table's keys are row for row those of `o` (compared as bytes when both still are). */
+  sameKeys(o: KeyedTable): boolean {
+    if (this.n !== o.n) return false;
+    if (this.keyCol !== undefined && o.keyCol !== undefined && this.keyCol.sameAs(o.keyCol)) return true;
+    const a = this.keys;
+    const b = o.keys;
+    for (let r = 0; r < this.n; r++) if (a[r] !== b[r]) return false;
+    return true;
+  }
 
   /** Indexes the appended rows, with a JS Map's semantics should a key repeat (first row kept, later value). */
   private ensureIndex(): void {
@@ -67,11 +117,14 @@ export class KeyedTable {
 
   /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
   /** `constMeta`: every row's meta, when the section has one for all (then `meta` is not called). */
-  appendFresh(keys: readonly string[], kind: number, vals: ReadonlyArray<string | null>, meta: (i: number) => number, constMeta?: number): void {
-    if (this.n === 0 && this.keys.length === 0 && !vals.includes(null)) {
+  appendFresh(keyColumn: Column, kind: number, valColumn: Column | ReadonlyArray<string | null>, meta: (i: number) => number, constMeta?: number): void {
+    if (this.n === 0 && this.keyCol === undefined && this.keyArr.length === 0 && (valColumn instanceof AsciiColumn || !(valColumn as ReadonlyArray<string | null>).includes(null))) {
       // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
-      this.keys = keys as string[];
-      this.vals = vals as string[];
+      const keys = keyColumn;
+      if (keys instanceof AsciiColumn) this.keyCol = keys;
+      else this.keys = keys as string[];
+      if (valColumn instanceof AsciiColumn) this.valCol = valColumn;
+      else this.vals = valColumn as string[];
       this.kind = new Int32Array(Math.max(16, keys.length)).fill(kind, 0, keys.length);
       this.meta = new Int32Array(this.kind.length);
       if (constMeta !== undefined) this.meta.fill(constMeta, 0, keys.length);
@@ -79,6 +132,8 @@ export class KeyedTable {
       this.n = this.live = keys.length;
       return;
     }
+    const keys = columnStrings(keyColumn);
+    const vals = valColumn instanceof AsciiColumn ? valColumn.strings() : valColumn;
     const need = this.n + keys.length;
     if (need > this.kind.length) {
       this.kind = growI32(this.kind, need);
@@ -271,7 +326,7 @@ export class StoreState {
   }
 
   /** Canonical SSP rows (list -1: tombstone); `metaIds` maps the rows' meta ids to the state's. */
-  applySsps(c: SspColumns, metaIds: Int32Array): void {
+  applySsps(c: Omit<SspColumns, 'lists'> & { lists: Column }, metaIds: Int32Array): void {
     this.logRecords += c.n;
     const t = this.typeState(SSP_TYPE, true)!;
     const table = t.ssp!;
@@ -344,7 +399,9 @@ export class StoreState {
           this.logRecords += s.keys.length;
           t.keyed.appendFresh(s.keys, f, s.values, meta, s.meta === null ? metaIds[0]! : undefined);
         } else {
-          for (let i = 0; i < s.keys.length; i++) this.applyField(s.type, s.keys[i]!, f, s.values[i]!, meta(i));
+          const keys = columnStrings(s.keys);
+          const values = s.values instanceof AsciiColumn ? s.values.strings() : s.values;
+          for (let i = 0; i < keys.length; i++) this.applyField(s.type, keys[i]!, f, values[i]!, meta(i));
         }
       } else {
         this.applySsps(s, metaIds);
@@ -376,19 +433,19 @@ export class StoreState {
     const first = tables[0]!;
     first.pack();
     const n = first.n;
-    const keys = first.keys;
     let index: StringIndex | undefined;
-    const built = (): StringIndex => (index ??= new StringIndex(keys, n));
-    const values: string[][] = [];
+    const built = (): StringIndex => (index ??= new StringIndex(first.keys, n));
+    const values: Texts[] = [];
     for (let i = 0; i < tables.length; i++) {
       const kt = tables[i]!;
       kt.pack();
       const f = this.fieldIds.get(specs[i]![1])!;
       if (kt.n !== n) return undefined;
-      for (let r = 0; r < n; r++) if (kt.kind[r] !== f || (kt !== first && kt.keys[r] !== keys[r])) return undefined;
-      values.push(kt.vals);
+      for (let r = 0; r < n; r++) if (kt.kind[r] !== f) return undefined;
+      if (kt !== first && !kt.sameKeys(first)) return undefined;
+      values.push(kt.valTexts());
     }
-    return { n, keys, values, rowOf: (key) => built().rowOf(key), unique: () => built().repeated < 0 };
+    return { n, keys: first.keyTexts(), values, rowOf: (key) => built().rowOf(key), unique: () => built().repeated < 0 };
   }
 
   /** The envelope JSON of a live record, or undefined. */

@@ -10,6 +10,7 @@ import { jobModelJson } from '../../src/samza/job-model.js';
 import { TYPES } from '../../src/samza/managers.js';
 import type { CoordinatorStoreLike } from '../../src/samza/store-types.js';
 import { CoordinatorStore } from '../../src/store/index.js';
+import { AsciiColumn } from '../../src/store/ascii-column.js';
 import { ReplayedState } from '../../src/store/kafka-state.js';
 import { StringIndex } from '../../src/store/string-index.js';
 import { config, STATEFUL } from './helpers.js';
@@ -52,18 +53,21 @@ describe('per-task records as columns', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  it('random jobs re-planned with changes: the columnar read gives the same plan, report and batch as the Map read', () => {
+  /** Random jobs of `bases` partitions re-planned with changes: the columnar read gives what the Map read gives. */
+  function columnsAgreeWithMaps(bases: fc.Arbitrary<number>, numRuns: number, minColumnar: number, minBytes = 0): void {
     const stepArb = fc.record({
       grow: fc.constantFrom(1, 1, 2, 3),
       containers: fc.integer({ min: 1, max: 4 }),
       replication: fc.constantFrom(1, 1, 2),
       hostAffinity: fc.boolean(),
       grouper: fc.constantFrom('GroupByContainerCount', 'GroupByContainerIds'),
-      reopen: fc.boolean(),
+      // (Always, when the test is about columns read back as bytes: a store's own writes stay strings.)
+      reopen: minBytes > 0 ? fc.constant(true) : fc.boolean(),
     });
     let columnar = 0;
+    let inBytes = 0;
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.array(stepArb, { minLength: 2, maxLength: 5 }), (base, steps) => {
+      fc.property(bases, fc.array(stepArb, { minLength: 2, maxLength: numRuns > 10 ? 5 : 3 }), (base, steps) => {
         const dir = mkdtempSync(join(tmpdir(), 'task-cols-'));
         dirs.push(dir);
         let store = CoordinatorStore.open(dir);
@@ -78,7 +82,9 @@ describe('per-task records as columns', () => {
               ...(s.hostAffinity ? { 'job.host-affinity.enabled': 'true' } : {}),
             };
             const j = job(cfg, { 'kafka.A': base * s.grow });
-            if (store.sharedFields(TASK_TYPES) !== undefined) columnar++;
+            const shared = store.sharedFields(TASK_TYPES);
+            if (shared !== undefined) columnar++;
+            if (shared?.keys instanceof AsciiColumn && store.sspAssignment().listTexts() instanceof AsciiColumn) inBytes++;
             const want = outcome(() => prepareCycle(mapsOnly(store), j));
             const got = outcome(() => prepareCycle(store, j));
             expect(got).toEqual(want);
@@ -95,10 +101,19 @@ describe('per-task records as columns', () => {
           store.close();
         }
       }),
-      { numRuns: Number(process.env.ASSIGNOR_LONG) ? 200 : 40 },
+      { numRuns },
     );
     // The property exercised the columns, not only the fallback.
-    expect(columnar).toBeGreaterThan(20);
+    expect(columnar).toBeGreaterThan(minColumnar);
+    if (minBytes > 0) expect(inBytes).toBeGreaterThanOrEqual(minBytes);
+  }
+
+  it('random jobs re-planned with changes: the columnar read gives the same plan, report and batch as the Map read', () => {
+    columnsAgreeWithMaps(fc.integer({ min: 1, max: 30 }), Number(process.env.ASSIGNOR_LONG) ? 200 : 40, 20);
+  });
+
+  it('the same with over a thousand tasks: the store keeps the task keys, values and SSP lists as bytes, compared in place', () => {
+    columnsAgreeWithMaps(fc.integer({ min: 1024, max: 1100 }), Number(process.env.ASSIGNOR_LONG) ? 30 : 6, 3, 1);
   });
 
   it('a log that repeats a task key in a section marked fresh (damage) is read the Map way: first position, last value', () => {

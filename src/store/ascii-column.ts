@@ -1,0 +1,98 @@
+// A string column kept as the ASCII bytes it was stored as (see texts.ts): one buffer and an offset
+// per row instead of a string object per row. For ASCII, a UTF-8 byte is a UTF-16 code unit, so
+// rows compare and index byte for byte. Only string tables that are ASCII throughout are kept so.
+import type { Texts } from './texts.js';
+
+const INT_MAX = 2147483647;
+
+/** Short strings repeated on every row (container ids, task modes) are shared while few, as the decoder shares them. */
+const SHARED_MAX = 256;
+const SHARED_LENGTH = 12;
+
+export class AsciiColumn implements Texts {
+  private made: string[] | undefined;
+
+  /** `bytes` is the column's own copy; row i is bytes [off[i], off[i + 1]). `share`: materialize short repeated values as one string. */
+  constructor(
+    readonly bytes: Buffer,
+    readonly off: Int32Array,
+    private readonly share = false,
+  ) {}
+
+  get length(): number {
+    return this.off.length - 1;
+  }
+
+  at(i: number): string {
+    return this.made !== undefined ? this.made[i]! : this.bytes.toString('latin1', this.off[i]!, this.off[i + 1]!);
+  }
+
+  lengthOf(i: number): number {
+    return this.off[i + 1]! - this.off[i]!;
+  }
+
+  codeAt(i: number, k: number): number {
+    return this.bytes[this.off[i]! + k]!;
+  }
+
+  is(i: number, s: string): boolean {
+    const a = this.off[i]!;
+    return this.off[i + 1]! - a === s.length && this.same(a, s);
+  }
+
+  hasAt(i: number, at: number, s: string): boolean {
+    const a = this.off[i]! + at;
+    return at >= 0 && a + s.length <= this.off[i + 1]! && this.same(a, s);
+  }
+
+  private same(a: number, s: string): boolean {
+    const b = this.bytes;
+    for (let k = 0; k < s.length; k++) if (b[a + k] !== s.charCodeAt(k)) return false;
+    return true;
+  }
+
+  plainInt(i: number): number {
+    const b = this.bytes;
+    const a = this.off[i]!;
+    const n = this.off[i + 1]! - a;
+    if (n === 0 || n > 10 || (n > 1 && b[a] === 48)) return -1;
+    let v = 0;
+    for (let k = a; k < a + n; k++) {
+      const c = b[k]! - 48;
+      if (c < 0 || c > 9) return -1;
+      v = v * 10 + c;
+    }
+    return v <= INT_MAX ? v : -1;
+  }
+
+  /** Whether this column holds exactly the rows of `o` (one comparison of the bytes). */
+  sameAs(o: AsciiColumn): boolean {
+    if (o === this) return true;
+    if (o.length !== this.length || o.bytes.length !== this.bytes.length || !this.bytes.equals(o.bytes)) return false;
+    for (let i = 0; i < this.off.length; i++) if (this.off[i] !== o.off[i]) return false;
+    return true;
+  }
+
+  /** Every row as a string, in a fresh array (its owner may change it); the strings are made once. */
+  strings(): string[] {
+    if (this.made === undefined) {
+      const n = this.length;
+      const out = new Array<string>(n);
+      // One string for the whole column, rows sliced from it (as the decoder does), unless shared.
+      const text = this.bytes.toString('latin1');
+      const shared = this.share ? new Map<string, string>() : undefined;
+      for (let i = 0; i < n; i++) {
+        const a = this.off[i]!;
+        const e = this.off[i + 1]!;
+        if (shared !== undefined && e - a <= SHARED_LENGTH && shared.size <= SHARED_MAX) {
+          const v = text.slice(a, e);
+          let one = shared.get(v);
+          if (one === undefined) shared.set(v, (one = v));
+          out[i] = one;
+        } else out[i] = text.slice(a, e);
+      }
+      this.made = out;
+    }
+    return this.made.slice();
+  }
+}

@@ -1,0 +1,79 @@
+// A read-only column of strings that may still be bytes. A million-row store column (task names,
+// per-task values, SSP task lists) read as JS strings costs a million objects that the garbage
+// collector copies and walks for as long as the state lives; most readers only ask "is row i this
+// string?", which bytes answer in place. Strings are made when someone asks for them (`at`).
+// (No Node imports: src/samza reads columns through this interface.)
+
+export interface Texts {
+  readonly length: number;
+  /** Row i's string. */
+  at(i: number): string;
+  /** Whether row i is exactly `s`. */
+  is(i: number, s: string): boolean;
+  /** Row i's length in UTF-16 code units. */
+  lengthOf(i: number): number;
+  /** Whether row i holds `s` at UTF-16 offset `at` (anything may follow). */
+  hasAt(i: number, at: number, s: string): boolean;
+  /** UTF-16 code unit k of row i (k < lengthOf(i)). */
+  codeAt(i: number, k: number): number;
+  /** Row i as a non-negative decimal int written plainly (no sign, no leading zero, at most 2^31-1), else -1. */
+  plainInt(i: number): number;
+}
+
+const INT_MAX = 2147483647;
+
+/** Texts over an array of strings. */
+export class ArrayTexts implements Texts {
+  constructor(readonly strings: readonly string[]) {}
+
+  get length(): number {
+    return this.strings.length;
+  }
+
+  at(i: number): string {
+    return this.strings[i]!;
+  }
+
+  is(i: number, s: string): boolean {
+    return this.strings[i] === s;
+  }
+
+  lengthOf(i: number): number {
+    return this.strings[i]!.length;
+  }
+
+  hasAt(i: number, at: number, s: string): boolean {
+    return this.strings[i]!.startsWith(s, at);
+  }
+
+  codeAt(i: number, k: number): number {
+    return this.strings[i]!.charCodeAt(k);
+  }
+
+  plainInt(i: number): number {
+    return plainIntOf(this.strings[i]!);
+  }
+}
+
+/** `s` as a plain decimal int (see Texts.plainInt), else -1. */
+export function plainIntOf(s: string): number {
+  const n = s.length;
+  if (n === 0 || n > 10 || (n > 1 && s.charCodeAt(0) === 48)) return -1;
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const c = s.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v <= INT_MAX ? v : -1;
+}
+
+/** Texts over whatever holds the strings: an array is wrapped, a Texts passes. */
+export function textsOf(x: Texts | readonly string[]): Texts {
+  return Array.isArray(x) ? new ArrayTexts(x as readonly string[]) : (x as Texts);
+}
+
+/** Texts that can also give every row as strings (a fresh array each time). */
+export interface LazyTexts extends Texts {
+  strings(): string[];
+}
