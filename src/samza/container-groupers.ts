@@ -26,12 +26,16 @@ function range(n: number): string[] {
 }
 
 /** Indices of `tasks` in name order (Java String order); a name given twice is refused (Samza gets a Set). */
-function byName(tasks: readonly string[]): number[] {
+function byName(tasks: readonly string[]): Int32Array {
   // The planner hands tasks over sorted already: one pass sees it (and that no name repeats).
   let sorted = true;
   for (let k = 1; k < tasks.length && sorted; k++) sorted = tasks[k - 1]! < tasks[k]!;
-  if (sorted) return Array.from(tasks.keys());
-  const order = Array.from(tasks.keys()).sort((a, b) => compareJava(tasks[a]!, tasks[b]!));
+  if (sorted) {
+    const identity = new Int32Array(tasks.length);
+    for (let i = 0; i < identity.length; i++) identity[i] = i;
+    return identity;
+  }
+  const order = Int32Array.from(Array.from(tasks.keys()).sort((a, b) => compareJava(tasks[a]!, tasks[b]!)));
   for (let k = 1; k < order.length; k++) {
     if (tasks[order[k]!] === tasks[order[k - 1]!]) {
       throw new AssignorError('E_SAMZA_DUPLICATE_TASK', `task ${JSON.stringify(tasks[order[k]!])} is given twice`, `tasks[${Math.max(order[k]!, order[k - 1]!)}]`);
@@ -43,7 +47,8 @@ function byName(tasks: readonly string[]): number[] {
 /** Round-robin of the name-sorted tasks over `n` containers: containerOf in the input order. */
 function roundRobin(tasks: readonly string[], n: number): Int32Array {
   const containerOf = new Int32Array(tasks.length);
-  byName(tasks).forEach((t, i) => (containerOf[t] = i % n));
+  const order = byName(tasks);
+  for (let i = 0; i < order.length; i++) containerOf[order[i]!] = i % n;
   return containerOf;
 }
 

@@ -304,12 +304,7 @@ function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
  */
 function plainOneName(t: Texts, l: number): boolean {
   const n = t.lengthOf(l);
-  if (n < 4 || t.codeAt(l, 0) !== 91 || t.codeAt(l, 1) !== 34 || t.codeAt(l, n - 2) !== 34 || t.codeAt(l, n - 1) !== 93) return false;
-  for (let k = 2; k < n - 2; k++) {
-    const c = t.codeAt(l, k);
-    if (c < 0x20 || c === 34 || c === 92) return false;
-  }
-  return true;
+  return n >= 4 && t.codeAt(l, 0) === 91 && t.codeAt(l, 1) === 34 && t.codeAt(l, n - 2) === 34 && t.codeAt(l, n - 1) === 93 && t.plainJsonAt(l, 2, n - 2);
 }
 
 function singleName(s: string): string | undefined {
@@ -506,14 +501,14 @@ class PartitionSet {
  * Without key buckets each live row is a distinct (stream, partition), so the count per stream is
  * the number of rows held by an active task: one pass, no sets. Undefined when a row has a bucket.
  */
-function fastPartitionCounts(a: PreviousAssignment, activeList: readonly boolean[]): Map<string, number> | undefined {
+function fastPartitionCounts(a: PreviousAssignment, activeList: Uint8Array): Map<string, number> | undefined {
   const { table } = a;
   const counts = new Float64Array(table.streams.length);
   for (let r = 0; r < table.rows; r++) {
     const l = table.list[r]!;
     if (l < 0) continue;
     if (table.bucket[r] !== -1) return undefined;
-    if (activeList[l]) counts[table.stream[r]!]!++;
+    if (activeList[l] === 1) counts[table.stream[r]!]!++;
   }
   if (a.extra.size > 0) return undefined;
   const out = new Map<string, number>();
@@ -537,15 +532,15 @@ function fastPartitionCounts(a: PreviousAssignment, activeList: readonly boolean
 export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
   const { table, listTasks } = a;
   const standby = anyStandby(modes);
-  const activeList: boolean[] = new Array(listTasks.length);
-  for (let l = 0; l < listTasks.length; l++) activeList[l] = standby ? listTasks.at(l).some((t) => isActive(modes, t)) : listTasks.count(l) > 0;
+  const activeList = new Uint8Array(listTasks.length);
+  for (let l = 0; l < listTasks.length; l++) activeList[l] = (standby ? listTasks.at(l).some((t) => isActive(modes, t)) : listTasks.count(l) > 0) ? 1 : 0;
   const fast = fastPartitionCounts(a, activeList);
   if (fast !== undefined) return fast;
   const rows = new Float64Array(table.streams.length);
   const max = new Int32Array(table.streams.length).fill(-1);
   for (let r = 0; r < table.rows; r++) {
     const l = table.list[r]!;
-    if (l < 0 || !activeList[l]) continue;
+    if (l < 0 || activeList[l] === 0) continue;
     const st = table.stream[r]!;
     rows[st]!++;
     if (table.partition[r]! > max[st]!) max[st] = table.partition[r]!;
@@ -561,7 +556,7 @@ export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMa
   });
   for (let r = 0; r < table.rows; r++) {
     const l = table.list[r]!;
-    if (l >= 0 && activeList[l]) setOf[table.stream[r]!]!.add(table.partition[r]!);
+    if (l >= 0 && activeList[l] === 1) setOf[table.stream[r]!]!.add(table.partition[r]!);
   }
   for (const { ssp: s, tasks } of a.extra.values()) {
     if (!tasks.some((t) => isActive(modes, t))) continue;

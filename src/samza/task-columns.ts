@@ -53,9 +53,15 @@ export class TaskRows {
     return this.keys.length;
   }
 
+  /** Per row, a string found equal to its key by rowOf: verify compares the same string again by reference. */
+  private matched: Array<string | undefined> | undefined;
+
   /** The row of `key`, trying row `hint` first; -1 when absent. */
   rowOf(key: string, hint = -1): number {
-    if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) return hint;
+    if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) {
+      (this.matched ??= new Array<string | undefined>(this.keys.length))[hint] = key;
+      return hint;
+    }
     this.check();
     return this.lookup(key);
   }
@@ -73,7 +79,9 @@ export class TaskRows {
    */
   verify(names: readonly string[]): boolean {
     let same = names.length === this.keys.length;
-    for (let r = 0; r < names.length && same; r++) same = this.keys.is(r, names[r]!);
+    const matched = this.matched;
+    // (=== on strings compares text; it is quick when both are one object, as the planner's names are.)
+    for (let r = 0; r < names.length && same; r++) same = (matched !== undefined && matched[r] === names[r]) || this.keys.is(r, names[r]!);
     if (same) this.checked = true;
     else this.check();
     return same;

@@ -1,7 +1,7 @@
 // A string column kept as the ASCII bytes it was stored as (see texts.ts): one buffer and an offset
 // per row instead of a string object per row. For ASCII, a UTF-8 byte is a UTF-16 code unit, so
 // rows compare and index byte for byte. Only string tables that are ASCII throughout are kept so.
-import type { Texts } from './texts.js';
+import { plainJsonUnit, type Texts } from './texts.js';
 
 const INT_MAX = 2147483647;
 
@@ -12,7 +12,7 @@ const SHARED_LENGTH = 12;
 export class AsciiColumn implements Texts {
   private made: string[] | undefined;
 
-  /** `bytes` is the column's own copy; row i is bytes [off[i], off[i + 1]). `share`: materialize short repeated values as one string. */
+  /** Row i is bytes [off[i], off[i + 1]) of `bytes` (the column's own copy, never written). `share`: materialize short repeated values as one string. */
   constructor(
     readonly bytes: Buffer,
     readonly off: Int32Array,
@@ -63,6 +63,13 @@ export class AsciiColumn implements Texts {
       v = v * 10 + c;
     }
     return v <= INT_MAX ? v : -1;
+  }
+
+  plainJsonAt(i: number, from: number, to: number): boolean {
+    const b = this.bytes;
+    const a = this.off[i]!;
+    for (let k = a + from; k < a + to; k++) if (!plainJsonUnit(b[k]!)) return false;
+    return true;
   }
 
   /** Whether this column holds exactly the rows of `o` (one comparison of the bytes). */

@@ -244,18 +244,18 @@ export class Reader {
 
   /**
    * A string table as an AsciiColumn when it is big and ASCII throughout (its bytes copied out of
-   * the log buffer, which is not kept), else as strings (decodeStrings; `share` gives it a shared
+   * the log buffer, so the state's memory follows the state, not the log), else as strings (decodeStrings; `share` gives it a shared
    * map). Any header that does not add up is left to decodeStrings, which says what is wrong.
    */
   column(what: string, share: boolean, like?: readonly string[]): Column {
     const start = this.p;
-    const lazy = this.asciiTable(share);
+    const lazy = this.asciiTable(what, share);
     if (lazy !== undefined) return lazy;
     this.p = start;
     return this.decodeStrings(what, like, share ? new Map() : undefined);
   }
 
-  private asciiTable(share: boolean): AsciiColumn | undefined {
+  private asciiTable(what: string, share: boolean): AsciiColumn | undefined {
     const { buf, end } = this;
     let p = this.p;
     if (p + 4 > end) return undefined;
@@ -271,10 +271,13 @@ export class Reader {
       const bytes = buf.readUInt32LE(p + 4);
       p += 8;
       if (count === 0 || count > n - i || p + 4 * count + bytes > end) return undefined;
+      // The lengths copied out at once (a read call per row costs more than the rest of the loop).
+      const lengths = new Reader(buf, p, end).i32s(count, what);
+      p += 4 * count;
       let units = 0;
-      for (let k = 0; k < count; k++, p += 4) {
+      for (let k = 0; k < count; k++) {
         off[i + k] = total + units;
-        units += buf.readUInt32LE(p);
+        units += lengths[k]! >>> 0;
       }
       // ASCII: each UTF-16 unit is one byte, so the lengths must add up to the bytes exactly.
       if (units !== bytes || !isAscii(buf.subarray(p, p + bytes))) return undefined;

@@ -53,7 +53,8 @@ export function writeFully(fd: number, data: Buffer, position: number): void {
 /** Reads the whole file behind `fd`. */
 export function readFully(fd: number): Buffer {
   const size = fs.fstatSync(fd).size;
-  const buf = Buffer.alloc(size);
+  // Not zero-filled (a 100 MB log would be written twice): only the bytes read are ever returned.
+  const buf = Buffer.allocUnsafeSlow(size);
   let done = 0;
   while (done < size) {
     const n = fs.readSync(fd, buf, done, size - done, done);

@@ -18,7 +18,12 @@ export interface Texts {
   codeAt(i: number, k: number): number;
   /** Row i as a non-negative decimal int written plainly (no sign, no leading zero, at most 2^31-1), else -1. */
   plainInt(i: number): number;
+  /** Whether code units [from, to) of row i are JSON string text needing no escape: no control character, quote or backslash. */
+  plainJsonAt(i: number, from: number, to: number): boolean;
 }
+
+/** Whether UTF-16 code unit c may stand in a JSON string unescaped (see plainJsonAt). */
+export const plainJsonUnit = (c: number): boolean => c >= 0x20 && c !== 34 && c !== 92;
 
 const INT_MAX = 2147483647;
 
@@ -52,6 +57,12 @@ export class ArrayTexts implements Texts {
 
   plainInt(i: number): number {
     return plainIntOf(this.strings[i]!);
+  }
+
+  plainJsonAt(i: number, from: number, to: number): boolean {
+    const s = this.strings[i]!;
+    for (let k = from; k < to; k++) if (!plainJsonUnit(s.charCodeAt(k))) return false;
+    return true;
   }
 }
 

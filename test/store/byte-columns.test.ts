@@ -29,7 +29,7 @@ function expectTexts(t: Texts, want: readonly string[]): void {
 
 describe('big string tables kept as bytes', () => {
   it('Texts over bytes and over strings answer the same (plain ints, prefixes, empty rows)', () => {
-    const str = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: 0, max: 2 ** 32 }).map(String), fc.constantFrom('', '0', '00', '01', '2147483647', '2147483648', '-1', '1e3', ' 7'));
+    const str = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('["a"]', '["a\\"b"]', '["\t"]', '[""]'), fc.integer({ min: 0, max: 2 ** 32 }).map(String), fc.constantFrom('', '0', '00', '01', '2147483647', '2147483648', '-1', '1e3', ' 7'));
     fc.assert(
       fc.property(fc.array(str, { maxLength: 60 }), (rows) => {
         const ascii = rows.map((s) => s.replace(/[^\x00-\x7f]/g, '?'));
@@ -39,7 +39,12 @@ describe('big string tables kept as bytes', () => {
         const strings = new ArrayTexts(ascii);
         expectTexts(bytes, ascii);
         expectTexts(strings, ascii);
-        for (let i = 0; i < ascii.length; i++) for (const probe of ['', '0', 'ab', ascii[i]!.slice(0, 1)]) expect(bytes.hasAt(i, 0, probe)).toBe(strings.hasAt(i, 0, probe));
+        for (let i = 0; i < ascii.length; i++) {
+          for (const probe of ['', '0', 'ab', ascii[i]!.slice(0, 1)]) expect(bytes.hasAt(i, 0, probe)).toBe(strings.hasAt(i, 0, probe));
+          const n = ascii[i]!.length;
+          const plain = !/[\x00-\x1f"\\]/.test(ascii[i]!.slice(1));
+          expect([bytes.plainJsonAt(i, 1, n), strings.plainJsonAt(i, 1, n)]).toEqual([plain || n === 0, plain || n === 0]);
+        }
         expect(bytes.strings()).toEqual(ascii);
       }),
     );
