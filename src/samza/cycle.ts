@@ -399,11 +399,16 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   // unique, which is free to see when they are exactly this plan's tasks in order (then row i is
   // task i, with no lookups below).
   const aligned = snap.taskRows?.verify(taskNames) === true;
+  // Aligned columns are compared row against task directly (a million tasks: no call per lookup).
+  const containerCol = aligned ? containers.cols?.vals : undefined;
+  const modeCol = aligned ? modes.cols?.vals : undefined;
   for (let i = 0; i < taskNames.length; i++) {
     const t = taskNames[i]!;
     // Row i is the first guess: the records were written in this order.
-    if (!containers.holds(t, taskContainerIds[i]!, i, aligned)) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
-    if (!modes.holds(t, taskModesNow[i]!, i, aligned)) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
+    const sameContainer = containerCol !== undefined ? containerCol.is(i, taskContainerIds[i]!) : containers.holds(t, taskContainerIds[i]!, i, aligned);
+    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
+    const sameMode = modeCol !== undefined ? modeCol.is(i, taskModesNow[i]!) : modes.holds(t, taskModesNow[i]!, i, aligned);
+    if (!sameMode) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
   }
   const current = deletes.size > 0 ? new Set(taskNames) : undefined;
   for (const t of deletes) {
@@ -468,7 +473,8 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
 function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap<string, TaskMode>): number {
   let n = 0;
   if (containers instanceof ColumnMap && modes instanceof ColumnMap && containers.rows === modes.rows) {
-    // Same rows: compared row by row, no lookups.
+    // Same rows: compared row by row, no lookups (every row of a full column has a value).
+    if (containers.size === containers.rows.n) return containers.size - modes.count('Standby');
     for (let r = 0; r < containers.rows.n; r++) if (containers.hasRow(r) && !modes.vals.is(r, 'Standby')) n++;
     return n;
   }

@@ -129,17 +129,32 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
     return this.full || this.vals.at(r) !== undefined;
   }
 
+  /** Rows found holding a value, by value (keysOf: the map is read-only, so each is looked for once). */
+  private readonly found = new Map<V, Int32Array>();
+
+  private rowsOf(v: V): Int32Array {
+    let rows = this.found.get(v);
+    if (rows === undefined) {
+      const out: number[] = [];
+      for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) out.push(r);
+      this.found.set(v, (rows = Int32Array.from(out)));
+    }
+    return rows;
+  }
+
   /** Whether some row's value is `v`. */
   includes(v: V): boolean {
-    for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) return true;
-    return false;
+    return this.rowsOf(v).length > 0;
+  }
+
+  /** How many rows hold `v`. */
+  count(v: V): number {
+    return this.rowsOf(v).length;
   }
 
   /** The keys of the rows whose value is `v`, in row order. */
   keysOf(v: V): string[] {
-    const out: string[] = [];
-    for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) out.push(this.rows.keys.at(r));
-    return out;
+    return Array.from(this.rowsOf(v), (r) => this.rows.keys.at(r));
   }
 
   get(key: string): V | undefined {
