@@ -4,7 +4,7 @@
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
 import type { SspAssignment } from './backend.js';
-import { ArrayTexts, type LazyTexts, type Texts } from './texts.js';
+import { StringColumn, type LazyTexts, type Texts } from './texts.js';
 
 export interface SystemStream {
   system: string;
@@ -69,34 +69,26 @@ class PartitionIndex {
 export class SspTable {
   /** Distinct (system, stream) pairs; a row's stream id indexes this. */
   readonly streams: SystemStream[] = [];
-  private listArr: string[] = [];
-  /** The lists taken over from a section as bytes, until someone needs the strings (`lists`). */
-  private listCol: LazyTexts | undefined;
+  /** Distinct `taskNames` strings (JSON array text, as stored); a row's list id indexes this. Bytes from the log until someone needs the strings. */
+  private readonly listCol = new StringColumn();
 
-  /** Distinct `taskNames` strings (JSON array text, as stored); a row's list id indexes this. */
   get lists(): string[] {
-    if (this.listCol !== undefined) {
-      this.listArr = this.listCol.strings();
-      this.listCol = undefined;
-    }
-    return this.listArr;
+    return this.listCol.strings;
   }
 
   set lists(v: string[]) {
-    this.listArr = v;
-    this.listCol = undefined;
+    this.listCol.strings = v;
   }
 
   /** The lists without making strings where they are still bytes. */
   listTexts(): Texts {
-    return this.listCol ?? new ArrayTexts(this.listArr);
+    return this.listCol.texts();
   }
 
   /** How many lists there are. */
   get listCount(): number {
-    return this.listCol !== undefined ? this.listCol.length : this.listArr.length;
+    return this.listCol.length;
   }
-
   /** Rows used (live and dead). */
   n = 0;
   live = 0;
@@ -147,7 +139,7 @@ export class SspTable {
     const out = new Int32Array(column.length);
     if (this.listCount === 0 && this.listIds === undefined) {
       if (Array.isArray(column)) this.lists = column.slice();
-      else this.listCol = column as LazyTexts;
+      else this.listCol.bytes = column as LazyTexts;
       for (let i = 0; i < out.length; i++) out[i] = i;
       // Duplicate strings in the section would only mean two ids for one list: harmless.
       return out;

@@ -8,7 +8,7 @@ import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ss
 import { columnStrings, Malformed, type Body, type Column, type SspColumns } from './body.js';
 import { StringIndex } from './string-index.js';
 import { AsciiColumn } from './ascii-column.js';
-import { ArrayTexts, type Texts } from './texts.js';
+import { StringColumn, type Texts } from './texts.js';
 import type { SharedFields, SspAssignment } from './backend.js';
 
 const DEAD = -2;
@@ -33,11 +33,9 @@ export class KeyedTable {
   private index = new Map<string, number>();
   /** Rows [0, indexed) are in the index. */
   private indexed = 0;
-  private keyArr: string[] = [];
-  private valArr: string[] = [];
-  /** Columns taken over from a section as bytes, until someone needs the strings (`keys`, `vals`). */
-  private keyCol: AsciiColumn | undefined;
-  private valCol: AsciiColumn | undefined;
+  /** Keys, and the field's string (kind >= 0) or the envelope JSON (kind ENVELOPE): bytes from the log until someone needs the strings. */
+  private readonly keyCol = new StringColumn<AsciiColumn>();
+  private readonly valCol = new StringColumn<AsciiColumn>();
   /** Field id, ENVELOPE, or DEAD. */
   kind: Int32Array = new Int32Array(16);
   meta: Int32Array = new Int32Array(16);
@@ -45,48 +43,39 @@ export class KeyedTable {
   live = 0;
 
   get keys(): string[] {
-    if (this.keyCol !== undefined) {
-      this.keyArr = this.keyCol.strings();
-      this.keyCol = undefined;
-    }
-    return this.keyArr;
+    return this.keyCol.strings;
   }
 
   set keys(v: string[]) {
-    this.keyArr = v;
-    this.keyCol = undefined;
+    this.keyCol.strings = v;
   }
 
-  /** The field's string (kind >= 0) or the envelope JSON (kind ENVELOPE). */
   get vals(): string[] {
-    if (this.valCol !== undefined) {
-      this.valArr = this.valCol.strings();
-      this.valCol = undefined;
-    }
-    return this.valArr;
+    return this.valCol.strings;
   }
 
   set vals(v: string[]) {
-    this.valArr = v;
-    this.valCol = undefined;
+    this.valCol.strings = v;
   }
 
   /** Rows' keys without making strings where they are still bytes. */
   keyTexts(): Texts {
-    return this.keyCol ?? new ArrayTexts(this.keyArr);
+    return this.keyCol.texts();
   }
 
   valTexts(): Texts {
-    return this.valCol ?? new ArrayTexts(this.valArr);
+    return this.valCol.texts();
   }
 
   /** Whether this table's keys are row for row those of `o` (compared as bytes when both still are). */
   sameKeys(o: KeyedTable): boolean {
     if (this.n !== o.n) return false;
-    if (this.keyCol !== undefined && o.keyCol !== undefined && this.keyCol.sameAs(o.keyCol)) return true;
-    const a = this.keys;
-    const b = o.keys;
-    for (let r = 0; r < this.n; r++) if (a[r] !== b[r]) return false;
+    const a = this.keyCol.bytes;
+    const b = o.keyCol.bytes;
+    if (a !== undefined && b !== undefined && a.sameAs(b)) return true;
+    const x = this.keys;
+    const y = o.keys;
+    for (let r = 0; r < this.n; r++) if (x[r] !== y[r]) return false;
     return true;
   }
 
@@ -118,12 +107,12 @@ export class KeyedTable {
   /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
   /** `constMeta`: every row's meta, when the section has one for all (then `meta` is not called). */
   appendFresh(keyColumn: Column, kind: number, valColumn: Column | ReadonlyArray<string | null>, meta: (i: number) => number, constMeta?: number): void {
-    if (this.n === 0 && this.keyCol === undefined && this.keyArr.length === 0 && (valColumn instanceof AsciiColumn || !(valColumn as ReadonlyArray<string | null>).includes(null))) {
+    if (this.n === 0 && this.keyCol.length === 0 && (valColumn instanceof AsciiColumn || !(valColumn as ReadonlyArray<string | null>).includes(null))) {
       // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
       const keys = keyColumn;
-      if (keys instanceof AsciiColumn) this.keyCol = keys;
+      if (keys instanceof AsciiColumn) this.keyCol.bytes = keys;
       else this.keys = keys as string[];
-      if (valColumn instanceof AsciiColumn) this.valCol = valColumn;
+      if (valColumn instanceof AsciiColumn) this.valCol.bytes = valColumn;
       else this.vals = valColumn as string[];
       this.kind = new Int32Array(Math.max(16, keys.length)).fill(kind, 0, keys.length);
       this.meta = new Int32Array(this.kind.length);

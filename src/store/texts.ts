@@ -48,7 +48,7 @@ export class ArrayTexts implements Texts {
   }
 
   hasAt(i: number, at: number, s: string): boolean {
-    return this.strings[i]!.startsWith(s, at);
+    return at >= 0 && this.strings[i]!.startsWith(s, at);
   }
 
   codeAt(i: number, k: number): number {
@@ -87,4 +87,46 @@ export function textsOf(x: Texts | readonly string[]): Texts {
 /** Texts that can also give every row as strings (a fresh array each time). */
 export interface LazyTexts extends Texts {
   strings(): string[];
+}
+
+/**
+ * A table's string column: bytes taken over from the log (LazyTexts) until someone needs the
+ * strings, then an array of strings its owner may change.
+ */
+export class StringColumn<B extends LazyTexts = LazyTexts> {
+  private arr: string[] = [];
+  private lazy: B | undefined;
+
+  /** The strings (made now, once, if the column is still bytes). */
+  get strings(): string[] {
+    if (this.lazy !== undefined) {
+      this.arr = this.lazy.strings();
+      this.lazy = undefined;
+    }
+    return this.arr;
+  }
+
+  set strings(v: string[]) {
+    this.arr = v;
+    this.lazy = undefined;
+  }
+
+  /** The column as bytes, while it still is. */
+  get bytes(): B | undefined {
+    return this.lazy;
+  }
+
+  set bytes(b: B) {
+    this.lazy = b;
+    this.arr = [];
+  }
+
+  get length(): number {
+    return this.lazy !== undefined ? this.lazy.length : this.arr.length;
+  }
+
+  /** The rows without making strings. */
+  texts(): Texts {
+    return this.lazy ?? new ArrayTexts(this.arr);
+  }
 }
