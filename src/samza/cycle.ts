@@ -436,7 +436,8 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   // standby copies, the tasks holding SSPs are the same before and after, so no set of names is built.
   const same = rows.n === 0 && changes.sspsGone === 0 && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
   const prevTasks = same ? undefined : previousActiveTasks(snap);
-  const nowTasks = same ? undefined : new Set(plan.grouping.tasks);
+  // (No set of a million names for a first plan: with no task before, none was added or removed.)
+  const nowTasks = prevTasks === undefined || prevTasks.size === 0 ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
   const tc = prev.taskContainer;
   for (let i = 0; i < taskNames.length; i++) {
@@ -456,8 +457,8 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     plan,
     changes: {
       ...changes,
-      tasksAdded: prevTasks === undefined || prevTasks.size === 0 ? [] : [...nowTasks!].filter((t) => !prevTasks.has(t)).sort(compareJava),
-      tasksRemoved: prevTasks === undefined ? [] : [...prevTasks].filter((t) => !nowTasks!.has(t)).sort(compareJava),
+      tasksAdded: nowTasks === undefined ? [] : [...nowTasks].filter((t) => !prevTasks!.has(t)).sort(compareJava),
+      tasksRemoved: nowTasks === undefined ? [] : [...prevTasks!].filter((t) => !nowTasks.has(t)).sort(compareJava),
       tasksChangedContainer,
       configChanged: configChanged.sort(),
     },

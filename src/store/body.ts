@@ -382,6 +382,19 @@ export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; v
 }
 
 /** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
+/** The key table writeFields wrote last, written again as it is for the same keys (Samza's per-task types share them). */
+export interface KeyTableMemo {
+  keys: readonly string[];
+  table: Sink | undefined;
+}
+
+/** Whether two columns hold the same strings, row for row. */
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function writeFields(
   out: Sink,
   type: string,
@@ -390,12 +403,22 @@ export function writeFields(
   values: ReadonlyArray<string | null>,
   meta: Int32Array | null = null,
   fresh = false,
+  memo?: KeyTableMemo,
 ): Section {
   const p = new Sink();
   p.text(type);
   p.text(field);
   p.u32(keys.length);
-  writeStrings(p, keys);
+  let table = memo?.table;
+  if (table === undefined || !sameStrings(memo!.keys, keys)) {
+    table = new Sink();
+    writeStrings(table, keys);
+    if (memo !== undefined) {
+      memo.keys = keys;
+      memo.table = table;
+    }
+  }
+  p.append(table);
   const tomb = Buffer.alloc(keys.length);
   const live: string[] = [];
   for (let i = 0; i < keys.length; i++) {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
-import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type Section, type SspColumns } from './body.js';
+import { decodeBody, encodeBody, Malformed, MAX_BODY, sameStrings, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type KeyTableMemo, type Section, type SspColumns } from './body.js';
 import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, HEADER_SIZE, newFileId, scanFrames, type Tail } from './format.js';
 import { scanFrames as scanFramesV1 } from './format-v1.js';
 import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
@@ -14,6 +14,7 @@ import { acquireLock, type Lock, type LockHolder } from './lock.js';
 import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
 import { StoreState, SSP_TYPE, sspView } from './state.js';
+import { StringIndex } from './string-index.js';
 import { SspTable } from './ssp-table.js';
 import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
 
@@ -650,11 +651,21 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
   let keys: string[] = [];
   let values: Array<string | null> = [];
   let messages: Array<{ key: string; value: string | null }> = [];
+  // The last key column seen to repeat no key, and the last key table: Samza's per-task types write the same task keys.
+  let distinct: readonly string[] = [];
+  const keyTable: KeyTableMemo = { keys: [], table: undefined };
+  const noRepeats = (k: readonly string[]): boolean => {
+    if (sameStrings(k, distinct)) return true;
+    // (A typed-array index: a Set of a million names costs seconds of hashing and garbage.)
+    if (new StringIndex(k, k.length).repeated >= 0) return false;
+    distinct = k;
+    return true;
+  };
   const flush = (): void => {
     if (run?.kind === 'fields') {
-      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && new Set(keys).size === keys.length;
+      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && noRepeats(keys);
       touched.add(run.type);
-      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh));
+      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable));
     } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
     run = undefined;
     keys = [];
