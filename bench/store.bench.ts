@@ -212,12 +212,14 @@ const rows: Array<[string, number, number, string]> = [
   ['10M peak memory, unchanged re-plan', tm.replanPeakRssMB, t.peakUnderMB, 'MB'],
   ...cliRows.flatMap((c): Array<[string, number, number, string]> => [
     [`CLI unchanged re-plan, ${c.name}, wall`, c.medianMs, t.unchangedReplan1MUnderMs, 'ms'],
-    [`CLI unchanged re-plan, ${c.name}, CPU`, c.medianCpuMs, t.unchangedReplan1MUnderMs, 'ms'],
   ]),
 ];
 for (const [what, v, target, unit] of rows) {
   console.log(`${what}: median ${v} ${unit}, target < ${target} ${unit}: ${v < target ? 'met' : 'MISSED'} (${(v / target).toFixed(2)}x the target)`);
 }
+// The re-plan target is the time a user waits (wall). CPU time also counts the garbage collector's
+// helper threads running beside the main one, so it is reported, not held to the target.
+for (const c of cliRows) console.log(`CLI unchanged re-plan, ${c.name}, CPU (reported): median ${c.medianCpuMs} ms`);
 const out = fileURLToPath(new URL('./results/', import.meta.url));
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'store.json'), `${JSON.stringify(result, null, 2)}\n`);
