@@ -24,7 +24,9 @@ export function classpath(project: JvmProject): string {
   const out = join(dir, 'target', 'classpath.txt');
   const pom = join(dir, 'pom.xml');
   if (!existsSync(out) || statSync(out).mtimeMs < statSync(pom).mtimeMs) {
-    execFileSync('mvn', ['-q', '-B', 'dependency:build-classpath', `-Dmdep.outputFile=${out}`], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+    // Maven's output goes to stderr: stdout belongs to the caller (broker.ts start prints KAFKA_BROKERS=... there,
+    // and Maven's colour resets in front of it kept .ci/run from reading the address).
+    execFileSync('mvn', ['-q', '-B', 'dependency:build-classpath', `-Dmdep.outputFile=${out}`], { cwd: dir, stdio: ['ignore', 2, 'inherit'] });
   }
   const cp = readFileSync(out, 'utf8').trim();
   if (cp === '') throw new Error(`Maven gave an empty classpath for ${dir}`);
