@@ -16,8 +16,11 @@ export type {
   CoordinatorStoreBackend,
   SspRows as CoordinatorSspRows,
   SspAssignment as CoordinatorSspAssignment,
+  SharedFields as CoordinatorSharedFields,
   StoreStats as CoordinatorStoreStats,
 } from './backend.js';
+// A backend's sharedFields and listTexts hand out Texts; ArrayTexts makes one from strings.
+export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from './texts.js';
 export {
   MessageType as CoordinatorMessageType,
   KEY_VERSION as COORDINATOR_KEY_VERSION,
