@@ -79,11 +79,6 @@ export function plainIntOf(s: string): number {
   return v <= INT_MAX ? v : -1;
 }
 
-/** Texts over whatever holds the strings: an array is wrapped, a Texts passes. */
-export function textsOf(x: Texts | readonly string[]): Texts {
-  return Array.isArray(x) ? new ArrayTexts(x as readonly string[]) : (x as Texts);
-}
-
 /** Texts that can also give every row as strings (a fresh array each time). */
 export interface LazyTexts extends Texts {
   strings(): string[];
