@@ -32,7 +32,7 @@ import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
 import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
 import { ArrayColumn, ColumnMap, RepeatedKeys, TaskRows, type ValueColumn } from './task-columns.js';
-import type { Texts } from '../store/texts.js';
+import { textsOf, type Texts } from '../store/texts.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -102,8 +102,8 @@ const TASK_TYPES = [
 function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
   const shared = typeof store.sharedFields === 'function' ? store.sharedFields(TASK_TYPES) : undefined;
   if (shared === undefined) return undefined;
-  const rows = new TaskRows(shared.keys, shared.rowOf, shared.unique);
-  const [changelog, containers, modes] = shared.values as [Texts, Texts, Texts];
+  const rows = new TaskRows(textsOf(shared.keys), shared.rowOf, shared.unique);
+  const [changelog, containers, modes] = shared.values.map(textsOf) as [Texts, Texts, Texts];
   for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // readTaskModes skips those: the Map way
   let changelogInts: (number | undefined)[];
   try {
@@ -115,7 +115,7 @@ function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored:
   }
   return {
     rows,
-    stored: TASK_TYPES.map(([, field], i) => new StoredType(field, undefined, undefined, { rows, vals: shared.values[i]! })),
+    stored: [changelog, containers, modes].map((vals, i) => new StoredType(TASK_TYPES[i]![1], undefined, undefined, { rows, vals })),
     changelog: new ColumnMap(rows, new ArrayColumn(changelogInts)),
     taskContainer: new ColumnMap(rows, containers, true),
     taskModes: new ColumnMap(rows, modes as ValueColumn<TaskMode>, true),
@@ -273,7 +273,7 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
     // The same SSP in another task too (AllSspToSingleTask, broadcast through the samza mapper).
     let all = merged.get(row);
     if (all === undefined) merged.set(row, (all = [...names.at(table.list[row]!)]));
-    all.push(...names.at(t));
+    for (const name of names.at(t)) all.push(name); // (a task's names can be a million: no spread)
     activeTask[row] = -1;
   }
   const now: NewAssignment = { table, activeTask, oneName: single ? g.tasks : undefined };
@@ -285,7 +285,7 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
   for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
   if (g.everyTask.length > 0) {
     const every: string[] = [];
-    for (let t = 0; t < T; t++) every.push(...names.at(t));
+    for (let t = 0; t < T; t++) for (const name of names.at(t)) every.push(name);
     const l = table.listId(JSON.stringify(every.sort(compareJava)));
     for (const e of g.everyTask) {
       const s = table.streamId(e.system, e.stream, true);
@@ -388,8 +388,9 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
   const prevStandby: string[] = [];
-  if (prev.taskModes instanceof ColumnMap) prevStandby.push(...prev.taskModes.keysOf('Standby'));
-  else prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t)); // (no [key, value] pair per task)
+  // (No [key, value] pair per task, and no push(...) of a list that can hold a million names: arguments have a limit.)
+  if (prev.taskModes instanceof ColumnMap) for (const t of prev.taskModes.keysOf('Standby')) prevStandby.push(t);
+  else prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
   prevStandby.sort(compareJava);
   const nowStandby: string[] = [];
   for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
@@ -526,9 +527,9 @@ function compareAssignments(
   };
   // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
   // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
-  const byId = nt.lists.length + old.listCount() < nt.n / 4;
   // The stored texts are read in place (the store may hold them as bytes).
-  const oldTexts = old.listTexts();
+  const oldTexts = a.listTexts;
+  const byId = nt.lists.length + oldTexts.length < nt.n / 4;
   if (byId) makeListTexts(now);
   const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
   const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;

@@ -277,6 +277,8 @@ export interface PreviousAssignment {
   table: SspAssignment;
   /** Task names per list id of the table (checked once per distinct list, parsed on first use). */
   listTasks: TaskLists;
+  /** The table's list texts, read in place where the store holds them as bytes. */
+  listTexts: Texts;
   /** Records outside the table, by canonical key (an older form is only used when no canonical record exists). */
   extra: Map<string, { ssp: SSP; tasks: string[] }>;
   /** Canonical key -> older-form keys stored for the same SSP. */
@@ -375,13 +377,15 @@ function taskList(raw: unknown, key: string): string[] {
 export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssignment {
   const table = sspColumnsOf(store);
   let listTasks: TaskLists;
+  let listTexts: Texts;
   const extra = new Map<string, { ssp: SSP; tasks: string[] }>();
   const oldKeys = new Map<string, string[]>();
   try {
     // Only lists some live row uses are parsed (a table may keep unused ones until it is compacted).
-    const used = new Uint8Array(table.listCount());
+    listTexts = typeof table.listTexts === 'function' ? table.listTexts() : new ArrayTexts(table.lists);
+    const used = new Uint8Array(listTexts.length);
     for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) used[table.list[r]!] = 1;
-    listTasks = new TaskLists(table.listTexts(), used);
+    listTasks = new TaskLists(listTexts, used);
     for (const [key, v] of table.others()) {
       const fast = parseCanonicalSspKey(key);
       const s = fast ?? parseSspKey(key);
@@ -398,7 +402,7 @@ export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssig
   } catch (e) {
     throw new SamzaError('E_SAMZA_STORE_READ', 'SamzaException', MSG.readAssignments, TYPES.taskPartition, e as Error);
   }
-  return { table, listTasks, extra, oldKeys };
+  return { table, listTasks, listTexts, extra, oldKeys };
 }
 
 const isActive = (modes: ReadonlyMap<string, TaskMode>, t: string): boolean => (modes.get(t) ?? 'Active') === 'Active';

@@ -32,7 +32,8 @@ export class AsciiColumn implements Texts {
   }
 
   codeAt(i: number, k: number): number {
-    return this.bytes[this.off[i]! + k]!;
+    // (Outside the row: NaN, as charCodeAt gives; never the next row's byte.)
+    return k >= 0 && k < this.lengthOf(i) ? this.bytes[this.off[i]! + k]! : Number.NaN;
   }
 
   is(i: number, s: string): boolean {
@@ -41,7 +42,8 @@ export class AsciiColumn implements Texts {
   }
 
   hasAt(i: number, at: number, s: string): boolean {
-    const a = this.off[i]! + at;
+    // An offset past the end stands at the end, as startsWith's does.
+    const a = this.off[i]! + Math.min(at, this.lengthOf(i));
     return at >= 0 && a + s.length <= this.off[i + 1]! && this.same(a, s);
   }
 
@@ -66,6 +68,8 @@ export class AsciiColumn implements Texts {
   }
 
   plainJsonAt(i: number, from: number, to: number): boolean {
+    // A unit outside the row is no JSON text (charCodeAt gives NaN there).
+    if (from < to && (from < 0 || to > this.lengthOf(i))) return false;
     const b = this.bytes;
     const a = this.off[i]!;
     for (let k = a + from; k < a + to; k++) if (!plainJsonUnit(b[k]!)) return false;

@@ -45,9 +45,8 @@ export interface SspAssignment {
   streams: readonly SystemStream[];
   /** The distinct taskNames texts (made into strings on first use where the store holds them as bytes). */
   readonly lists: readonly string[];
-  /** The same without making strings. */
-  listTexts(): Texts;
-  listCount(): number;
+  /** The same texts read in place, without making strings (optional: readers use `lists` without it). */
+  listTexts?(): Texts;
   rows: number;
   /** Live rows. */
   live: number;
@@ -70,8 +69,8 @@ export interface SspAssignment {
 export interface SharedFields {
   /** Rows (live records per type). */
   n: number;
-  /** Row -> key, the same for every type (first-write order of the first type). */
-  keys: Texts;
+  /** Row -> key, the same for every type (first-write order of the first type); Texts read it in place. */
+  keys: Texts | readonly string[];
   /**
    * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
    * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
@@ -84,7 +83,7 @@ export interface SharedFields {
    */
   unique(): boolean;
   /** Per type asked for, row -> the field's string. */
-  values: readonly Texts[];
+  values: ReadonlyArray<Texts | readonly string[]>;
 }
 
 export interface StoreStats {

@@ -371,7 +371,6 @@ export function sspAssignmentOf(t: SspTable, others: () => Map<string, unknown>)
       return t.lists;
     },
     listTexts: () => t.listTexts(),
-    listCount: () => t.listCount,
     rows: t.n,
     live: t.live,
     stream: t.stream,

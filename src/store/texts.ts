@@ -79,6 +79,11 @@ export function plainIntOf(s: string): number {
   return v <= INT_MAX ? v : -1;
 }
 
+/** Texts over either form: an array of strings is wrapped (a backend may hand out either). */
+export function textsOf(x: Texts | readonly string[]): Texts {
+  return Array.isArray(x) ? new ArrayTexts(x as readonly string[]) : (x as Texts);
+}
+
 /** Texts that can also give every row as strings (a fresh array each time). */
 export interface LazyTexts extends Texts {
   strings(): string[];

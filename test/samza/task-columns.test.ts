@@ -84,7 +84,7 @@ describe('per-task records as columns', () => {
             const j = job(cfg, { 'kafka.A': base * s.grow });
             const shared = store.sharedFields(TASK_TYPES);
             if (shared !== undefined) columnar++;
-            if (shared?.keys instanceof AsciiColumn && store.sspAssignment().listTexts() instanceof AsciiColumn) inBytes++;
+            if (shared?.keys instanceof AsciiColumn && store.sspAssignment().listTexts!() instanceof AsciiColumn) inBytes++;
             const want = outcome(() => prepareCycle(mapsOnly(store), j));
             const got = outcome(() => prepareCycle(store, j));
             expect(got).toEqual(want);
@@ -175,5 +175,27 @@ describe('StringIndex', () => {
   it('reports the first repeated key', () => {
     expect(new StringIndex(['a', 'b', 'c', 'b', 'a'], 5).repeated).toBe(3);
     expect(new StringIndex(['a', 'b', 'c', 'b'], 2).repeated).toBe(-1);
+  });
+});
+
+describe('per-task records as columns, at scale', () => {
+  it('re-plans a store holding 160,000 standby tasks (no argument list as long as the task list)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'task-cols-standby-'));
+    try {
+      const j = job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '3', 'job.standbytasks.replication.factor': '2' }, { 'kafka.A': 160_000 });
+      let store = CoordinatorStore.open(dir);
+      expect(runCycle(store, j).recordsWritten).toBeGreaterThan(0);
+      store.close();
+      store = CoordinatorStore.open(dir);
+      try {
+        const again = runCycle(store, j);
+        expect(again.recordsWritten).toBe(0);
+        expect(again.plan.grouping.tasks.length).toBe(160_000);
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

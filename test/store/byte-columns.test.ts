@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AsciiColumn } from '../../src/store/ascii-column.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { ArrayTexts, plainIntOf, type Texts } from '../../src/store/texts.js';
+import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/store/texts.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 
 afterEach(cleanupTempDirs);
@@ -42,6 +42,8 @@ describe('big string tables kept as bytes', () => {
         for (let i = 0; i < ascii.length; i++) {
           for (const probe of ['', '0', 'ab', ascii[i]!.slice(0, 1)]) expect(bytes.hasAt(i, 0, probe)).toBe(strings.hasAt(i, 0, probe));
           const n = ascii[i]!.length;
+          // Outside the row both forms agree too (never the next row's bytes).
+          expect([bytes.codeAt(i, n), bytes.hasAt(i, n + 1, ''), bytes.hasAt(i, n + 1, 'x'), bytes.plainJsonAt(i, 0, n + 1), bytes.plainJsonAt(i, -1, n)]).toEqual([strings.codeAt(i, n), strings.hasAt(i, n + 1, ''), strings.hasAt(i, n + 1, 'x'), strings.plainJsonAt(i, 0, n + 1), strings.plainJsonAt(i, -1, n)]);
           const plain = !/[\x00-\x1f"\\]/.test(ascii[i]!.slice(1));
           expect([bytes.plainJsonAt(i, 1, n), strings.plainJsonAt(i, 1, n)]).toEqual([plain || n === 0, plain || n === 0]);
         }
@@ -79,12 +81,12 @@ describe('big string tables kept as bytes', () => {
           // Read in place: no strings made for the columns, and every read agrees with the strings written.
           const shared = s.sharedFields(TASK_TYPES)!;
           expect(shared.keys instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
-          expectTexts(shared.keys, keys);
-          expectTexts(shared.values[2]!, keys.map(() => 'Active'));
-          expectTexts(shared.values[0]!, keys.map((_, p) => String(p)));
+          expectTexts(textsOf(shared.keys), keys);
+          expectTexts(textsOf(shared.values[2]!), keys.map(() => 'Active'));
+          expectTexts(textsOf(shared.values[0]!), keys.map((_, p) => String(p)));
           const a = s.sspAssignment();
-          expect(a.listTexts() instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
-          expectTexts(a.listTexts(), lists);
+          expect(a.listTexts!() instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
+          expectTexts(a.listTexts!(), lists);
           expect(snapshot(s)).toEqual(before);
           // Then writes, compactions and reopens: the store stays what a Map of the same writes says.
           const model = new Map(before['set-task-container-assignment']!);
