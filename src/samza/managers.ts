@@ -153,21 +153,14 @@ export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, n
 export function changelogColumn(keys: Texts, strings: Texts): Array<number | undefined> {
   const out = new Array<number | undefined>(strings.length);
   for (let r = 0; r < strings.length; r++) {
+    // Samza writes String.valueOf(int): read in place; anything else (leading zeros, spaces, a bad value) the Map way does.
     const fast = strings.plainInt(r);
     if (fast >= 0) {
       out[r] = fast;
       continue;
     }
     const p = strings.at(r);
-    let v = 0;
-    let plain = p.length > 0 && p.length <= 10;
-    for (let i = 0; plain && i < p.length; i++) {
-      const c = p.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) plain = false;
-      else v = v * 10 + c;
-    }
-    if (plain && v <= INT_MAX) out[r] = v;
-    else out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys.at(r), 0);
+    out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys.at(r), 0);
   }
   return out;
 }

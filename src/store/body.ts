@@ -381,7 +381,6 @@ export function writeMessages(out: Sink, entries: ReadonlyArray<{ key: string; v
   return { kind: 'messages', keys: entries.map((e) => e.key), values: entries.map((e) => e.value) };
 }
 
-/** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
 /** The key table writeFields wrote last, written again as it is for the same keys (Samza's per-task types share them). */
 export interface KeyTableMemo {
   keys: readonly string[];
@@ -395,6 +394,7 @@ export function sameStrings(a: readonly string[], b: readonly string[]): boolean
   return true;
 }
 
+/** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
 export function writeFields(
   out: Sink,
   type: string,

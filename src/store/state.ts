@@ -5,7 +5,7 @@
 // (ssp-table.ts). Any other value is kept as its envelope JSON, verbatim.
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
 import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
-import { columnStrings, Malformed, type Body, type Column, type SspColumns } from './body.js';
+import { columnStrings, Malformed, sameStrings, type Body, type Column, type SspColumns } from './body.js';
 import { StringIndex } from './string-index.js';
 import { AsciiColumn } from './ascii-column.js';
 import { StringColumn, type Texts } from './texts.js';
@@ -72,11 +72,7 @@ export class KeyedTable {
     if (this.n !== o.n) return false;
     const a = this.keyCol.bytes;
     const b = o.keyCol.bytes;
-    if (a !== undefined && b !== undefined && a.sameAs(b)) return true;
-    const x = this.keys;
-    const y = o.keys;
-    for (let r = 0; r < this.n; r++) if (x[r] !== y[r]) return false;
-    return true;
+    return (a !== undefined && b !== undefined && a.sameAs(b)) || sameStrings(this.keys, o.keys);
   }
 
   /** Indexes the appended rows, with a JS Map's semantics should a key repeat (first row kept, later value). */

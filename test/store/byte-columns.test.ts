@@ -119,3 +119,17 @@ describe('big string tables kept as bytes', () => {
     );
   });
 });
+
+describe('changelog partitions read from a column', () => {
+  it('plain ints in place, anything else as the Map read takes it (leading zeros, spaces, empty), bad values refused', async () => {
+    const { changelogColumn } = await import('../../src/samza/managers.js');
+    const rows = ['0', '7', '007', ' 12 ', '', '2147483647'];
+    const keys = new ArrayTexts(rows.map((_, i) => `Partition ${i}`));
+    const want = [0, 7, 7, 12, undefined, 2147483647];
+    const off = new Int32Array(rows.length + 1);
+    for (let i = 0; i < rows.length; i++) off[i + 1] = off[i]! + rows[i]!.length;
+    expect(changelogColumn(keys, new ArrayTexts(rows))).toEqual(want);
+    expect(changelogColumn(keys, new AsciiColumn(Buffer.from(rows.join(''), 'latin1'), off))).toEqual(want);
+    for (const bad of ['2147483648', '-1', '1e3', 'x']) expect(() => changelogColumn(keys, new ArrayTexts([bad]))).toThrow(/not an integer/);
+  });
+});
