@@ -1,5 +1,5 @@
-// Key hashing benchmark: every contender on the same data in one run; medians
-// (tinybench p50) and ratios. Writes bench/results/hash.json and prints markdown
+// Key hashing benchmark: every contender on the same data in one run; medians (single keys:
+// tinybench p50; batches: interleaved rounds, every contender once per round) and ratios. Writes bench/results/hash.json and prints markdown
 // tables. Run: npm run bench:hash (BENCH_ONLY=single,bytes,strings picks sections;
 // BENCH_KEYS sets the batch size, default 1,000,000; BENCH_KAFKAJS_KEYS how many keys KafkaJS's partitioner gets).
 //  1. single keys: µs per call, assignor vs KafkaJS's partitioner as its producer calls it;
@@ -22,6 +22,7 @@ import { createKeyBatch, partitionForKey, partitionForString, partitionsForFixed
 import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { getKernels } from '../src/engine/kernels.js';
 import { loadWasmCore } from '../src/engine/core.js';
+import { encodeJavaUtf8Into, javaUtf8Bound } from '../src/hashing/java-utf8.js';
 
 const N = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const PARTITIONS = 1000;
@@ -280,27 +281,52 @@ function check(name: string, want: Int32Array, got: Int32Array): void {
 type Row = { dataset: string; contender: string; medianMs: number; keysPerSec: number; samples: number };
 const rows: Row[] = [];
 
-async function measure(dataset: string, tasks: Record<string, () => Int32Array>, want: Int32Array): Promise<void> {
-  const bench = new Bench({ time: 0, iterations: 11, warmupIterations: 2, warmupTime: 0 });
+/** Timed rounds per batch contender, after WARMUP untimed ones. */
+const ROUNDS = 11;
+const WARMUP = 2;
+
+/**
+ * Median wall time of each task, in interleaved rounds (every task once per round, in turn), so a
+ * slow spell of the machine hits every contender alike and the ratios of one run stay comparable.
+ */
+function interleaved(tasks: Record<string, () => unknown>): Map<string, number> {
+  const names = Object.keys(tasks);
+  const times = new Map(names.map((n) => [n, [] as number[]]));
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    for (const name of names) {
+      const t0 = performance.now();
+      tasks[name]!();
+      const t = performance.now() - t0;
+      if (round >= WARMUP) times.get(name)!.push(t);
+    }
+  }
+  return new Map(names.map((n) => [n, median(times.get(n)!)]));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function report(dataset: string, name: string, ms: number, samples: number, note = ''): void {
+  rows.push({ dataset, contender: name, medianMs: ms, keysPerSec: N / (ms / 1000), samples });
+  process.stderr.write(`  ${dataset.padEnd(10)} ${name.padEnd(60)} ${ms.toFixed(2)} ms${note}\n`);
+}
+
+/** Times every task in the same rounds, each checked against `want` first; `unchecked` tasks (floors) give no partitions. */
+async function measure(dataset: string, tasks: Record<string, () => Int32Array>, want: Int32Array, unchecked: Record<string, () => unknown> = {}): Promise<void> {
+  const timed: Record<string, () => unknown> = { ...unchecked };
   for (const [name, fn] of Object.entries(tasks)) {
     if (name === KAFKAJS) {
       const t0 = performance.now();
       check(`${dataset}/${name}`, want, fn());
-      const ms = ((performance.now() - t0) * N) / KAFKAJS_KEYS;
-      rows.push({ dataset, contender: name, medianMs: ms, keysPerSec: N / (ms / 1000), samples: 1 });
-      process.stderr.write(`  ${dataset.padEnd(10)} ${name.padEnd(60)} ${ms.toFixed(2)} ms (scaled)\n`);
+      report(dataset, name, ((performance.now() - t0) * N) / KAFKAJS_KEYS, 1, ' (scaled)');
       continue;
     }
     check(`${dataset}/${name}`, want, fn());
-    bench.add(name, fn);
+    timed[name] = fn;
   }
-  await bench.run();
-  for (const t of bench.tasks) {
-    const r = t.result;
-    if (r.state !== 'completed') throw new Error(`${dataset}/${t.name}: ${r.state}`);
-    rows.push({ dataset, contender: t.name, medianMs: r.latency.p50!, keysPerSec: N / (r.latency.p50! / 1000), samples: r.latency.samplesCount });
-    process.stderr.write(`  ${dataset.padEnd(10)} ${t.name.padEnd(60)} ${r.latency.p50!.toFixed(2)} ms\n`);
-  }
+  for (const [name, ms] of interleaved(timed)) report(dataset, name, ms, ROUNDS);
 }
 
 const KERNEL_ALONE = (engine: string) => `${engine}, kernel alone (keys already in kernel memory)`;
@@ -455,8 +481,45 @@ async function stringKeys(name: keyof typeof stringData): Promise<void> {
   Object.assign(tasks, plainTasks(keys));
   tasks[MURMURHASH] = () => viaMurmurhash(keys);
   tasks[KAFKAJS] = () => viaKafkajs(keys);
-  await measure(name, tasks, want);
+  // The same keys as Java's UTF-8 already in kernel memory (a KeyBatch of its own, which no other
+  // call overwrites): what hashing costs once the keys are out of V8.
+  const packed = javaUtf8Packed(keys);
+  const batch = createKeyBatch({ engine: 'wasm-simd', maxBytes: packed.data.length, maxKeys: N });
+  batch.bytes.set(packed.data);
+  batch.offsets.set(packed.offsets);
+  tasks[KEY_BATCH('wasm-simd')] = () => batch.partitionsForPacked(N, PARTITIONS);
+  await measure(name, tasks, want, { [FLOOR_VISIT]: visitFloor(keys) });
   javaMurmur2(name, { kind: 'strings', strings: keys }, want);
+}
+
+const FLOOR_VISIT = 'floor, no hash: read each key\'s type and length into offsets (no copy)';
+
+/**
+ * The least any call that takes JS strings must do before hashing: look at every key (is it a
+ * string, how long). Not a contender (it gives no partitions); timed in the same rounds.
+ */
+function visitFloor(keys: readonly string[]): () => number {
+  const offsets = new Int32Array(keys.length + 1);
+  return () => {
+    let u = 0;
+    for (let e = 0; e < keys.length; e++) {
+      const k = keys[e];
+      if (typeof k !== 'string') throw new Error('not a string');
+      u += k.length;
+      offsets[e + 1] = u;
+    }
+    return u;
+  };
+}
+
+/** Strings as Java's UTF-8, packed with offsets (the KeyBatch row's input), written in place: no array per key. */
+function javaUtf8Packed(keys: readonly string[]): Packed {
+  let bound = 0;
+  for (const k of keys) bound += javaUtf8Bound(k);
+  const data = new Uint8Array(bound);
+  const offsets = new Int32Array(keys.length + 1);
+  keys.forEach((k, i) => (offsets[i + 1] = encodeJavaUtf8Into(k, data, offsets[i]!)));
+  return { data: data.subarray(0, offsets[keys.length]!), offsets };
 }
 
 // ---- Report ---------------------------------------------------------------
@@ -471,7 +534,7 @@ function singleKeyTable(): { md: string; targets: Record<string, number> } {
 
 function batchTable(datasets: string[], baseline: string): string {
   const byKey = new Map(rows.map((r) => [`${r.dataset}/${r.contender}`, r.medianMs]));
-  const contenders = [...new Set(rows.filter((r) => datasets.includes(r.dataset)).map((r) => r.contender))];
+  const contenders = [...new Set(rows.filter((r) => datasets.includes(r.dataset) && !isFloor(r.contender)).map((r) => r.contender))];
   let md = `| contender | ${datasets.join(' | ')} |\n|---|${datasets.map(() => '---:').join('|')}|\n`;
   for (const c of contenders) {
     md += `| ${c} | ${datasets.map((d) => {
@@ -480,6 +543,22 @@ function batchTable(datasets: string[], baseline: string): string {
     }).join(' | ')} |\n`;
   }
   return `${md}\nRatios in brackets: ${baseline} / this, same run.\n`;
+}
+
+const isFloor = (contender: string) => contender === FLOOR_VISIT;
+
+/** Where a string-key call's time goes: the floor of reading keys, the kernel, and the copy between them. */
+function floorTable(datasets: string[], bestPlain: (d: string) => number): string {
+  const batch = KEY_BATCH('wasm-simd');
+  const row = (label: string, f: (d: string) => string) => `| ${label} | ${datasets.map(f).join(' | ')} |\n`;
+  let md = `| where wasm-simd's time goes, string keys | ${datasets.join(' | ')} |\n|---|${datasets.map(() => '---:').join('|')}|\n`;
+  md += row('partitionsForKeys (wasm-simd), the whole call', (d) => `${ms(d, 'wasm-simd').toFixed(2)} ms`);
+  md += row('the kernel on the same keys as bytes already in its memory (KeyBatch)', (d) => `${ms(d, batch).toFixed(2)} ms`);
+  md += row('so: getting the keys out of V8 (the whole call minus KeyBatch)', (d) => `${(ms(d, 'wasm-simd') - ms(d, batch)).toFixed(2)} ms`);
+  md += row('of which the floor: reading each key\'s type and length, no copy (timed alone)', (d) => `${ms(d, FLOOR_VISIT).toFixed(2)} ms`);
+  md += row('best plain JS loop', (d) => `${bestPlain(d).toFixed(2)} ms`);
+  md += row('ceiling if the copy out of V8 were free: best plain / (floor + KeyBatch)', (d) => `${(bestPlain(d) / (ms(d, FLOOR_VISIT) + ms(d, batch))).toFixed(2)}x`);
+  return `${md}\nThe floor hashes nothing: it is the least any call that takes JS strings must do before hashing.\n`;
 }
 
 function ms(dataset: string, contender: string): number {
@@ -518,9 +597,15 @@ async function main(): Promise<void> {
     for (const name of ['userIds', 'nonAscii', 'uuids'] as const) await stringKeys(name);
     md += `${batchTable(['userIds', 'nonAscii', 'uuids'], PLAIN_BUFFER)}\n`;
     const bestPlain = (d: string) => Math.min(ms(d, PLAIN_BUFFER), ms(d, PLAIN_DIRECT));
+    md += `${floorTable(['userIds', 'nonAscii', 'uuids'], bestPlain)}\n`;
     target('userIds: best plain JS / wasm-simd', bestPlain('userIds') / ms('userIds', 'wasm-simd'), 2);
     target('nonAscii: best plain JS / wasm-simd', bestPlain('nonAscii') / ms('nonAscii', 'wasm-simd'), 1.5);
     target('uuids: best plain JS / wasm-simd', bestPlain('uuids') / ms('uuids', 'wasm-simd'), 2);
+    // Where the time goes (see floorTable): what the copy out of V8 costs against the plain loop.
+    for (const d of ['userIds', 'nonAscii', 'uuids']) {
+      targets[`${d}: outside the kernel, ms (wasm-simd - KeyBatch)`] = ms(d, 'wasm-simd') - ms(d, KEY_BATCH('wasm-simd'));
+      targets[`${d}: ceiling with a free copy, best plain JS / (visit floor + KeyBatch)`] = bestPlain(d) / (ms(d, FLOOR_VISIT) + ms(d, KEY_BATCH('wasm-simd')));
+    }
     for (const d of ['userIds', 'nonAscii', 'uuids']) {
       targets[`${d}: Java warm / wasm-simd`] = ms(d, JAVA_WARM) / ms(d, 'wasm-simd');
       targets[`${d}: Java cold / wasm-simd`] = ms(d, JAVA_COLD) / ms(d, 'wasm-simd');
