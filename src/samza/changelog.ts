@@ -3,23 +3,30 @@
 import { AssignorError } from '../errors.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
 import { ColumnMap } from './task-columns.js';
+import { ArrayTexts, type Texts } from '../store/texts.js';
 
 /**
  * `tasks` sorted by name; returns each task's changelog partition. `hint` (optional): per task, the
  * row of a ColumnMap to look at first.
  */
 export function assignChangelogPartitions(tasks: readonly string[], existingInput: MapInput<number>, hint?: Int32Array): Int32Array {
+  return changelogPartitionsOf(new ArrayTexts(tasks), existingInput, hint);
+}
+
+/** assignChangelogPartitions over names read in place (a grouping's names): a ColumnMap compares them with its keys where they lie. */
+export function changelogPartitionsOf(names: Texts, existingInput: MapInput<number>, hint?: Int32Array): Int32Array {
   const existing = existingInput instanceof Map || existingInput instanceof ColumnMap ? (existingInput as ReadonlyMap<string, number>) : toMap(existingInput, 'changelog', VALUES.int(0));
   let max = -1;
   for (const p of existing.values()) if (p > max) max = p;
-  const out = new Int32Array(tasks.length);
-  tasks.forEach((t, i) => {
-    const p = hint !== undefined && existing instanceof ColumnMap ? existing.getAt(t, hint[i]!) : existing.get(t);
+  const columns = hint !== undefined && existing instanceof ColumnMap ? existing : undefined;
+  const out = new Int32Array(names.length);
+  for (let i = 0; i < out.length; i++) {
+    const p = columns !== undefined ? columns.getNamed(names, i, hint![i]!) : existing.get(names.at(i));
     if (p === undefined && max >= 2147483647) {
-      throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(t)}: the stored mapping already uses partition 2147483647`, 'set-changelog');
+      throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(names.at(i))}: the stored mapping already uses partition 2147483647`, 'set-changelog');
     }
     out[i] = p !== undefined ? p : ++max;
-  });
+  }
   return out;
 }
 

@@ -64,6 +64,17 @@ export function groupByContainerCount(tasks: readonly string[], n: number): Cont
   return byIds(range(n), roundRobin(tasks, n));
 }
 
+/**
+ * groupByContainerCount for tasks known to be sorted by name and distinct (a grouping's names as
+ * the planner makes them): task i goes to container i mod n, with no name read.
+ */
+export function groupByContainerCountSorted(taskCount: number, n: number): ContainerAssignment {
+  groupByContainerCountValidate(n, taskCount);
+  const containerOf = new Int32Array(taskCount);
+  for (let i = 0; i < taskCount; i++) containerOf[i] = i % n;
+  return byIds(range(n), containerOf);
+}
+
 export interface BalanceResult extends ContainerAssignment {
   /** Which path ran: plain round-robin fallback, verbatim reuse, or a rebalance. */
   path: 'plain' | 'reuse' | 'balance';

@@ -6,7 +6,8 @@
 // the job, is compared and written as columns (one row per SSP, a list id per row); the per-task
 // types as an overlay of puts and deletes on the snapshot. Only what differs is written.
 import { calculateJobModel, type JobSpec, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
-import { containerLayouts, taskNameIn } from './job-model.js';
+import { taskNames as planTaskNames } from './grouping.js';
+import { containerLayouts } from './job-model.js';
 import { standbyTaskName } from './container-groupers.js';
 import {
   TYPES,
@@ -216,7 +217,7 @@ interface NewAssignment {
    * Set when list id t is task t's name alone for every t (no standby copies, no SSP in several
    * tasks): the texts `["name"]` are then not made (table.lists has holes) until listText asks.
    */
-  oneName: readonly string[] | undefined;
+  oneName: Texts | undefined;
 }
 
 /** Names of task t and its standby copies, sorted as Samza sorts a task list. */
@@ -232,7 +233,7 @@ function namesOfTask(plan: JobModelPlan, t: number): string[] {
 /** The taskNames text of list id l of the new assignment. */
 function listText(now: NewAssignment, l: number): string {
   const lists = now.table.lists;
-  return lists[l] ?? (lists[l] = `[${JSON.stringify(now.oneName![l]!)}]`);
+  return lists[l] ?? (lists[l] = `[${JSON.stringify(now.oneName!.at(l))}]`);
 }
 
 /** Makes every list text not made yet (the whole table is compared or written). */
@@ -242,7 +243,8 @@ function makeListTexts(now: NewAssignment): void {
 
 function newAssignment(plan: JobModelPlan): NewAssignment {
   const g = plan.grouping;
-  const T = g.tasks.length;
+  const taskTexts = planTaskNames(g);
+  const T = taskTexts.length;
   const table = new SspTable();
   const rows = g.stream.length;
   table.reserve(rows + g.everyTask.length);
@@ -276,7 +278,7 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
     for (const name of names.at(t)) all.push(name); // (a task's names can be a million: no spread)
     activeTask[row] = -1;
   }
-  const now: NewAssignment = { table, activeTask, oneName: single ? g.tasks : undefined };
+  const now: NewAssignment = { table, activeTask, oneName: single ? taskTexts : undefined };
   if (single && (merged.size > 0 || g.everyTask.length > 0)) {
     // Merged lists are found by text (listId): every one-name text is made first.
     makeListTexts(now);
@@ -361,7 +363,10 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   const layouts = containerLayouts(plan);
   let total = 0;
   for (const layout of layouts) total += layout.tasks.length;
-  const taskNames: string[] = new Array(total);
+  // Task i is grouping task taskOf[i], as standby copy replicaOf[i] (-1: active). Names are made
+  // only where they are read: not at all when the stored rows are this plan's tasks in order.
+  const taskOf = new Int32Array(total);
+  const replicaOf = new Int32Array(total);
   const taskContainerIds: string[] = new Array(total);
   const taskModesNow: TaskMode[] = new Array(total);
   const taskChangelog = new Int32Array(total);
@@ -369,17 +374,24 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   for (const layout of layouts) {
     const mode: TaskMode = layout.replica < 0 ? 'Active' : 'Standby';
     for (const t of layout.tasks) {
-      taskNames[at] = taskNameIn(plan, layout, t);
+      taskOf[at] = t;
+      replicaOf[at] = layout.replica;
       taskContainerIds[at] = layout.id;
       taskModesNow[at] = mode;
       taskChangelog[at++] = plan.changelog[t]!;
     }
   }
+  const names = planTaskNames(plan.grouping);
+  const nameOf = (i: number): string => (replicaOf[i]! < 0 ? names.at(taskOf[i]!) : standbyTaskName(names.at(taskOf[i]!), replicaOf[i]!));
+  // Every task's name, made once when a path reads them all (a store read as Maps, rows in another order).
+  let allNames: string[] | undefined;
+  const taskNames = (): string[] => (allNames ??= Array.from({ length: total }, (_, i) => nameOf(i)));
+  const nameAt = (i: number): string => (allNames !== undefined ? allNames[i]! : nameOf(i));
   const records: StoreRecord[] = [];
   const containers = stored(TYPES.taskContainer);
   const modes = stored(TYPES.taskMode);
   const prevActive = countActive(prev.taskContainer, prev.taskModes);
-  const activeNow = plan.grouping.tasks.length;
+  const activeNow = names.length;
   const deletes = new Set<string>();
   if (prev.taskContainer.size > 0 && activeNow !== prevActive) {
     warn(`Current task count ${activeNow} does not match saved task count ${prevActive}. Stateful jobs may observe misalignment of keys!`);
@@ -393,25 +405,25 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   else prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
   prevStandby.sort(compareJava);
   const nowStandby: string[] = [];
-  for (let i = 0; i < taskNames.length; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(taskNames[i]!);
+  for (let i = 0; i < total; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(nameAt(i));
   nowStandby.sort(compareJava);
   if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
   // Rows were read by position (the plan's changelog lookups): they stand if the stored keys are
   // unique, which is free to see when they are exactly this plan's tasks in order (then row i is
-  // task i, with no lookups below).
-  const aligned = snap.taskRows?.verify(taskNames) === true;
+  // task i, with no lookups below). Active tasks' names are compared where they lie.
+  const keyRows = snap.taskRows;
+  const aligned = keyRows !== undefined && keyRows.verify(total, (r) => (replicaOf[r]! < 0 ? keyRows.isName(r, names, taskOf[r]!) : keyRows.isKey(r, nameOf(r))));
   // Aligned columns are compared row against task directly (a million tasks: no call per lookup).
   const containerCol = aligned ? containers.cols?.vals : undefined;
   const modeCol = aligned ? modes.cols?.vals : undefined;
-  for (let i = 0; i < taskNames.length; i++) {
-    const t = taskNames[i]!;
+  for (let i = 0; i < total; i++) {
     // Row i is the first guess: the records were written in this order.
-    const sameContainer = containerCol !== undefined ? containerCol.is(i, taskContainerIds[i]!) : containers.holds(t, taskContainerIds[i]!, i, aligned);
-    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: t, value: { containerId: taskContainerIds[i]! } });
-    const sameMode = modeCol !== undefined ? modeCol.is(i, taskModesNow[i]!) : modes.holds(t, taskModesNow[i]!, i, aligned);
-    if (!sameMode) records.push({ type: TYPES.taskMode, key: t, value: { taskMode: taskModesNow[i]! } });
+    const sameContainer = containerCol !== undefined ? containerCol.is(i, taskContainerIds[i]!) : containers.holds(taskNames()[i]!, taskContainerIds[i]!, i, aligned);
+    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: nameAt(i), value: { containerId: taskContainerIds[i]! } });
+    const sameMode = modeCol !== undefined ? modeCol.is(i, taskModesNow[i]!) : modes.holds(taskNames()[i]!, taskModesNow[i]!, i, aligned);
+    if (!sameMode) records.push({ type: TYPES.taskMode, key: nameAt(i), value: { taskMode: taskModesNow[i]! } });
   }
-  const current = deletes.size > 0 ? new Set(taskNames) : undefined;
+  const current = deletes.size > 0 ? new Set(taskNames()) : undefined;
   for (const t of deletes) {
     if (current!.has(t)) continue; // rewritten above
     if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
@@ -422,10 +434,13 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   const { rows, changes } = compareAssignments(snap, plan, now, records);
   // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
   const changelog = stored(TYPES.changelog);
-  for (let i = 0; i < taskNames.length; i++) {
-    const t = taskNames[i]!;
-    if (prev.changelog instanceof ColumnMap ? prev.changelog.getAt(t, i, aligned) !== undefined : prev.changelog.has(t)) continue;
-    if (!changelog.holds(t, String(taskChangelog[i]), i, aligned)) records.push(changelogRecord(t, taskChangelog[i]!));
+  const prevChangelog = prev.changelog;
+  for (let i = 0; i < total; i++) {
+    // (Aligned: row i is task i, and the stored changelog is a column over those rows.)
+    if (aligned && prevChangelog instanceof ColumnMap) {
+      if (prevChangelog.hasRow(i)) continue;
+    } else if (prevChangelog instanceof ColumnMap ? prevChangelog.getAt(taskNames()[i]!, i) !== undefined : prevChangelog.has(taskNames()[i]!)) continue;
+    if (!changelog.holds(nameAt(i), String(taskChangelog[i]), i, aligned)) records.push(changelogRecord(nameAt(i), taskChangelog[i]!));
   }
   const bases = stored(TYPES.baseCount);
   for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
@@ -441,12 +456,12 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   const nowTasks = prevTasks === undefined || prevTasks.size === 0 ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
   const tc = prev.taskContainer;
-  for (let i = 0; i < taskNames.length; i++) {
+  for (let i = 0; i < total; i++) {
     if (tc instanceof ColumnMap) {
-      if (tc.differsAt(taskNames[i]!, i, aligned, taskContainerIds[i]!)) tasksChangedContainer++;
+      if (aligned ? tc.differsAtRow(i, taskContainerIds[i]!) : tc.differsAt(taskNames()[i]!, i, false, taskContainerIds[i]!)) tasksChangedContainer++;
       continue;
     }
-    const before = tc.get(taskNames[i]!);
+    const before = tc.get(taskNames()[i]!);
     if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
@@ -518,6 +533,7 @@ function compareAssignments(
   const activeBefore = (t: string): boolean => (modes.get(t) ?? 'Active') === 'Active';
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
   const oneName = now.oneName;
+  const planNames = oneName ?? planTaskNames(plan.grouping);
   // List texts as small integers, so rows compare by number: equal text, equal id.
   const textIds = new Map<string, number>();
   const textId = (t: string): number => {
@@ -548,6 +564,7 @@ function compareAssignments(
     const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
     const t = now.activeTask[r]!;
     let before = ''; // the SSP's single active task before ('' none, SEVERAL more than one)
+    let own = false; // ... or this row's task itself (known without its name)
     if (orow >= 0) {
       seen[orow] = 1;
       const ol = old.list[orow]!;
@@ -555,11 +572,11 @@ function compareAssignments(
       if (byId) same = oldText![ol] === newText![nt.list[r]!];
       else if (oneName !== undefined) {
         // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
-        same = a.listTasks.isPlainOne(ol) ? a.listTasks.isOne(ol, oneName[nt.list[r]!]!) : oldTexts.is(ol, listText(now, nt.list[r]!));
+        same = a.listTasks.isPlainOne(ol) ? a.listTasks.isOneName(ol, oneName, nt.list[r]!) : oldTexts.is(ol, listText(now, nt.list[r]!));
       } else same = oldTexts.is(ol, nt.lists[nt.list[r]!]!);
       if (!same) changed[nChanged++] = r;
       // Unchanged `["name"]` with no standby before: its one active task was this row's task.
-      if (same && oneName !== undefined && !standbyBefore) before = oneName[t]!;
+      if (same && oneName !== undefined && !standbyBefore) own = true;
       else if (t >= 0) before = activeTaskOf(a.listTasks.at(ol), modes, standbyBefore);
     } else {
       changed[nChanged++] = r;
@@ -572,9 +589,9 @@ function compareAssignments(
       }
     }
     if (a.oldKeys.size > 0 && !dropStale) for (const k of a.oldKeys.get(keyOf(r)) ?? []) records.push({ type: TYPES.taskPartition, key: k, value: null });
-    if (t < 0) continue; // in several tasks or every task: not counted, as before
+    if (t < 0 || own) continue; // in several tasks or every task: not counted, as before; or where it was
     if (before === '') sspsNew++;
-    else if (before !== SEVERAL && before !== plan.grouping.tasks[t]) {
+    else if (before !== SEVERAL && !planNames.is(t, before)) {
       sspsMoved++;
       if (movedExamples.length < 5) {
         const s = nt.streams[nt.stream[r]!]!;

@@ -6,8 +6,8 @@ import { foldPartitions } from '../expansion/index.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import { SamzaError, MSG } from './errors.js';
 import type { SspGrouperKind } from './config.js';
-import { allSspTaskName, partitionTaskName } from './groupers.js';
-import { fromRows, type Grouping } from './grouping.js';
+import { allSspTaskName, partitionTaskName, partitionTaskNameColumn } from './groupers.js';
+import { fromRows, type Grouping, type TaskNameList } from './grouping.js';
 import { decimalStringOrder } from './java-order.js';
 import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
 
@@ -44,10 +44,10 @@ function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
 }
 
 /** A grouper's output before the sort by task: rows in SSP order, each with its task. */
-export interface GroupRows {
+export interface GroupRows<Names extends TaskNameList = string[]> {
   streams: SystemStream[];
   /** Task names sorted in Java String order. */
-  tasks: string[];
+  tasks: Names;
   rowTask: Int32Array;
   stream: Int32Array;
   partition: Int32Array;
@@ -60,7 +60,7 @@ export function groupFlat(input: FlatGroupInput): Grouping {
     const { stream, partition } = inputRows(input);
     return allSspToSingleTask(input, stream, partition);
   }
-  const r = groupRows(input);
+  const r = groupRows(input, true);
   return fromRows(r.streams, r.tasks, r.rowTask, r.stream, r.partition, r.bucket, r.everyTask);
 }
 
@@ -103,8 +103,13 @@ export function inputRows(input: FlatGroupInput): { stream: Int32Array; partitio
   return { stream, partition, skip };
 }
 
-/** GroupByPartition / GroupBySystemStreamPartition (with the base mapper's slot rules) as rows. */
-export function groupRows(input: FlatGroupInput): GroupRows {
+/**
+ * GroupByPartition / GroupBySystemStreamPartition (with the base mapper's slot rules) as rows.
+ * `bytes`: GroupByPartition's names may come as one byte column (see taskNames in grouping.ts).
+ */
+export function groupRows(input: FlatGroupInput): GroupRows;
+export function groupRows(input: FlatGroupInput, bytes: boolean): GroupRows<TaskNameList>;
+export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<TaskNameList> {
   const { streams, counts, rules, broadcast } = input;
   const F = input.elasticityFactor;
   const S = streams.length;
@@ -149,19 +154,28 @@ export function groupRows(input: FlatGroupInput): GroupRows {
     r += rows;
   }
   const taskOfKey = new Int32Array(keys).fill(-1);
-  let sorted: string[];
+  let sorted: TaskNameList;
   if (byPartition) {
     // "Partition <p>[ <bucket>]": made in Java order directly, from the decimal order of p and bucket.
-    sorted = [];
     const buckets = F === 1 ? null : decimalStringOrder(F);
+    const nameP = new Int32Array(keys);
+    const nameB = buckets === null ? null : new Int32Array(keys);
+    let count = 0;
     for (const q of decimalStringOrder(keys / F)) {
       for (let j = 0; j < F; j++) {
         const b = buckets === null ? -1 : buckets[j]!;
         const k = q * F + (b === -1 ? 0 : b);
         if (used[k] === 0) continue;
-        taskOfKey[k] = sorted.length;
-        sorted.push(partitionTaskName(q, b));
+        taskOfKey[k] = count;
+        nameP[count] = q;
+        if (nameB !== null) nameB[count] = b;
+        count++;
       }
+    }
+    if (bytes) sorted = partitionTaskNameColumn(nameP, nameB, count);
+    else {
+      sorted = new Array<string>(count);
+      for (let t = 0; t < count; t++) sorted[t] = partitionTaskName(nameP[t]!, nameB === null ? -1 : nameB[t]!);
     }
   } else {
     const keyOfName: number[] = [];

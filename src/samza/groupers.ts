@@ -1,6 +1,7 @@
 // Samza's SSP -> task groupers, on SSP objects. This is the exact-semantics
 // path (samza mapper mode, tests); the base mapper's large-scale path lives in
 // flat-plan.ts and is checked against these in tests.
+import { AsciiColumn, asciiBytes } from '../store/ascii-column.js';
 import { SamzaError, MSG } from './errors.js';
 import { KEYS, SamzaConfig, broadcastSsps, elasticityFactor, sspGrouper, type ConfigInput, type SspGrouperKind } from './config.js';
 import { compareSsp, sspToString, SspSet, ssp, type SSP, type SspInput, type TaskGrouping } from './model.js';
@@ -19,6 +20,52 @@ export function partitionTaskName(partition: number, keyBucket: number): string 
   // or compared in an old heap), each keeps both for good and costs a copy then.
   name.charCodeAt(0);
   return name;
+}
+
+/**
+ * partitionTaskName(partitions[i], buckets?.[i] ?? -1) for i < count, as one byte column: a
+ * million names as one buffer, with no string made until someone asks for one (see
+ * taskNames in grouping.ts). The names are ASCII by construction.
+ */
+export function partitionTaskNameColumn(partitions: Int32Array, buckets: Int32Array | null, count: number): AsciiColumn {
+  // Each name's length first ("Partition " + digits [+ " " + digits]), so the bytes are made at their size.
+  const off = new Int32Array(count + 1);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const b = buckets === null ? -1 : buckets[i]!;
+    total += NAME_PREFIX.length + decimalLength(partitions[i]!) + (b === -1 ? 0 : 1 + decimalLength(b));
+    off[i + 1] = total;
+  }
+  const bytes = asciiBytes(total);
+  for (let i = 0; i < count; i++) {
+    const pos = off[i]!;
+    for (let k = 0; k < NAME_PREFIX.length; k++) bytes[pos + k] = NAME_PREFIX[k]!;
+    const b = buckets === null ? -1 : buckets[i]!;
+    if (b === -1) putDecimal(bytes, off[i + 1]!, partitions[i]!);
+    else {
+      const at = putDecimal(bytes, off[i + 1]!, b);
+      bytes[at - 1] = 32; // ' '
+      putDecimal(bytes, at - 1, partitions[i]!);
+    }
+  }
+  return new AsciiColumn(bytes, off);
+}
+
+const NAME_PREFIX = Uint8Array.from('Partition ', (c) => c.charCodeAt(0));
+
+function decimalLength(v: number): number {
+  return v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : v < 1e4 ? 4 : v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10;
+}
+
+/** A non-negative int32 in decimal, ending just before `end` (written backwards); returns where it starts. */
+function putDecimal(buf: Uint8Array, end: number, v: number): number {
+  let at = end;
+  do {
+    const rest = (v / 10) | 0;
+    buf[--at] = 48 + v - rest * 10;
+    v = rest;
+  } while (v > 0);
+  return at;
 }
 
 export function allSspTaskName(processorId: string): string {

@@ -1,12 +1,17 @@
 // The flat form of an SSP -> task grouping: task names plus one row per
 // (task, SSP) membership in typed arrays, so 10 million SSPs cost four
 // Int32Arrays rather than 10 million objects. Both mapper modes end here.
+import { AsciiColumn } from '../store/ascii-column.js';
+import { ArrayTexts, type Texts } from '../store/texts.js';
 import { compareJava, compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
 
 export interface Grouping {
   /** Streams referenced by the rows, sorted by (system, stream): row stream index = position. */
   streams: SystemStream[];
-  /** Task names sorted in Java String order; row task index = position. */
+  /**
+   * Task names sorted in Java String order; row task index = position. When the planner kept the
+   * names as bytes (taskNames), the strings are made on the first read of this field.
+   */
   tasks: string[];
   /**
    * taskStart[t] .. taskStart[t+1] are task t's positions; position k is row order[k].
@@ -21,6 +26,37 @@ export interface Grouping {
   bucket: Int32Array | null;
   /** SSPs that belong to every task besides its rows (broadcast inputs, flat path only). */
   everyTask: SSP[];
+}
+
+/** Task names as the groupers make them: strings, or one byte column (sorted and distinct by construction). */
+export type TaskNameList = string[] | AsciiColumn;
+
+/**
+ * Groupings whose names the planner made as one byte column. Kept beside the grouping, not in it: a
+ * copy (`{ ...g, tasks }`) is a grouping of its own, read by its `tasks`.
+ */
+const byteNames = new WeakMap<Grouping, AsciiColumn>();
+
+/** A grouping over `names`: strings as given, or bytes whose strings are made on the first read of `tasks`. */
+export function withNames(fields: Omit<Grouping, 'tasks'>, names: TaskNameList): Grouping {
+  if (Array.isArray(names)) return { ...fields, tasks: names };
+  let made: string[] | undefined;
+  const g = Object.defineProperty({ ...fields }, 'tasks', { enumerable: true, get: () => (made ??= names.strings()) }) as Grouping;
+  byteNames.set(g, names);
+  return g;
+}
+
+/**
+ * The grouping's task names, read in place: the byte column the planner made (no string made), or
+ * its `tasks`. Hot paths read names through this, once per grouping.
+ */
+export function taskNames(g: Grouping): Texts {
+  return byteNames.get(g) ?? new ArrayTexts(g.tasks);
+}
+
+/** Whether the names are the planner's byte column: sorted and distinct as made. */
+export function namesAreBytes(g: Grouping): boolean {
+  return byteNames.has(g);
 }
 
 export function rowCount(g: Grouping): number {
@@ -71,7 +107,7 @@ export function fromTaskGrouping(grouping: TaskGrouping): Grouping {
   taskStart[tasks.length] = i;
   const order = new Int32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
-  return { streams, tasks, taskStart, order, stream, partition, bucket: any ? bucket : null, everyTask: [] };
+  return withNames({ streams, taskStart, order, stream, partition, bucket: any ? bucket : null, everyTask: [] }, tasks);
 }
 
 /** The Map-based view of a flat grouping (every-task SSPs included). */
@@ -87,7 +123,7 @@ export function toTaskGrouping(g: Grouping): TaskGrouping {
  */
 export function fromRows(
   streams: SystemStream[],
-  tasks: string[],
+  tasks: TaskNameList,
   rowTask: Int32Array,
   stream: Int32Array,
   partition: Int32Array,
@@ -101,5 +137,5 @@ export function fromRows(
   const fill = taskStart.slice(0, tasks.length);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[fill[rowTask[i]!]!++] = i;
-  return { streams, tasks, taskStart, order, stream, partition, bucket, everyTask };
+  return withNames({ streams, taskStart, order, stream, partition, bucket, everyTask }, tasks);
 }

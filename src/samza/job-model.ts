@@ -1,7 +1,9 @@
 // The JobModel a plan describes: as objects (API, small jobs) or as JSON text
 // produced in chunks (the CLI; large jobs never hold the whole text at once).
+import { AsciiColumn } from '../store/ascii-column.js';
+import type { Texts } from '../store/texts.js';
 import { standbyContainerId, standbyTaskName } from './container-groupers.js';
-import { taskSsps, type Grouping } from './grouping.js';
+import { taskNames, taskSsps, type Grouping } from './grouping.js';
 import type { JobModelPlan } from './plan.js';
 import { compareSystemStream, type ContainerModel, type SSP, type TaskModel } from './model.js';
 
@@ -116,6 +118,28 @@ const PLAIN = new Uint8Array(128).map((_, c) => (c >= 32 && c < 127 && c !== 34 
 
 /** Most UTF-8 bytes JSON.stringify(s) gives per UTF-16 unit (an escape such as `\u001f` or `\ud800`). */
 const JSON_BYTES_PER_UNIT = 6;
+
+/**
+ * JSON.stringify(names.at(t)) without its quotes. A byte column's plain row (the planner's names)
+ * is copied as it lies; a string goes through putStringBody. Needs JSON_BYTES_PER_UNIT *
+ * names.lengthOf(t) bytes of room.
+ */
+function putName(buf: Uint8Array, pos: number, names: Texts, t: number): number {
+  if (names instanceof AsciiColumn) {
+    // Copied while checked (the bytes are ASCII: PLAIN says which JSON leaves as they are).
+    const bytes = names.bytes;
+    const from = names.off[t]!;
+    const n = names.off[t + 1]! - from;
+    let k = 0;
+    for (; k < n; k++) {
+      const c = bytes[from + k]!;
+      if (PLAIN[c] === 0) break;
+      buf[pos + k] = c;
+    }
+    if (k === n) return pos + n;
+  }
+  return putStringBody(buf, pos, names.at(t));
+}
 
 /**
  * JSON.stringify(s) without its quotes. Printable ASCII without quote or backslash (task names
@@ -299,7 +323,7 @@ function taskFragments(layout: ContainerLayout): TaskFragments {
  */
 function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout: ContainerLayout, frag: TaskFragments, from: number, pieceBytes: number): number {
   const g = plan.grouping;
-  const names = g.tasks;
+  const names = taskNames(g);
   const tasks = layout.tasks;
   const merge = parts.shared.length > 0;
   const bucketBytes = g.bucket === null ? 0 : KEY_BUCKET.length + INT_BYTES;
@@ -311,8 +335,7 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
   let k = from;
   for (; k < tasks.length && pos < pieceBytes; k++) {
     const t = tasks[k]!;
-    const name = names[t]!;
-    const bound = fixed + JSON_BYTES_PER_UNIT * name.length + perRow * (g.taskStart[t + 1]! - g.taskStart[t]!);
+    const bound = fixed + JSON_BYTES_PER_UNIT * names.lengthOf(t) + perRow * (g.taskStart[t + 1]! - g.taskStart[t]!);
     if (pos + bound > buf.length) {
       out.pos = pos;
       buf = out.room(bound);
@@ -320,14 +343,14 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
     const start = pos;
     if (k > 0) buf[pos++] = 44; // ,
     pos = put(buf, pos, frag.open);
-    pos = putStringBody(buf, pos, name);
+    pos = putName(buf, pos, names, t);
     pos = put(buf, pos, frag.afterName);
     pos = putInt(buf, pos, plan.changelog[t]!);
     pos = merge ? putMergedSsps(buf, pos, g, parts, t) : putRowSsps(buf, pos, g, parts, t);
     buf[pos++] = 93; // ]
     buf[pos++] = 125; // }
     // A typed array drops writes past its end without a word: a wrong bound must fail loudly instead.
-    if (pos - start > bound) throw new Error(`JobModel writer: task ${q(name)} took ${pos - start} bytes, more than its bound ${bound}`);
+    if (pos - start > bound) throw new Error(`JobModel writer: task ${q(names.at(t))} took ${pos - start} bytes, more than its bound ${bound}`);
   }
   out.pos = pos;
   return k;

@@ -2,6 +2,7 @@
 // keys and `values` maps exactly as Samza writes them. The store value of a
 // record is Samza's `values` map (host/username/timestamp are not kept: they
 // would make two identical plans write different bytes).
+import { holdsRowAt } from '../store/ascii-column.js';
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
@@ -346,9 +347,9 @@ export class TaskLists {
     return this.plain[l] === 1;
   }
 
-  /** Whether list l is the plain one-name list of `name` (isPlainOne, and that name), read in place. */
-  isOne(l: number, name: string): boolean {
-    return this.plain[l] === 1 && this.texts.lengthOf(l) === name.length + 4 && this.texts.hasAt(l, 2, name);
+  /** Whether list l is the plain one-name list of `names` row j (isPlainOne, and that name), both read in place. */
+  isOneName(l: number, names: Texts, j: number): boolean {
+    return this.plain[l] === 1 && this.texts.lengthOf(l) === names.lengthOf(j) + 4 && holdsRowAt(this.texts, l, 2, names, j);
   }
 
   /** How many names list l holds, without slicing one-name lists. */

@@ -9,15 +9,16 @@ import type { EngineChoice } from '../engine/kernels.js';
 import { KEYS, SamzaConfig, readSettings, type ConfigInput, type JobSettings } from './config.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
 import { groupFlat, type SlotRule } from './flat-grouping.js';
-import type { Grouping } from './grouping.js';
+import { namesAreBytes, taskNames, type Grouping } from './grouping.js';
 import { samzaGrouping } from './samza-mapper.js';
 import { javaHashMapKeyOrder, javaSplit } from './java-order.js';
 import { inferBases, isPreviousRows, previousPartitionCounts, previousRows, type PreviousRows } from './previous.js';
-import { assignChangelogPartitions } from './changelog.js';
+import { changelogPartitionsOf } from './changelog.js';
 import {
   ANY_HOST,
   balanceByContainerCount,
   groupByContainerCount,
+  groupByContainerCountSorted,
   groupByContainerIds,
   groupByContainerIdsWithLocality,
   singleContainer,
@@ -282,11 +283,11 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
   let grouped: { assignment: ContainerAssignment; note?: string } | undefined;
   let groupError: unknown;
   try {
-    grouped = located(() => groupTasks(grouping.tasks, settings, previous, processors, config), containerPath);
+    grouped = located(() => groupTasks(grouping, settings, previous, processors, config), containerPath);
   } catch (e) {
     groupError = e;
   }
-  const changelog = assignChangelogPartitions(grouping.tasks, previous.changelog, grouped === undefined ? undefined : containerOrder(grouped.assignment));
+  const changelog = changelogPartitionsOf(taskNames(grouping), previous.changelog, grouped === undefined ? undefined : containerOrder(grouped.assignment));
   if (grouped === undefined) throw groupError;
   const { assignment, note } = grouped;
   let maxCl = -1;
@@ -376,7 +377,7 @@ function checkPlanSize(settings: JobSettings, counts: readonly number[], process
 }
 
 function groupTasks(
-  tasks: string[],
+  grouping: Grouping,
   settings: JobSettings,
   previous: Pick<Previous, 'taskContainer' | 'taskModes'>,
   processors: Map<string, string>,
@@ -388,19 +389,25 @@ function groupTasks(
     for (const [t, c] of previous.taskContainer) if ((previous.taskModes.get(t) ?? 'Active') === 'Active') out.set(t, c);
     return out;
   };
+  // The names are read only where a grouper needs them (a byte column makes its strings then).
+  const tasks = (): string[] => grouping.tasks;
   switch (settings.taskGrouper) {
     case 'GroupByContainerCount': {
-      if (!settings.hostAffinity) return { assignment: groupByContainerCount(tasks, settings.containerCount) };
-      const r = balanceByContainerCount(tasks, settings.containerCount, previousActive());
+      if (!settings.hostAffinity) {
+        // Names the planner made as bytes are sorted and distinct as made: no name is read.
+        if (namesAreBytes(grouping)) return { assignment: groupByContainerCountSorted(taskNames(grouping).length, settings.containerCount) };
+        return { assignment: groupByContainerCount(tasks(), settings.containerCount) };
+      }
+      const r = balanceByContainerCount(tasks(), settings.containerCount, previousActive());
       return { assignment: r, note: r.path === 'plain' ? `balance path fell back to round-robin: ${r.reason}` : r.path === 'reuse' ? 'balance path: previous layout reused' : 'balance path: surplus tasks moved to other containers' };
     }
     case 'GroupByContainerIds': {
-      if (!settings.hostAffinity) return { assignment: groupByContainerIds(tasks, [...processors.keys()]) };
+      if (!settings.hostAffinity) return { assignment: groupByContainerIds(tasks(), [...processors.keys()]) };
       const taskLocality = new Map<string, string>();
       for (const [t, c] of previousActive()) if (processors.has(c)) taskLocality.set(t, processors.get(c)!);
-      return { assignment: groupByContainerIdsWithLocality(tasks, processors, taskLocality) };
+      return { assignment: groupByContainerIdsWithLocality(tasks(), processors, taskLocality) };
     }
     case 'SingleContainer':
-      return { assignment: singleContainer(tasks, config.get(KEYS.processorId) ?? '0') };
+      return { assignment: singleContainer(tasks(), config.get(KEYS.processorId) ?? '0') };
   }
 }

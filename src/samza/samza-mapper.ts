@@ -8,7 +8,7 @@ import { SamzaError, MSG } from './errors.js';
 import { KEYS, type JobSettings } from './config.js';
 import { allSspTaskName } from './groupers.js';
 import { groupFlat, groupRows, inputRows, type FlatGroupInput, type SlotRule } from './flat-grouping.js';
-import { fromRows, type Grouping } from './grouping.js';
+import { fromRows, withNames, type Grouping } from './grouping.js';
 import { compareJava, ssp, systemStreamId } from './model.js';
 import type { PreviousRows } from './previous.js';
 
@@ -191,7 +191,8 @@ function dropEmptyTasks(g: Grouping): Grouping {
   }
   if (tasks.length === g.tasks.length) return g;
   starts.push(g.taskStart[g.tasks.length]!);
-  return { ...g, tasks, taskStart: Int32Array.from(starts) };
+  const { streams, order, stream, partition, bucket, everyTask } = g;
+  return withNames({ streams, taskStart: Int32Array.from(starts), order, stream, partition, bucket, everyTask }, tasks);
 }
 
 /** rank[i] = position of names[i] in Java String order. */

@@ -2,6 +2,7 @@
 // what moved since the previous model and why.
 import type { CycleResult } from './cycle.js';
 import type { JobModelPlan } from './plan.js';
+import { taskNames } from './grouping.js';
 
 export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
   const lines: string[] = [];
@@ -9,7 +10,7 @@ export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
   const r = plan.settings.replicationFactor;
   const standby = r > 1 ? ` (+${active * (r - 1)} standby containers, replication factor ${r})` : '';
   lines.push(
-    `samza plan (${plan.mapper} mapper, ${plan.settings.grouper}): ${plan.grouping.tasks.length} tasks in ${active} containers${standby}; maxChangeLogStreamPartitions ${plan.maxChangeLogStreamPartitions}`,
+    `samza plan (${plan.mapper} mapper, ${plan.settings.grouper}): ${taskNames(plan.grouping).length} tasks in ${active} containers${standby}; maxChangeLogStreamPartitions ${plan.maxChangeLogStreamPartitions}`,
   );
   for (const s of plan.streams) {
     const count = s.previousPartitions !== undefined && s.previousPartitions !== s.partitions ? `${s.previousPartitions} -> ${s.partitions}` : `${s.partitions}`;
@@ -18,7 +19,7 @@ export function summarize(plan: JobModelPlan, cycle?: CycleResult): string {
   if (plan.containerNote !== undefined) lines.push(`  containers: ${plan.containerNote}`);
   if (cycle !== undefined) {
     const c = cycle.changes;
-    const joined = c.sspsNew > 0 && c.tasksAdded.length === 0 && cycle.plan.grouping.tasks.length > 0 && c.sspsNew < countRows(cycle.plan) ? ' (all joined existing tasks)' : '';
+    const joined = c.sspsNew > 0 && c.tasksAdded.length === 0 && taskNames(cycle.plan.grouping).length > 0 && c.sspsNew < countRows(cycle.plan) ? ' (all joined existing tasks)' : '';
     const parts = [`${c.sspsNew} SSPs new${joined}`, `${c.sspsMoved} moved to another task`, `${c.sspsGone} gone`];
     if (c.tasksAdded.length > 0) parts.push(`tasks added: ${list(c.tasksAdded)}`);
     if (c.tasksRemoved.length > 0) parts.push(`tasks removed: ${list(c.tasksRemoved)}`);

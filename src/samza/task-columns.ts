@@ -5,6 +5,7 @@
 // names (no hashing when the order is unchanged) and falls back to the index.
 
 import type { Texts } from '../store/texts.js';
+import { AsciiColumn, sameRow } from '../store/ascii-column.js';
 
 /** A column of values by row (undefined: no value), compared in place where it can be. */
 export interface ValueColumn<V> {
@@ -66,6 +67,42 @@ export class TaskRows {
     return this.lookup(key);
   }
 
+  /** Per row, the row of the names found equal to its key by rowOfName (-1: none), for isName. */
+  private matchedName: Int32Array | undefined;
+  private matchedNames: Texts | undefined;
+
+  /** Whether row r's key is `names` row j: byte for byte when both are byte columns (chosen once per names). */
+  private sameName: (r: number, names: Texts, j: number) => boolean = (r, names, j) => {
+    const keys = this.keys;
+    this.sameName = keys instanceof AsciiColumn && names instanceof AsciiColumn ? (r2, n2, j2) => (n2 === names ? keys.sameRowOf(r2, names, j2) : sameRow(keys, r2, n2, j2)) : (r2, n2, j2) => sameRow(keys, r2, n2, j2);
+    return this.sameName(r, names, j);
+  };
+
+  /** The row of `names` row j, trying row `hint` first (compared where both lie: no string made); -1 when absent. */
+  rowOfName(names: Texts, j: number, hint: number): number {
+    if (hint >= 0 && hint < this.keys.length && this.sameName(hint, names, j)) {
+      if (this.matchedNames !== names) {
+        this.matchedNames = names;
+        this.matchedName = new Int32Array(this.keys.length).fill(-1);
+      }
+      this.matchedName![hint] = j;
+      return hint;
+    }
+    this.check();
+    return this.lookup(names.at(j));
+  }
+
+  /** Whether row r's key is `names` row j (a match rowOfName found is not compared again). */
+  isName(r: number, names: Texts, j: number): boolean {
+    return (this.matchedNames === names && this.matchedName![r] === j) || this.sameName(r, names, j);
+  }
+
+  /** Whether row r's key is `key` (a match rowOf found is not compared again). */
+  isKey(r: number, key: string): boolean {
+    // (=== on strings compares text; it is quick when both are one object, as the planner's names are.)
+    return this.matched?.[r] === key || this.keys.is(r, key);
+  }
+
   private check(): void {
     if (this.checked) return;
     if (!this.unique()) throw new RepeatedKeys('a per-task key repeats in the store');
@@ -73,15 +110,13 @@ export class TaskRows {
   }
 
   /**
-   * Throws RepeatedKeys unless the keys are unique; returns whether they are exactly `names` in
-   * order (distinct names, such as a plan's tasks: then they are unique with no index, and row i
-   * is names[i]).
+   * Throws RepeatedKeys unless the keys are unique; returns whether they are exactly n distinct
+   * names in order, row r's key being the name `isRow(r)` accepts (a plan's tasks: then the keys
+   * are unique with no index, and row r is task r).
    */
-  verify(names: readonly string[]): boolean {
-    let same = names.length === this.keys.length;
-    const matched = this.matched;
-    // (=== on strings compares text; it is quick when both are one object, as the planner's names are.)
-    for (let r = 0; r < names.length && same; r++) same = (matched !== undefined && matched[r] === names[r]) || this.keys.is(r, names[r]!);
+  verify(n: number, isRow: (r: number) => boolean): boolean {
+    let same = n === this.keys.length;
+    for (let r = 0; r < n && same; r++) same = isRow(r);
     if (same) this.checked = true;
     else this.check();
     return same;
@@ -112,6 +147,12 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
     this.full = size === rows.n;
   }
 
+  /** The value of `names` row j, trying row `hint` first (see TaskRows.rowOfName). */
+  getNamed(names: Texts, j: number, hint: number): V | undefined {
+    const r = this.rows.rowOfName(names, j, hint);
+    return r < 0 ? undefined : this.vals.at(r);
+  }
+
   /** The value of `key`, trying row `hint` first; `aligned`: `hint` is `key`'s row (TaskRows.verify said so). */
   getAt(key: string, hint: number, aligned = false): V | undefined {
     const r = aligned ? hint : this.rows.rowOf(key, hint);
@@ -120,7 +161,11 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
 
   /** Whether `key` has a value and it is not `v` (see getAt), without making the value. */
   differsAt(key: string, hint: number, aligned: boolean, v: V): boolean {
-    const r = aligned ? hint : this.rows.rowOf(key, hint);
+    return this.differsAtRow(aligned ? hint : this.rows.rowOf(key, hint), v);
+  }
+
+  /** Whether row r (-1: none) has a value and it is not `v`. */
+  differsAtRow(r: number, v: V): boolean {
     return r >= 0 && (this.full || this.vals.at(r) !== undefined) && !this.vals.is(r, v);
   }
 

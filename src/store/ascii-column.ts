@@ -1,7 +1,21 @@
-// A string column kept as the ASCII bytes it was stored as (see texts.ts): one buffer and an offset
-// per row instead of a string object per row. For ASCII, a UTF-8 byte is a UTF-16 code unit, so
-// rows compare and index byte for byte. Only string tables that are ASCII throughout are kept so.
-import { plainJsonUnit, type Texts } from './texts.js';
+// A string column kept as ASCII bytes (see texts.ts): one buffer and an offset per row instead of
+// a string object per row. For ASCII, a UTF-8 byte is a UTF-16 code unit, so rows compare and index
+// byte for byte. The store keeps string tables that are ASCII throughout so; the Samza planner
+// makes its task names so. (No Node imports: the planner runs in browsers too; a Node Buffer is
+// used for its faster decoding when the bytes are one.)
+import { ArrayTexts, plainJsonUnit, type Texts } from './texts.js';
+
+const ascii = new TextDecoder();
+
+/** `n` bytes to fill, as a Node Buffer where there is one (see latin1). */
+export function asciiBytes(n: number): Uint8Array {
+  return typeof Buffer === 'function' ? Buffer.allocUnsafeSlow(n) : new Uint8Array(n);
+}
+
+/** Bytes [a, b) as a string: ASCII, so Latin-1 and UTF-8 read them alike. */
+function latin1(bytes: Uint8Array, a: number, b: number): string {
+  return typeof Buffer === 'function' && Buffer.isBuffer(bytes) ? bytes.toString('latin1', a, b) : ascii.decode(bytes.subarray(a, b));
+}
 
 const INT_MAX = 2147483647;
 
@@ -12,9 +26,9 @@ const SHARED_LENGTH = 12;
 export class AsciiColumn implements Texts {
   private made: string[] | undefined;
 
-  /** Row i is bytes [off[i], off[i + 1]) of `bytes` (the column's own copy, never written). `share`: materialize short repeated values as one string. */
+  /** Row i is bytes [off[i], off[i + 1]) of `bytes` (the column's own copy, never written; all below 0x80). `share`: materialize short repeated values as one string. */
   constructor(
-    readonly bytes: Buffer,
+    readonly bytes: Uint8Array,
     readonly off: Int32Array,
     private readonly share = false,
   ) {}
@@ -24,7 +38,7 @@ export class AsciiColumn implements Texts {
   }
 
   at(i: number): string {
-    return this.made !== undefined ? this.made[i]! : this.bytes.toString('latin1', this.off[i]!, this.off[i + 1]!);
+    return this.made !== undefined ? this.made[i]! : latin1(this.bytes, this.off[i]!, this.off[i + 1]!);
   }
 
   lengthOf(i: number): number {
@@ -79,8 +93,25 @@ export class AsciiColumn implements Texts {
   /** Whether this column holds exactly the rows of `o` (one comparison of the bytes). */
   sameAs(o: AsciiColumn): boolean {
     if (o === this) return true;
-    if (o.length !== this.length || o.bytes.length !== this.bytes.length || !this.bytes.equals(o.bytes)) return false;
+    if (o.length !== this.length || o.bytes.length !== this.bytes.length || !sameBytes(this.bytes, o.bytes)) return false;
     for (let i = 0; i < this.off.length; i++) if (this.off[i] !== o.off[i]) return false;
+    return true;
+  }
+
+  /** Whether row i is row j of `o`, byte for byte. */
+  sameRowOf(i: number, o: AsciiColumn, j: number): boolean {
+    return this.off[i + 1]! - this.off[i]! === o.off[j + 1]! - o.off[j]! && this.holdsRowAt(i, 0, o, j);
+  }
+
+  /** Whether row i holds row j of `o` at offset `at` (anything may follow; `at` past the end stands at the end, as in hasAt), byte for byte. */
+  holdsRowAt(i: number, at: number, o: AsciiColumn, j: number): boolean {
+    const a = this.off[i]! + Math.min(at, this.lengthOf(i));
+    const from = o.off[j]!;
+    const n = o.off[j + 1]! - from;
+    if (at < 0 || a + n > this.off[i + 1]!) return false;
+    const x = this.bytes;
+    const y = o.bytes;
+    for (let k = 0; k < n; k++) if (x[a + k] !== y[from + k]) return false;
     return true;
   }
 
@@ -90,7 +121,7 @@ export class AsciiColumn implements Texts {
       const n = this.length;
       const out = new Array<string>(n);
       // One string for the whole column, rows sliced from it (as the decoder does), unless shared.
-      const text = this.bytes.toString('latin1');
+      const text = latin1(this.bytes, 0, this.bytes.length);
       const shared = this.share ? new Map<string, string>() : undefined;
       for (let i = 0; i < n; i++) {
         const a = this.off[i]!;
@@ -106,4 +137,32 @@ export class AsciiColumn implements Texts {
     }
     return this.made.slice();
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (typeof Buffer === 'function' && Buffer.isBuffer(a)) return a.equals(b);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * a.hasAt(i, at, b.at(j)) without making the string: byte for byte when both are byte columns,
+ * else unit by unit.
+ */
+export function holdsRowAt(a: Texts, i: number, at: number, b: Texts, j: number): boolean {
+  if (a instanceof AsciiColumn && b instanceof AsciiColumn) return a.holdsRowAt(i, at, b, j);
+  if (b instanceof ArrayTexts) return a.hasAt(i, at, b.at(j));
+  const n = b.lengthOf(j);
+  const from = Math.min(at, a.lengthOf(i));
+  if (at < 0 || from + n > a.lengthOf(i)) return false;
+  for (let k = 0; k < n; k++) if (a.codeAt(i, from + k) !== b.codeAt(j, k)) return false;
+  return true;
+}
+
+/** Whether row i of `a` is row j of `b`. */
+export function sameRow(a: Texts, i: number, b: Texts, j: number): boolean {
+  if (a instanceof AsciiColumn && b instanceof AsciiColumn) return a.sameRowOf(i, b, j);
+  if (b instanceof ArrayTexts) return a.is(i, b.at(j));
+  if (a instanceof ArrayTexts) return b.is(j, a.at(i));
+  return a.lengthOf(i) === b.lengthOf(j) && holdsRowAt(a, i, 0, b, j);
 }
