@@ -383,9 +383,16 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   }
   const names = planTaskNames(plan.grouping);
   const nameOf = (i: number): string => (replicaOf[i]! < 0 ? names.at(taskOf[i]!) : standbyTaskName(names.at(taskOf[i]!), replicaOf[i]!));
-  // Every task's name, made once when a path reads them all (a store read as Maps, rows in another order).
+  // Every task's name, made once when a path reads them all (a store read as Maps, rows in another
+  // order), from the grouping's strings (a byte column makes them in one go, not one call each).
   let allNames: string[] | undefined;
-  const taskNames = (): string[] => (allNames ??= Array.from({ length: total }, (_, i) => nameOf(i)));
+  const taskNames = (): string[] => {
+    if (allNames === undefined) {
+      const tasks = plan.grouping.tasks;
+      allNames = Array.from({ length: total }, (_, i) => (replicaOf[i]! < 0 ? tasks[taskOf[i]!]! : standbyTaskName(tasks[taskOf[i]!]!, replicaOf[i]!)));
+    }
+    return allNames;
+  };
   const nameAt = (i: number): string => (allNames !== undefined ? allNames[i]! : nameOf(i));
   const records: StoreRecord[] = [];
   const containers = stored(TYPES.taskContainer);
