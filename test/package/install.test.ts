@@ -141,12 +141,16 @@ describe('the packed package, installed into an empty project', () => {
     expectProbe(run('node', ['bundle.cjs'], elsewhere));
   });
 
-  it('the root runs in a browser bundle (no process, no require, no fs)', () => {
+  it('the root and the Samza planner run in a browser bundle (no process, no require, no fs, no Buffer)', () => {
     writeFileSync(join(app, 'browser-entry.mjs'), [
       "import { partitionForKey, partitionsForKeys, planChannels, planToJson, placeStandbys } from 'assignor';",
       "globalThis.out = { one: partitionForKey('100:48069', 12), batch: Array.from(partitionsForKeys(['a', null], 12)),",
       "  channels: planToJson(planChannels({ partitions: 6, width: 3 })).channels.length,",
       "  standbys: placeStandbys({ numStandbys: 1, clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }] }).report().totals };",
+      // The Samza planner keeps GroupByPartition names as bytes (AsciiColumn): no Buffer there.
+      "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza';",
+      "const plan = calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious());",
+      'globalThis.out.samza = { tasks: plan.grouping.tasks.slice(0, 3), json: jobModelJson(plan) };',
     ].join('\n'));
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const outfile = join(app, 'browser.js');
@@ -159,6 +163,9 @@ describe('the packed package, installed into an empty project', () => {
     expect(out.batch[1]).toBe(-1);
     expect(out.channels).toBe(3);
     expect(out.standbys).toBeDefined();
+    expect(out.samza.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 10']);
+    const inNode = spawnSync('node', ['--input-type=module', '-e', "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza'; process.stdout.write(jobModelJson(calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious())));"], { cwd: app, encoding: 'utf8' });
+    expect(out.samza.json).toBe(inNode.stdout);
   });
 
   it("the README's API example runs as written", () => {
