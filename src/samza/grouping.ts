@@ -32,16 +32,46 @@ export interface Grouping {
 export type TaskNameList = string[] | AsciiColumn;
 
 /**
- * Groupings whose names the planner made as one byte column. Kept beside the grouping, not in it: a
- * copy (`{ ...g, tasks }`) is a grouping of its own, read by its `tasks`.
+ * Groupings whose names the planner made as one byte column, until their `tasks` is first read.
+ * Kept beside the grouping, not in it: a copy (`{ ...g, tasks }`) is a grouping of its own, read by
+ * its `tasks`.
  */
 const byteNames = new WeakMap<Grouping, AsciiColumn>();
 
-/** A grouping over `names`: strings as given, or bytes whose strings are made on the first read of `tasks`. */
+/**
+ * A grouping over `names`: strings as given, or bytes whose strings are made on the first read of
+ * `tasks`. From that read on, the strings are the names (whoever holds the array may change it, or
+ * assign another), and the bytes are let go. Fields keep their order (`tasks` second).
+ */
 export function withNames(fields: Omit<Grouping, 'tasks'>, names: TaskNameList): Grouping {
-  if (Array.isArray(names)) return { ...fields, tasks: names };
+  const { streams, taskStart, order, stream, partition, bucket, everyTask } = fields;
+  if (Array.isArray(names)) return { streams, tasks: names, taskStart, order, stream, partition, bucket, everyTask };
   let made: string[] | undefined;
-  const g = Object.defineProperty({ ...fields }, 'tasks', { enumerable: true, get: () => (made ??= names.strings()) }) as Grouping;
+  // Built field by field, `tasks` as an accessor in second place: an object literal with
+  // accessors, or a property redefined later, would be one of V8's slow dictionary-mode objects,
+  // and the planner's loops read these fields per row.
+  const g = { streams } as Grouping;
+  Object.defineProperty(g, 'tasks', {
+    enumerable: true,
+    configurable: true,
+    get: (): string[] => {
+      if (made === undefined) {
+        made = names.strings();
+        byteNames.delete(g);
+      }
+      return made;
+    },
+    set: (v: string[]) => {
+      made = v;
+      byteNames.delete(g);
+    },
+  });
+  g.taskStart = taskStart;
+  g.order = order;
+  g.stream = stream;
+  g.partition = partition;
+  g.bucket = bucket;
+  g.everyTask = everyTask;
   byteNames.set(g, names);
   return g;
 }

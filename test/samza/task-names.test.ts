@@ -91,6 +91,25 @@ describe('task names as one byte column', () => {
     );
   });
 
+  it('a plan\'s tasks behave as a plain array: assigned or changed in place, they are what every output writes', () => {
+    const plan = () => calculateJobModel({ config: config({ 'task.inputs': 'kafka.A', 'job.container.count': '1' }), partitionCounts: new Map([['kafka.A', 2]]) }, emptyPrevious());
+    const fields = ['streams', 'tasks', 'taskStart', 'order', 'stream', 'partition', 'bucket', 'everyTask'];
+    const assigned = plan();
+    expect(Object.keys(assigned.grouping)).toEqual(fields);
+    assigned.grouping.tasks = ['X', 'Y'];
+    expect(namesAreBytes(assigned.grouping)).toBe(false);
+    expect(jobModelJson(assigned)).toContain('"taskName":"X"');
+    expect(toJobModel(assigned).containers[0]!.tasks.map((t) => t.taskName)).toEqual(['X', 'Y']);
+    const changed = plan();
+    changed.grouping.tasks[0] = 'Renamed';
+    expect(jobModelJson(changed)).toContain('"taskName":"Renamed"');
+    expect(jobModelJson(changed)).not.toContain('"Partition 0"');
+    // Serialized as the fields of a plain object, in the same order.
+    const g = plan().grouping;
+    expect(JSON.stringify(g)).toBe(JSON.stringify(Object.fromEntries(fields.map((f) => [f, (g as unknown as Record<string, unknown>)[f]]))));
+    expect(JSON.parse(JSON.stringify(g)).tasks).toEqual(['Partition 0', 'Partition 1']);
+  });
+
   it('the JobModel writer copies byte names as JSON.stringify writes them, and escapes the ones that need it', () => {
     const plan = calculateJobModel({ config: config({ 'task.inputs': 'kafka.A', 'job.container.count': '2' }), partitionCounts: new Map([['kafka.A', 6]]) }, emptyPrevious());
     expect(namesAreBytes(plan.grouping)).toBe(true);
