@@ -419,7 +419,7 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   // unique, which is free to see when they are exactly this plan's tasks in order (then row i is
   // task i, with no lookups below). Active tasks' names are compared where they lie.
   const keyRows = snap.taskRows;
-  const aligned = keyRows !== undefined && keyRows.verify(total, (r) => (replicaOf[r]! < 0 ? keyRows.isName(r, names, taskOf[r]!) : keyRows.isKey(r, nameOf(r))));
+  const aligned = keyRows !== undefined && keyRows.verify(total, (r) => (replicaOf[r]! < 0 ? keyRows.isName(r, names, taskOf[r]!) : keyRows.keys.is(r, nameOf(r))));
   // Aligned columns are compared row against task directly (a million tasks: no call per lookup).
   const containerCol = aligned ? containers.cols?.vals : undefined;
   const modeCol = aligned ? modes.cols?.vals : undefined;

@@ -2,6 +2,7 @@
 // path (samza mapper mode, tests); the base mapper's large-scale path lives in
 // flat-plan.ts and is checked against these in tests.
 import { AsciiColumn, asciiBytes } from '../store/ascii-column.js';
+import { decimalLength, putDecimal } from './decimal-bytes.js';
 import { SamzaError, MSG } from './errors.js';
 import { KEYS, SamzaConfig, broadcastSsps, elasticityFactor, sspGrouper, type ConfigInput, type SspGrouperKind } from './config.js';
 import { compareSsp, sspToString, SspSet, ssp, type SSP, type SspInput, type TaskGrouping } from './model.js';
@@ -38,35 +39,19 @@ export function partitionTaskNameColumn(partitions: Int32Array, buckets: Int32Ar
   }
   const bytes = asciiBytes(total);
   for (let i = 0; i < count; i++) {
-    const pos = off[i]!;
+    let pos = off[i]!;
     for (let k = 0; k < NAME_PREFIX.length; k++) bytes[pos + k] = NAME_PREFIX[k]!;
+    pos = putDecimal(bytes, pos + NAME_PREFIX.length, partitions[i]!);
     const b = buckets === null ? -1 : buckets[i]!;
-    if (b === -1) putDecimal(bytes, off[i + 1]!, partitions[i]!);
-    else {
-      const at = putDecimal(bytes, off[i + 1]!, b);
-      bytes[at - 1] = 32; // ' '
-      putDecimal(bytes, at - 1, partitions[i]!);
+    if (b !== -1) {
+      bytes[pos] = 32; // ' '
+      putDecimal(bytes, pos + 1, b);
     }
   }
   return new AsciiColumn(bytes, off);
 }
 
 const NAME_PREFIX = Uint8Array.from('Partition ', (c) => c.charCodeAt(0));
-
-function decimalLength(v: number): number {
-  return v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : v < 1e4 ? 4 : v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10;
-}
-
-/** A non-negative int32 in decimal, ending just before `end` (written backwards); returns where it starts. */
-function putDecimal(buf: Uint8Array, end: number, v: number): number {
-  let at = end;
-  do {
-    const rest = (v / 10) | 0;
-    buf[--at] = 48 + v - rest * 10;
-    v = rest;
-  } while (v > 0);
-  return at;
-}
 
 export function allSspTaskName(processorId: string): string {
   return `Task-${processorId}`;

@@ -4,6 +4,7 @@ import { AsciiColumn } from '../store/ascii-column.js';
 import type { Texts } from '../store/texts.js';
 import { standbyContainerId, standbyTaskName } from './container-groupers.js';
 import { taskNames, taskSsps, type Grouping } from './grouping.js';
+import { putDecimal } from './decimal-bytes.js';
 import type { JobModelPlan } from './plan.js';
 import { compareSystemStream, type ContainerModel, type SSP, type TaskModel } from './model.js';
 
@@ -83,9 +84,6 @@ function put(buf: Uint8Array, pos: number, b: Uint8Array): number {
   return pos + n;
 }
 
-/** "00".."99": integers are written two digits per division. */
-const DIGIT_PAIRS = utf8.encode(Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(''));
-
 /** Longest decimal text of an int32 (`-2147483648`): what a task's byte bound allows per integer. */
 const INT_BYTES = 11;
 
@@ -96,21 +94,7 @@ function putInt(buf: Uint8Array, pos: number, v: number): number {
     return pos + 1;
   }
   if (v < 0 || v > 0x7fffffff) return put(buf, pos, utf8.encode(String(v))); // never from an Int32Array row; kept correct
-  const end = pos + (v < 100 ? 2 : v < 1e3 ? 3 : v < 1e4 ? 4 : v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10);
-  let at = end;
-  // Integer division by 100 with `| 0`: exact below 2^31, and no Math.floor per digit.
-  while (v >= 100) {
-    const rest = (v / 100) | 0;
-    const d = (v - rest * 100) << 1;
-    buf[--at] = DIGIT_PAIRS[d + 1]!;
-    buf[--at] = DIGIT_PAIRS[d]!;
-    v = rest;
-  }
-  if (v >= 10) {
-    buf[--at] = DIGIT_PAIRS[(v << 1) + 1]!;
-    buf[--at] = DIGIT_PAIRS[v << 1]!;
-  } else buf[--at] = 48 + v;
-  return end;
+  return putDecimal(buf, pos, v);
 }
 
 /** 1 for the ASCII characters JSON.stringify leaves as they are (a table: one test per character, not four). */

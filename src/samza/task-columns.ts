@@ -54,15 +54,9 @@ export class TaskRows {
     return this.keys.length;
   }
 
-  /** Per row, a string found equal to its key by rowOf: verify compares the same string again by reference. */
-  private matched: Array<string | undefined> | undefined;
-
   /** The row of `key`, trying row `hint` first; -1 when absent. */
   rowOf(key: string, hint = -1): number {
-    if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) {
-      (this.matched ??= new Array<string | undefined>(this.keys.length))[hint] = key;
-      return hint;
-    }
+    if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) return hint;
     this.check();
     return this.lookup(key);
   }
@@ -71,7 +65,10 @@ export class TaskRows {
   private matchedName: Int32Array | undefined;
   private matchedNames: Texts | undefined;
 
-  /** Whether row r's key is `names` row j: byte for byte when both are byte columns (chosen once per names). */
+  /**
+   * Whether row r's key is `names` row j. Chosen on the first call: byte for byte, with no type
+   * test per call, when both are byte columns (it runs once or twice per task of a re-plan).
+   */
   private sameName: (r: number, names: Texts, j: number) => boolean = (r, names, j) => {
     const keys = this.keys;
     this.sameName = keys instanceof AsciiColumn && names instanceof AsciiColumn ? (r2, n2, j2) => (n2 === names ? keys.sameRowOf(r2, names, j2) : sameRow(keys, r2, n2, j2)) : (r2, n2, j2) => sameRow(keys, r2, n2, j2);
@@ -97,11 +94,6 @@ export class TaskRows {
     return (this.matchedNames === names && this.matchedName![r] === j) || this.sameName(r, names, j);
   }
 
-  /** Whether row r's key is `key` (a match rowOf found is not compared again). */
-  isKey(r: number, key: string): boolean {
-    // (=== on strings compares text; it is quick when both are one object, as the planner's names are.)
-    return this.matched?.[r] === key || this.keys.is(r, key);
-  }
 
   private check(): void {
     if (this.checked) return;
