@@ -107,6 +107,8 @@ export class Coordinator extends EventEmitter {
   private stopping = false;
   private wake: (() => void) | undefined;
   private polls = 0;
+  /** A write failed: its outcome is unknown, so the store is re-read before the next cycle. */
+  private mustReopen = false;
 
   constructor(private readonly options: CoordinatorOptions) {
     super();
@@ -138,24 +140,21 @@ export class Coordinator extends EventEmitter {
     await this.done.catch(() => undefined);
   }
 
+  // Every retried failure goes through here: the loop picks the delay, reports it, then sleeps
+  // exactly that long, so what the report says is the wait that follows.
   private async run(): Promise<void> {
     try {
       let attempt = 0;
       while (!this.stopping) {
-        const counts = await this.poll();
-        if (counts === undefined) {
-          await this.sleep(this.delay(attempt++));
+        const failure = await this.step();
+        if (failure === undefined) {
+          attempt = 0;
+          await this.sleep(this.intervalMs);
           continue;
         }
-        if (!sameCounts(this.snapshot, counts)) {
-          const ok = await this.act(counts, this.snapshot === undefined ? 'start' : 'change');
-          if (!ok) {
-            await this.sleep(this.delay(attempt++));
-            continue;
-          }
-        }
-        attempt = 0;
-        await this.sleep(this.intervalMs);
+        const wait = this.delay(attempt++);
+        this.report(failure, { fatal: false, retryInMs: wait });
+        await this.sleep(wait);
       }
     } catch (e) {
       const err = e instanceof AssignorError ? e : new AssignorError('E_COORDINATOR', `internal error: ${(e as Error)?.message ?? String(e)}`);
@@ -166,23 +165,33 @@ export class Coordinator extends EventEmitter {
     }
   }
 
-  /** The counts now, or undefined after reporting why they could not be had. */
-  private async poll(): Promise<Map<string, number> | undefined> {
+  /**
+   * One poll: re-read the store if a write failed, read the counts, act on a change. Returns the
+   * error to retry after (the loop reports it with the wait), or undefined when the step succeeded.
+   */
+  private async step(): Promise<AssignorError | undefined> {
+    if (this.mustReopen) {
+      const failure = await this.reopen();
+      if (failure !== undefined) return failure;
+    }
     this.polls++;
+    let counts: Map<string, number>;
     try {
-      return await this.options.counts.counts(this.streams);
+      counts = await this.options.counts.counts(this.streams);
     } catch (e) {
       if (!(e instanceof AssignorError) || FATAL.has(e.code)) throw e;
-      this.report(e, { fatal: false, retryInMs: this.delay(0) });
-      return undefined;
+      return e;
     }
+    if (sameCounts(this.snapshot, counts)) return undefined;
+    return this.act(counts, this.snapshot === undefined ? 'start' : 'change');
   }
 
   /**
-   * One cycle for `counts`: compute, then persist in one write. Returns false when it must be
-   * retried (the store was unreachable); true when the counts were acted on (written or refused).
+   * One cycle for `counts`: compute, then persist in one write. Returns the error when the write
+   * must be retried (the store is re-read first); undefined when the counts were acted on
+   * (written or refused).
    */
-  private async act(counts: Map<string, number>, reason: ModelReason): Promise<boolean> {
+  private async act(counts: Map<string, number>, reason: ModelReason): Promise<AssignorError | undefined> {
     const { store } = this.options;
     const job: JobInput = { config: this.options.job.config, partitionCounts: counts };
     let computed: ReturnType<typeof computeCycle>;
@@ -194,7 +203,7 @@ export class Coordinator extends EventEmitter {
       const event: RefusedEvent = { counts, previousCounts: this.snapshot, error: e, streams: this.movement(counts) };
       this.snapshot = counts;
       this.emit('refused', event);
-      return true;
+      return undefined;
     }
     const { result, batch } = computed;
     // The event keeps the plan and what changed, not the batch (large jobs: millions of rows).
@@ -204,9 +213,8 @@ export class Coordinator extends EventEmitter {
         await store.commit(batch.records, batch.ssps);
       } catch (e) {
         if (!(e instanceof AssignorError) || !TRANSIENT.has(e.code)) throw e;
-        this.report(e, { fatal: false, retryInMs: this.delay(0) });
-        await this.recover();
-        return false;
+        this.mustReopen = true;
+        return e;
       }
     }
     const event: ModelEvent = { reason, counts, previousCounts: this.snapshot, plan: result.plan, cycle, written: batch !== undefined };
@@ -214,26 +222,20 @@ export class Coordinator extends EventEmitter {
     this.lastPlan = result.plan;
     this.current = event;
     this.emit('model', event);
-    return true;
+    return undefined;
   }
 
   /** After a failed write: re-reads the store (the Kafka store fences again and replays the topic). */
-  private async recover(): Promise<void> {
+  private async reopen(): Promise<AssignorError | undefined> {
     const store = this.options.store as CoordinatorStoreBackend & { reopen?: () => Promise<void> };
-    if (store.reopen === undefined) return;
-    let attempt = 0;
-    while (!this.stopping) {
-      await this.sleep(this.delay(attempt));
-      if (this.stopping) return;
-      try {
-        await store.reopen();
-        return;
-      } catch (e) {
-        if (!(e instanceof AssignorError) || !TRANSIENT.has(e.code)) throw e;
-        attempt++;
-        this.report(e, { fatal: false, retryInMs: this.delay(attempt) });
-      }
+    try {
+      await store.reopen?.();
+    } catch (e) {
+      if (!(e instanceof AssignorError) || !TRANSIENT.has(e.code)) throw e;
+      return e;
     }
+    this.mustReopen = false;
+    return undefined;
   }
 
   /** Share of keys that would move, per stream whose count changed and is not a multiple of its base. */

@@ -204,3 +204,66 @@ describe('Coordinator: one write per partition-count change', () => {
     }
   });
 });
+
+// Each retried failure reports when the next attempt runs; the loop must then wait exactly that
+// long, and no more: 200 ms doubling to 1.6 s here, so a wait the report does not announce (or a
+// report of the first delay for a later, longer wait) shows as a gap that differs by 200 ms or more.
+describe('Coordinator: the delay a retry reports is the wait that follows it', () => {
+  const BACKOFF = { initialMs: 200, maxMs: 1600 };
+  const SLACK = 150;
+
+  it('on the read path: counts that cannot be read are retried after 200, 400, 800, 1600, 1600 ms, as reported', async () => {
+    const store = CoordinatorStore.open(tempDir());
+    const calls: number[] = [];
+    let fails = 5;
+    const counts: PartitionCountSource = {
+      name: 'flaky',
+      counts: async () => {
+        calls.push(Date.now());
+        if (fails-- > 0) throw new AssignorError('E_COUNTS_FILE', 'injected: job.json is not valid JSON');
+        return new Map([[PVE, 4]]);
+      },
+      close: async () => {},
+    };
+    const c = Coordinator.start({ job: jobOf(config), store, counts, intervalMs: 60_000, backoff: BACKOFF });
+    const r = record(c);
+    await until(() => r.models.length === 1, 20_000, 'the model after five failed reads');
+    await c.stop();
+    store.close();
+    const reported = r.errors.map((x) => x.info.retryInMs);
+    expect(reported).toEqual([200, 400, 800, 1600, 1600]);
+    for (let i = 0; i < reported.length; i++) {
+      const gap = calls[i + 1]! - calls[i]!;
+      expect(gap, `wait after failed read ${i + 1}, reported ${reported[i]} ms`).toBeGreaterThanOrEqual(reported[i]! - 5);
+      expect(gap, `wait after failed read ${i + 1}, reported ${reported[i]} ms`).toBeLessThan(reported[i]! + SLACK);
+    }
+  }, 30_000);
+
+  it('on the write path: failed writes and failed re-reads of the store wait what they report, and nothing unreported', async () => {
+    const store = new FlakyStore(CoordinatorStore.open(tempDir()));
+    store.failCommits = 3;
+    store.failReopens = 2;
+    const c = Coordinator.start({ job: jobOf(config), store, counts: new StaticPartitionCounts(new Map([[PVE, 4]])), intervalMs: 60_000, backoff: BACKOFF });
+    const reports: number[] = [];
+    // Reported synchronously after the failure: it belongs to the operation logged last.
+    const waits = new Map<number, number>();
+    c.on('error', (_e: AssignorError, info: ErrorInfo) => {
+      reports.push(info.retryInMs!);
+      waits.set(store.log.length - 1, info.retryInMs!);
+    });
+    const models: ModelEvent[] = [];
+    c.on('model', (e: ModelEvent) => models.push(e));
+    await until(() => models.length === 1, 20_000, 'the model after three failed writes');
+    await c.stop();
+    await store.close();
+    // commit fails, reopen fails twice, reopen, commit fails, reopen, commit fails, reopen, commit.
+    expect(store.log.map((o) => `${o.op}${o.failed ? '!' : ''}`)).toEqual(['commit!', 'reopen!', 'reopen!', 'reopen', 'commit!', 'reopen', 'commit!', 'reopen', 'commit']);
+    expect(reports).toEqual([200, 400, 800, 1600, 1600]);
+    for (let i = 0; i + 1 < store.log.length; i++) {
+      const expected = waits.get(i) ?? 0;
+      const gap = store.log[i + 1]!.start - store.log[i]!.end;
+      expect(gap, `wait after ${store.log[i]!.op} ${i} (reported ${expected} ms)`).toBeGreaterThanOrEqual(expected - 5);
+      expect(gap, `wait after ${store.log[i]!.op} ${i} (reported ${expected} ms)`).toBeLessThan(expected + SLACK);
+    }
+  }, 30_000);
+});

@@ -72,10 +72,14 @@ export function sspTasks(store: { entries(type: string): Map<string, unknown> })
  */
 export class FlakyStore implements CoordinatorStoreBackend {
   failCommits = 0;
+  /** The next `failReopens` reopen() calls throw E_STORE_KAFKA. */
+  failReopens = 0;
   code: ErrorCode = 'E_STORE_KAFKA';
   commits = 0;
   attempts = 0;
   reopens = 0;
+  /** Every commit and reopen attempt: when it started and ended (Date.now()), and whether it failed. */
+  readonly log: Array<{ op: 'commit' | 'reopen'; start: number; end: number; failed: boolean }> = [];
 
   constructor(private readonly inner: CoordinatorStoreBackend) {}
 
@@ -117,15 +121,25 @@ export class FlakyStore implements CoordinatorStoreBackend {
   }
   async commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): Promise<void> {
     this.attempts++;
+    const start = Date.now();
     if (this.failCommits > 0) {
       this.failCommits--;
+      this.log.push({ op: 'commit', start, end: Date.now(), failed: true });
       throw new AssignorError(this.code, `injected failure (${this.code})`, 'test');
     }
     await this.inner.commit(records, ssps);
+    this.log.push({ op: 'commit', start, end: Date.now(), failed: false });
     this.commits++;
   }
   async reopen(): Promise<void> {
     this.reopens++;
+    const now = Date.now();
+    const failed = this.failReopens > 0;
+    this.log.push({ op: 'reopen', start: now, end: now, failed });
+    if (failed) {
+      this.failReopens--;
+      throw new AssignorError('E_STORE_KAFKA', 'injected reopen failure (E_STORE_KAFKA)', 'test');
+    }
   }
   close(): void | Promise<void> {
     return this.inner.close();

@@ -6,7 +6,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, ROOT } from '../helpers.js';
-import { cleanupTempDirs, jobFileJson, startCli, statefulConfig, tempDir } from './helpers.js';
+import { cleanupTempDirs, jobFileJson, startCli, statefulConfig, tempDir, until } from './helpers.js';
 
 afterAll(cleanupTempDirs);
 
@@ -44,6 +44,35 @@ describe('assignor samza watch (file store)', () => {
     // The store holds the last model: a plan with the same counts writes nothing.
     const again = cli(['samza', 'plan', '--job', job, '--store', join(dir, 'store')]);
     expect(again.stderr).toContain('store: unchanged (nothing written)');
+  }, 120_000);
+
+  it('a half-saved job file: each "retrying in X s" line names the wait that follows it (0.5, 1, 2, 4 s), then the watch catches up', async () => {
+    const dir = tempDir();
+    const job = join(dir, 'job.json');
+    writeFileSync(job, jobFileJson(config, { [PVE]: 4 }));
+    const w = startCli(['samza', 'watch', '--job', job, '--store', join(dir, 'store'), '--interval', '500ms', '--quiet']);
+    const seen: Array<{ at: number; seconds: number }> = [];
+    w.child.stderr!.on('data', (d: string) => {
+      for (const m of d.matchAll(/is not valid JSON: .*; retrying in (\d+\.\d) s\n/g)) seen.push({ at: Date.now(), seconds: Number(m[1]) });
+    });
+    try {
+      await w.lines(1, 60_000);
+      writeFileSync(job, '{');
+      await until(() => seen.length >= 4, 30_000, 'four retry lines');
+      writeFileSync(job, jobFileJson(config, { [PVE]: 8 }));
+      await w.lines(2, 30_000);
+      expect(seen.slice(0, 4).map((s) => s.seconds)).toEqual([0.5, 1, 2, 4]);
+      // The next line comes after the announced wait (and the next poll, at once), not before nor much later.
+      for (let i = 0; i < 3; i++) {
+        const gap = seen[i + 1]!.at - seen[i]!.at;
+        expect(gap, `after "retrying in ${seen[i]!.seconds} s"`).toBeGreaterThanOrEqual(seen[i]!.seconds * 1000 - 50);
+        expect(gap, `after "retrying in ${seen[i]!.seconds} s"`).toBeLessThan(seen[i]!.seconds * 1000 + 450);
+      }
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+    } finally {
+      w.child.kill('SIGKILL');
+    }
   }, 120_000);
 
   it('usage errors: one line on stderr, exit 2', () => {
