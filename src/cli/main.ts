@@ -89,10 +89,25 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * KafkaJS 2.2.4's request queue sets a timer with a negative delay whenever it checks an empty
+ * queue, and Node 24 prints a TimeoutNegativeWarning for it on stderr, breaking the one-line error.
+ * That warning alone is dropped (the timer fires at once, as KafkaJS means); others print as before.
+ */
+function dropKafkaJsTimerWarning(): void {
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => {
+    if (w.name === 'TimeoutNegativeWarning') return;
+    for (const p of printers) p(w);
+  });
+}
+
 /** What the `assignor` binary does: runs process.argv's command line and sets the exit code. */
 export function runBinary(): void {
   // An error thrown outside the command's promise (a stream callback) still ends as one line.
   process.on('uncaughtException', (e) => process.exit(reportError(e)));
+  dropKafkaJsTimerWarning();
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

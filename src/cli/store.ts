@@ -1,27 +1,38 @@
-// `assignor store inspect|compact|export`: look after a coordinator store directory.
+// `assignor store inspect|compact|export`: look after a coordinator store, a directory or a Kafka
+// coordinator stream (every location --store takes elsewhere).
 //   inspect: what the log holds (records, live keys per type, size, last write); never writes.
 //   compact: rewrite the log with only the live records (atomic; a writer also does this on its own).
+//            A file store's operation: a Kafka topic is compacted by the broker, so it is refused.
 //   export:  every live message in Samza's coordinator-stream layout, one JSON object per line.
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { CoordinatorStore, type CoordinatorStoreStats } from '../store/index.js';
-import { docPath, missingSubcommand, parse } from './args.js';
+import type { CoordinatorStoreBackend } from '../store/backend.js';
+import { isKafkaLocation } from '../store/kafka-location.js';
+import { parseJobFile } from '../samza/job-file.js';
+import { docPath, missingSubcommand, parse, readJsonFile } from './args.js';
 import { Output } from './output.js';
 import { groupDigits, startProgress, type Progress } from './progress.js';
 
-const HELP = `usage: assignor store inspect --store DIR [--json]
+const HELP = `usage: assignor store inspect --store S [--json] [--job job.json]
        assignor store compact --store DIR [--repair]
-       assignor store export --store DIR
+       assignor store export --store S [--job job.json]
+
+S is a store directory or a Kafka coordinator stream, kafka://HOST:PORT[,HOST:PORT...]/TOPIC
+(kafka://HOST:PORT alone with --job: __samza_coordinator_<job.name>_<job.id>), as for samza plan.
 
 inspect   what the log holds: records (live, overwritten, deleted), live keys per message type,
-          size, format version, last write. Reads only; takes no lock.
+          size, format version, last write. Reads only; takes no lock (fences no Kafka writer).
   --json  the same as one JSON object
 compact   rewrite the log with only the live records, atomically (temp file, fsync, rename).
           A writer also compacts on its own once half the records in the log are dead.
+          Directories only: a Kafka coordinator stream is a compacted topic (cleanup.policy=compact),
+          which the broker's log cleaner compacts; compact refuses a kafka:// location.
   --repair  if the log is damaged (not an interrupted write), keep a copy of it
             (coordinator.log.corrupt-<time>) and cut it at the damage first
 export    every live message as Samza writes it to its coordinator stream, one JSON object per
           line: {"key":"[1,\\"<type>\\",\\"<key>\\"]","value":"<envelope JSON>"}. Reads only.
 
+--job FILE     only to name a Kafka topic left out of a kafka:// location
 --no-progress  no progress bar (it only shows when stderr is a terminal, after 2 s)
 
 Format and guarantees: ${docPath('store.md')}.`;
@@ -30,6 +41,7 @@ const OPTIONS = {
   store: { type: 'string' },
   json: { type: 'boolean' },
   repair: { type: 'boolean' },
+  job: { type: 'string' },
   'no-progress': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -51,16 +63,37 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (values.store === undefined) throw new AssignorError('E_USAGE', '--store is required', '--store');
-  if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory, got an empty string', '--store');
+  if (values.store === '') throw new AssignorError('E_USAGE', '--store needs a directory or kafka://HOST:PORT/TOPIC, got an empty string', '--store');
   if (values.repair && sub !== 'compact') throw new AssignorError('E_USAGE', `--repair writes to the store; ${sub} only reads`, '--repair');
   if (values.json && sub !== 'inspect') throw new AssignorError('E_USAGE', '--json is an option of inspect', '--json');
+  const kafka = isKafkaLocation(values.store);
+  if (sub === 'compact' && kafka) {
+    throw new AssignorError(
+      'E_STORE_ARG',
+      `store compact rewrites a store directory's log; ${values.store} is a Kafka coordinator stream, a compacted topic (cleanup.policy=compact) that the broker's log cleaner compacts: there is nothing for assignor to compact`,
+      '--store',
+    );
+  }
+  if (values.job !== undefined && !kafka) throw new AssignorError('E_USAGE', '--job only names the topic of a kafka:// location; a store directory needs none', '--job');
   // A log of millions of records takes seconds to replay, compact or export: a bar on a terminal's
   // stderr once the run has lasted 2 s, naming the step. It is erased before anything goes to
   // stdout when stdout is the same terminal.
   const progress = startProgress(`store ${sub}`, { enabled: values['no-progress'] !== true });
   try {
+    if (kafka) {
+      const job = values.job === undefined ? undefined : parseJobFile(readJsonFile(values.job)).config;
+      // The Kafka store (and KafkaJS) load only for kafka:// locations: a file store's cold run stays small.
+      const { openStore } = await import('../coordinator/open-store.js');
+      progress.phase(`store ${sub}: reading ${values.store}`);
+      const store = await openStore(values.store, { readOnly: true, config: job });
+      try {
+        return sub === 'inspect' ? printStats(store.stats(), values.json === true, progress) : await exportMessages(store, progress);
+      } finally {
+        await store.close();
+      }
+    }
     if (sub === 'inspect') return inspect(values.store, values.json === true, progress);
-    if (sub === 'export') return await exportMessages(values.store, progress);
+    if (sub === 'export') return await exportDir(values.store, progress);
     return compact(values.store, values.repair === true, progress);
   } finally {
     progress.end();
@@ -76,6 +109,10 @@ function inspect(dir: string, json: boolean, progress: Progress): number {
   } finally {
     store.close();
   }
+  return printStats(s, json, progress);
+}
+
+function printStats(s: CoordinatorStoreStats, json: boolean, progress: Progress): number {
   progress.end();
   if (json) {
     const lastWrite = s.lastWrite === undefined ? null : new Date(s.lastWrite).toISOString();
@@ -91,18 +128,31 @@ function inspect(dir: string, json: boolean, progress: Progress): number {
 const n = (x: number): string => groupDigits(x);
 
 export function describe(s: CoordinatorStoreStats): string {
-  const lines = [
-    `store ${s.location}`,
+  const lines = [`store ${s.location}`, ...(isKafkaLocation(s.location) ? kafkaLines(s) : fileLines(s))];
+  lines.push(`  last write   ${s.lastWrite === undefined ? 'none' : new Date(s.lastWrite).toISOString()}`, `  types        ${s.types.length === 0 ? 'none' : ''}`);
+  const width = Math.max(0, ...s.types.map((t) => t.type.length));
+  for (const t of s.types) lines.push(`    ${JSON.stringify(t.type).padEnd(width + 2)}  ${n(t.keys).padStart(12)} keys`);
+  return `${lines.join('\n')}\n`;
+}
+
+function fileLines(s: CoordinatorStoreStats): string[] {
+  return [
     `  log          ${s.log}${s.linkTarget !== undefined ? ` (through the link coordinator.log -> ${s.linkTarget})` : ''}`,
     `  format       version ${s.formatVersion}${s.formatVersion < 2 ? ' (upgraded to version 2 by the next write)' : ''}`,
     `  size         ${n(s.fileBytes)} bytes in ${n(s.frames)} frames${s.tornBytes > 0 ? `; ${n(s.tornBytes)} bytes of an unfinished write at the end (a writer drops them)` : ''}`,
     `  records      ${n(s.records)}: ${n(s.liveKeys)} live, ${n(s.deadRecords)} overwritten, deleted or tombstones${s.records > 0 && s.deadRecords >= s.liveKeys ? ' (a writer compacts this)' : ''}`,
-    `  last write   ${s.lastWrite === undefined ? 'none' : new Date(s.lastWrite).toISOString()}`,
-    `  types        ${s.types.length === 0 ? 'none' : ''}`,
   ];
-  const width = Math.max(0, ...s.types.map((t) => t.type.length));
-  for (const t of s.types) lines.push(`    ${JSON.stringify(t.type).padEnd(width + 2)}  ${n(t.keys).padStart(12)} keys`);
-  return `${lines.join('\n')}\n`;
+}
+
+// A topic has no format version of ours and no frames: its records are Samza's (key protocol
+// version 1), and the broker's log cleaner, not a writer, drops the dead ones.
+function kafkaLines(s: CoordinatorStoreStats): string[] {
+  return [
+    `  log          ${s.log}`,
+    `  format       Samza coordinator-stream records (key version ${s.formatVersion})`,
+    `  size         ${n(s.fileBytes)} bytes of committed records`,
+    `  records      ${n(s.records)}: ${n(s.liveKeys)} live, ${n(s.deadRecords)} overwritten, deleted or tombstones (the broker's log cleaner compacts the topic)`,
+  ];
 }
 
 function compact(dir: string, repair: boolean, progress: Progress): number {
@@ -127,11 +177,19 @@ function compact(dir: string, repair: boolean, progress: Progress): number {
   return EXIT_OK;
 }
 
-async function exportMessages(dir: string, progress: Progress): Promise<number> {
+async function exportDir(dir: string, progress: Progress): Promise<number> {
   progress.phase('store export: reading the log');
   const store = CoordinatorStore.open(dir, { readOnly: true });
-  const out = new Output(process.stdout);
   try {
+    return await exportMessages(store, progress);
+  } finally {
+    store.close();
+  }
+}
+
+async function exportMessages(store: CoordinatorStoreBackend, progress: Progress): Promise<number> {
+  const out = new Output(process.stdout);
+  {
     if (process.stdout.isTTY === true) progress.end();
     else progress.phase('store export: writing', { total: store.size, unit: 'messages' });
     let buf = '';
@@ -147,8 +205,6 @@ async function exportMessages(dir: string, progress: Progress): Promise<number> 
     }
     await out.write(buf);
     await out.close();
-  } finally {
-    store.close();
   }
   return EXIT_OK;
 }

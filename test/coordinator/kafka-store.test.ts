@@ -193,3 +193,53 @@ describe('assignor samza plan --store kafka://', () => {
     expect(bad.stderr).toMatch(/^assignor: "bad topic" is not a valid Kafka topic name/);
   }, 180_000);
 });
+
+// Every store command takes every location --store takes elsewhere (a directory, kafka://H:P/T,
+// kafka://H:P with --job), or refuses a Kafka location by name where the operation is the broker's.
+describe('assignor store inspect / export / compact --store kafka://', () => {
+  it('inspect and export read the topic; export matches samza export; compact refuses by name; a reader creates nothing', () => {
+    const config = statefulConfig(['kafka.PVE'], { 'job.name': 'store-cli', 'job.id': uniqueTopic('id').replaceAll('_', '-') });
+    const topic = `__samza_coordinator_store-cli_${config.get('job.id')!}`;
+    const job = join(tempDir(), 'job.json');
+    writeFileSync(job, jobFileJson(config, { 'kafka.PVE': 4 }));
+    expect(cli(['samza', 'plan', '--job', job, '--store', loc(topic)]).status).toBe(0);
+    writeFileSync(job, jobFileJson(config, { 'kafka.PVE': 8 }));
+    expect(cli(['samza', 'plan', '--job', job, '--store', loc(topic)]).status).toBe(0);
+
+    const inspect = cli(['store', 'inspect', '--store', loc(topic)]);
+    expect(inspect.status, inspect.stderr).toBe(0);
+    expect(inspect.stdout).toContain(`store ${loc(topic)}\n`);
+    expect(inspect.stdout).toContain(`  log          Kafka topic ${topic}, partition 0\n`);
+    expect(inspect.stdout).toContain('  format       Samza coordinator-stream records (key version 1)\n');
+    expect(inspect.stdout).toMatch(/records {6}\d+: \d+ live, \d+ overwritten, deleted or tombstones \(the broker's log cleaner compacts the topic\)/);
+    expect(inspect.stdout).toMatch(/"set-task-partition-assignment" +8 keys/);
+    expect(inspect.stdout).not.toContain('upgraded to version 2');
+    const json = JSON.parse(cli(['store', 'inspect', '--store', loc(topic), '--json']).stdout) as { location: string; types: Array<{ type: string; keys: number }> };
+    expect(json.location).toBe(loc(topic));
+    expect(json.types.find((t) => t.type === SSP_TYPE)?.keys).toBe(8);
+    // kafka://HOST:PORT alone: the topic is the job's, named from --job (as for samza export).
+    const byJob = cli(['store', 'inspect', '--store', `kafka://${brokers()}`, '--job', job, '--json']);
+    expect(byJob.status, byJob.stderr).toBe(0);
+    expect((JSON.parse(byJob.stdout) as { location: string }).location).toBe(loc(topic));
+
+    const exported = cli(['store', 'export', '--store', loc(topic)]);
+    expect(exported.status, exported.stderr).toBe(0);
+    const samzaExport = cli(['samza', 'export', '--store', loc(topic)]);
+    expect(exported.stdout).toBe(samzaExport.stdout);
+    expect(exported.stdout.trim().split('\n').filter((l) => l.includes(SSP_TYPE))).toHaveLength(8);
+
+    const compact = cli(['store', 'compact', '--store', loc(topic)]);
+    expect(compact.status).toBe(2);
+    expect(compact.stderr.trim().split('\n')).toHaveLength(1);
+    expect(compact.stderr).toMatch(/^assignor: store compact rewrites a store directory's log; kafka:\/\/.* is a Kafka coordinator stream, a compacted topic \(cleanup.policy=compact\) that the broker's log cleaner compacts/);
+    expect(cli(['store', 'compact', '--store', loc(topic), '--repair']).status).toBe(2);
+
+    const missing = uniqueTopic('store-cli-missing');
+    const none = cli(['store', 'inspect', '--store', loc(missing)]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(new RegExp(`^assignor: Kafka topic ${missing} does not exist \\(a reader does not create it\\)`));
+    const noTopic = cli(['store', 'export', '--store', `kafka://${brokers()}`]);
+    expect(noTopic.status).toBe(2);
+    expect(noTopic.stderr).toMatch(/names no topic/);
+  }, 180_000);
+});
