@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseJobFile } from '../samza/job-file.js';
 import { createKafka, kafkaMessage } from '../store/kafka-client.js';
 import type { ClientOptions } from '../store/kafka-location.js';
+import { ContactLog, contactTimeoutMs, firstContact } from '../store/kafka-contact.js';
 
 export interface PartitionCountSource {
   /** What the counts come from, for messages (`Kafka at host:port`, `job file job.json`). */
@@ -23,21 +24,24 @@ export interface PartitionCountSource {
 export class KafkaPartitionCounts implements PartitionCountSource {
   readonly name: string;
   private admin: Admin | undefined;
+  private readonly contactTimeout: number;
 
   constructor(
     private readonly brokers: readonly string[],
     private readonly options: ClientOptions = {},
   ) {
     this.name = `Kafka at ${brokers.join(',')}`;
+    this.contactTimeout = contactTimeoutMs(options.contactTimeout);
   }
 
   async counts(streams: readonly string[]): Promise<Map<string, number>> {
     const topics = [...new Set(streams.map(topicOf))];
     try {
       if (this.admin === undefined) {
-        const kafka = await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-partition-monitor', retry: this.options.retry ?? { retries: 2, initialRetryTime: 200 } });
+        const contact = new ContactLog(); // one per client: a client that failed first contact is dropped
+        const kafka = await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-partition-monitor', retry: this.options.retry ?? { retries: 2, initialRetryTime: 200 } }, contact);
         const admin = kafka.admin();
-        await admin.connect();
+        await firstContact(() => admin.connect(), contact, this.brokers, this.contactTimeout, () => admin.disconnect());
         this.admin = admin;
       }
       const have = new Set(await this.admin.listTopics());

@@ -3,6 +3,7 @@
 // and sorting KafkaJS errors into "fenced" and "try again". Nothing here knows Samza's records.
 import type { Admin, Kafka } from 'kafkajs';
 import type { ClientOptions } from './kafka-location.js';
+import type { ContactLog } from './kafka-contact.js';
 import { AssignorError, fail } from '../errors.js';
 
 /** The KafkaJS module (types only at compile time; loaded with loadKafkaJs at run time). */
@@ -39,10 +40,14 @@ export const SEGMENT_BYTES = '26214400';
 /** Samza's default for job.coordinator.replication.factor (capped at the number of brokers). */
 export const DEFAULT_REPLICATION = 3;
 
-/** A KafkaJS client, quiet unless ASSIGNOR_KAFKA_LOG is set (errors reach the caller as AssignorErrors). */
-export async function createKafka(brokers: string[], options: ClientOptions = {}): Promise<Kafka> {
+/**
+ * A KafkaJS client, quiet unless ASSIGNOR_KAFKA_LOG is set (errors reach the caller as
+ * AssignorErrors). With a ContactLog its sockets are recorded, for firstContact's messages.
+ */
+export async function createKafka(brokers: string[], options: ClientOptions = {}, contact?: ContactLog): Promise<Kafka> {
   const kafkajs = await loadKafkaJs();
   return new kafkajs.Kafka({
+    ...(contact !== undefined ? { socketFactory: contact.socketFactory } : {}),
     clientId: options.clientId ?? 'assignor',
     brokers,
     logLevel: process.env.ASSIGNOR_KAFKA_LOG ? kafkajs.logLevel.INFO : kafkajs.logLevel.NOTHING,

@@ -57,9 +57,15 @@ export interface RetryOptions {
 
 export interface ClientOptions {
   clientId?: string;
-  /** Connection and request timeouts in ms (KafkaJS defaults 1000 and 30000). */
+  /** Connection and request timeouts in ms (defaults 3000 and 30000). */
   connectionTimeout?: number;
   requestTimeout?: number;
+  /**
+   * How long to wait for the cluster's first answer when connecting (ms, default 10000, or
+   * ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS): a broker that accepts connections and never answers fails
+   * after this long, with a message saying what each address did.
+   */
+  contactTimeout?: number;
   /** KafkaJS's retry settings for every request (default: 5 retries from 100 ms, doubling). */
   retry?: RetryOptions;
 }

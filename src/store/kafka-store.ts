@@ -11,6 +11,7 @@ import { StoreState, SSP_TYPE } from './state.js';
 import { checkSspRows, type BackendRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
 import { checkNames, ReplayedState } from './kafka-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
+import { ContactLog, contactTimeoutMs, firstContact } from './kafka-contact.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
 import { replayTopic, type RawRecord } from './kafka-replay.js';
 
@@ -74,6 +75,9 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   private bytesWritten = 0;
   private recordsWritten = 0;
   private readonly options: KafkaStoreOptions;
+  /** The sockets of `kafka`, for the first-contact messages; a client that failed first contact is replaced. */
+  private contact = new ContactLog();
+  private readonly contactTimeout: number;
   private readonly meta: { host: string; username: string; now: () => number };
 
   private constructor(location: string, brokers: string[], topic: string, options: KafkaStoreOptions) {
@@ -84,6 +88,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     this.readOnly = options.readOnly === true;
     this.transactionalId = this.readOnly ? undefined : (options.transactionalId ?? `assignor-coordinator-${topic}`);
     this.options = options;
+    this.contactTimeout = contactTimeoutMs(options.contactTimeout);
     this.meta = { host: options.host ?? os.hostname(), username: options.username ?? safeUsername(), now: options.now ?? Date.now };
   }
 
@@ -129,9 +134,17 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
 
   private async connect(): Promise<void> {
     const kafkajs = await loadKafkaJs();
-    this.kafka ??= await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-coordinator-store' });
+    if (this.kafka === undefined) {
+      this.contact = new ContactLog();
+      this.kafka = await createKafka([...this.brokers], { ...this.options, clientId: this.options.clientId ?? 'assignor-coordinator-store' }, this.contact);
+    }
     const admin: Admin = this.kafka.admin();
-    await admin.connect();
+    try {
+      await firstContact(() => admin.connect(), this.contact, this.brokers, this.contactTimeout, () => admin.disconnect());
+    } catch (e) {
+      this.kafka = undefined; // abandoned: the next reopen starts with a fresh client
+      throw e;
+    }
     try {
       this.openReport.topicCreated = await ensureCoordinatorTopic(admin, kafkajs, this.topic, !this.readOnly && this.options.create !== false, this.options.replicationFactor);
     } finally {
