@@ -69,6 +69,13 @@ function install(r) {
   return binaryOf(dir, r);
 }
 
+/** The path of a runtime's binary, installed into the cache first when missing (throws when it cannot be had). */
+export function runtimeBinary(name) {
+  const r = RUNTIMES.find((x) => x.name === name);
+  if (r === undefined) throw new Error(`unknown runtime ${name}`);
+  return install(r);
+}
+
 /** The command line that runs a JS file under a runtime: Bun's --bun makes a `#!/usr/bin/env node` script run in Bun too. */
 export function launch(name, script, args = []) {
   const r = RUNTIMES.find((x) => x.name === name);
