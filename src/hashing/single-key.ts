@@ -5,6 +5,9 @@
 // (test/hashing/single-key.test.ts checks it against the reference on random keys).
 import { AssignorError, requireInt } from '../errors.js';
 import { encodeJavaUtf8Into } from './java-utf8.js';
+import { STRING_POLICY } from './string-path.js';
+
+const ENCODE_WELL_FORMED = STRING_POLICY.encodeWellFormed;
 
 const SEED = 0x9747b28c | 0;
 const M = 0x5bd1e995;
@@ -95,7 +98,10 @@ export function murmur2OfString(s: string, encoding: StringEncoding = 'java'): n
 
 function murmur2OfNonAscii(s: string, encoding: StringEncoding): number {
   const buf = scratchFor(s.length);
-  const len = encoding === 'java' ? encodeJavaUtf8Into(s, buf, 0) : utf8.encodeInto(s, buf).written;
+  // A string with no unpaired surrogate has the same bytes under both encodings; where encodeInto
+  // is the faster encoder (JavaScriptCore, string-path.ts), it encodes those.
+  const whatwg = encoding === 'whatwg' || (ENCODE_WELL_FORMED && s.isWellFormed());
+  const len = whatwg ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
   return murmur2OfBytes(buf, 0, len);
 }
 

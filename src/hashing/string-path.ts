@@ -1,23 +1,30 @@
 // Which path a batch of string keys takes, chosen per runtime at load time and per batch by the
-// shape of its first keys. Both paths give the same partitions (test/hashing/string-path.test.ts
-// runs each on every runtime of the matrix); only their speed differs, and it differs by engine:
+// shape of its first keys. Every path gives the same partitions (test/hashing/string-path.test.ts
+// runs each on every runtime of the matrix); only their speed differs, and it differs by runtime
+// (bench/runtime-shapes.bench.mjs; the table is in bench/RESULTS.md, "Per runtime"):
 //  - V8 (Node, Deno, Chromium): WASM wins once keys are long enough that copying them out of V8
-//    is paid back by the kernel (UUIDs: 2.2x); for short ASCII keys such as `user-<7 digits>`
-//    the plain loop over charCodeAt is as fast, and for keys that are not ASCII it is faster, since
-//    WASM then needs each key's UTF-16 units copied and encoded in the kernel.
-//  - JavaScriptCore (Bun, Safari): every WASM string path lost to the plain loop, by 2-2.8x.
-// The figures behind these choices: bench/runtime-shapes.bench.mjs, table in bench/RESULTS.md.
+//    pays for itself (UUIDs: 1.7-2.2x); up to about 12 characters the plain loop over charCodeAt is
+//    as fast or faster (8 characters: 1.2x), so short ASCII keys stay in JS.
+//  - Keys that are not ASCII: in WASM their UTF-16 units are copied (Node's Buffer does it
+//    natively) and encoded in the kernel, which beats encoding in JS by about 1.5x on Node. Deno and
+//    browsers have no Buffer, and the copy by charCodeAt loses to the JS path there.
+//  - JavaScriptCore (Bun, Safari): the WASM string paths lose to the plain loop (by 2-3x for
+//    non-ASCII keys), and TextEncoder.encodeInto is fast, so every string batch stays in JS and a
+//    well-formed non-ASCII key is encoded by encodeInto (for a string with no unpaired surrogate its
+//    bytes are Java's too).
 
-/** `js`: murmur2 from charCodeAt per key (single-key.ts); `wasm`: the kernel over runs of bytes. */
+/** `js`: murmur2 per key where it lies (single-key.ts); `wasm`: the kernel over runs of bytes. */
 export type StringPath = 'js' | 'wasm';
 
 export interface StringPolicy {
-  /** The JS engine, as detected. */
-  engine: 'v8' | 'jsc' | 'other';
+  /** The JS engine, as detected: V8 with Node's Buffer, V8 without it (Deno, Chromium), JavaScriptCore. */
+  engine: 'v8-node' | 'v8' | 'jsc';
   /** ASCII keys whose mean length (UTF-16 units) is at most this go the JS way. */
   asciiJsMaxUnits: number;
   /** Where keys that are not all ASCII go. */
   nonAscii: StringPath;
+  /** In JS, encode a well-formed non-ASCII key with TextEncoder.encodeInto (else Java's encoder in JS). */
+  encodeWellFormed: boolean;
 }
 
 /** How many leading string keys the choice looks at: enough for a mean, too few to cost. */
@@ -29,16 +36,13 @@ declare const navigator: { vendor?: string } | undefined;
 function detectEngine(): StringPolicy['engine'] {
   if (typeof Bun !== 'undefined') return 'jsc';
   if (typeof navigator !== 'undefined' && navigator?.vendor === 'Apple Computer, Inc.') return 'jsc';
-  // V8 alone has Error.captureStackTrace together with Error.stackTraceLimit as a number by default.
-  const E = Error as unknown as { captureStackTrace?: unknown; stackTraceLimit?: unknown };
-  if (typeof E.captureStackTrace === 'function' && typeof E.stackTraceLimit === 'number' && !('Bun' in globalThis)) return 'v8';
-  return 'other';
+  return typeof Buffer === 'function' ? 'v8-node' : 'v8';
 }
 
 /** The policy for an engine (exported for the tests, which check each engine's policy). */
 export function policyFor(engine: StringPolicy['engine']): StringPolicy {
-  if (engine === 'jsc') return { engine, asciiJsMaxUnits: Infinity, nonAscii: 'js' };
-  return { engine, asciiJsMaxUnits: 16, nonAscii: 'js' };
+  if (engine === 'jsc') return { engine, asciiJsMaxUnits: Infinity, nonAscii: 'js', encodeWellFormed: typeof ''.isWellFormed === 'function' };
+  return { engine, asciiJsMaxUnits: 12, nonAscii: engine === 'v8-node' ? 'wasm' : 'js', encodeWellFormed: false };
 }
 
 export const STRING_POLICY: StringPolicy = policyFor(detectEngine());
