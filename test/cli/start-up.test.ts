@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import module from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, cli } from '../helpers.js';
+import { itUnlessDeno, moduleEvalArgs } from '../support/runtime.js';
 
 const DIST_CLI = join(ROOT, 'dist/cli');
 const dirs: string[] = [];
@@ -38,7 +39,7 @@ describe('the built CLI', () => {
     expect(second.stderr).toMatch(/V8 code cache for CommonJS \S*assignor-cli\.js was accepted/);
   });
 
-  it('a changed bundle runs as changed (the cache is keyed by content, never stale)', () => {
+  itUnlessDeno('Deno 2.9 serves a file changed in place, at the same length, from its own module cache')('a changed bundle runs as changed (the cache is keyed by content, never stale)', () => {
     const copy = mkdtempSync(join(tmpdir(), 'assignor-cli-cache-'));
     dirs.push(copy);
     const env = { ...process.env, NODE_COMPILE_CACHE: join(copy, 'cache') };
@@ -63,7 +64,7 @@ describe('the built CLI', () => {
   it('still exports what src/cli/main.ts exports, to ESM importers (test/cli/fuzz-worker.mjs)', () => {
     const script = `import { runCli, reportError, runBinary, USAGE, EXIT_INTERNAL } from ${JSON.stringify(CLI)};
       process.stdout.write(JSON.stringify([typeof runCli, typeof reportError, typeof runBinary, USAGE.slice(0, 15), EXIT_INTERNAL]));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, moduleEvalArgs(script), { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(['function', 'function', 'function', 'usage: assignor', 70]);
   });
