@@ -11,7 +11,7 @@ import { engineLeftToUs, getKernels, type EngineOptions, type StringRuns } from 
 import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
-import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
+import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
 export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
@@ -246,21 +246,40 @@ export function partitionsForInt32s(values: ArrayLike<number>, numPartitions: nu
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if ((v | 0) !== v) requireInt(v, -2147483648, 2147483647, 'int32 key', `values[${i}]`);
-    out[i] = (murmur2OfInt32(v) & 0x7fffffff) % n;
+    out[i] = (finish(mix(MURMUR2_SEED ^ 4, byteSwap(v))) & 0x7fffffff) % n;
   }
   return out;
 }
 
-/** Partitions of LongSerializer keys; plain JS unless `options.engine` names an engine (as for int32 keys). */
+/**
+ * Partitions of LongSerializer keys; plain JS unless `options.engine` names an engine (as for int32
+ * keys). The values are read as 32-bit words (no BigInt arithmetic per key): the serializer's
+ * big-endian bytes, read as murmur2's little-endian blocks, are the high word byte-swapped, then the low.
+ */
 export function partitionsForInt64s(values: BigInt64Array | readonly bigint[], numPartitions: number, options?: EngineOptions): Int32Array {
   const n = partitionCount(numPartitions);
   if (options?.engine !== undefined) return values.length === 0 ? new Int32Array(0) : partitionsForFixed(int64sAsBytes(values), 8, n, options);
-  const checked = values instanceof BigInt64Array;
-  const out = new Int32Array(values.length);
+  const longs = values instanceof BigInt64Array ? values : checkedInt64s(values);
+  const out = new Int32Array(longs.length);
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < longs.length; i++) out[i] = (murmur2OfInt64(longs[i]!) & 0x7fffffff) % n;
+    return out;
+  }
+  const words = new Int32Array(longs.buffer, longs.byteOffset, longs.length * 2);
+  for (let i = 0; i < longs.length; i++) {
+    const h = mix(mix(MURMUR2_SEED ^ 8, byteSwap(words[2 * i + 1]!)), byteSwap(words[2 * i]!));
+    out[i] = (finish(h) & 0x7fffffff) % n;
+  }
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+function checkedInt64s(values: readonly bigint[]): BigInt64Array {
+  if (!Array.isArray(values)) throw new AssignorError('E_KEY_TYPE', 'values must be an array or a BigInt64Array', 'values');
+  const out = new BigInt64Array(values.length);
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (!checked) requireInt64(v, `values[${i}]`);
-    out[i] = (murmur2OfInt64(v) & 0x7fffffff) % n;
+    requireInt64(values[i], `values[${i}]`);
+    out[i] = values[i]!;
   }
   return out;
 }

@@ -9,7 +9,9 @@ import { STRING_POLICY } from './string-path.js';
 
 const ENCODE_WELL_FORMED = STRING_POLICY.encodeWellFormed;
 
-const SEED = 0x9747b28c | 0;
+/** Kafka's murmur2 seed. */
+export const MURMUR2_SEED = 0x9747b28c | 0;
+const SEED = MURMUR2_SEED;
 const M = 0x5bd1e995;
 const INT32_MAX = 2147483647;
 
@@ -31,13 +33,15 @@ function scratchFor(units: number): Uint8Array {
   return scratch;
 }
 
-function mix(h: number, k: number): number {
+/** One murmur2 block step (exported for the int batches of partitioner.ts). */
+export function mix(h: number, k: number): number {
   k = Math.imul(k, M);
   k ^= k >>> 24;
   return Math.imul(h, M) ^ Math.imul(k, M);
 }
 
-function finish(h: number): number {
+/** murmur2's final avalanche. */
+export function finish(h: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, M);
   return h ^ (h >>> 15);
@@ -107,9 +111,12 @@ function murmur2OfNonAscii(s: string, encoding: StringEncoding): number {
 
 /** Kafka's murmur2 of an IntegerSerializer key (4 bytes big-endian). */
 export function murmur2OfInt32(value: number): number {
-  // The big-endian bytes read as one little-endian block: the value byte-swapped.
-  const k = (value >>> 24) | ((value >>> 8) & 0xff00) | ((value << 8) & 0xff0000) | (value << 24);
-  return finish(mix(SEED ^ 4, k));
+  return finish(mix(SEED ^ 4, byteSwap(value)));
+}
+
+/** The 4 bytes of v in the other order: a big-endian int read as one little-endian block. */
+export function byteSwap(v: number): number {
+  return (v >>> 24) | ((v >>> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
 }
 
 /** Kafka's murmur2 of a LongSerializer key (8 bytes big-endian). */
