@@ -79,6 +79,18 @@ export interface OpenReport {
   compacted: boolean;
 }
 
+/** What compact() did: rewrote the log, or left it as it was because the rewrite would not be smaller. */
+export interface CompactResult {
+  /** True when the log was replaced; false when it was left byte for byte as it was. */
+  compacted: boolean;
+  /** The log's size before. */
+  bytesBefore: number;
+  /** The log's size after (bytesBefore when not compacted). */
+  bytesAfter: number;
+  /** The size the compacted log has (or would have had). */
+  rewrittenBytes: number;
+}
+
 export class CoordinatorStore implements CoordinatorStoreBackend {
   /** The log file as named in the store directory (`<dir>/coordinator.log`). */
   readonly path: string;
@@ -345,18 +357,27 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
    * Rewrites the log with only the live value of each key, atomically: a temp file next to the log
    * is written and fsync'd, renamed over the log, and the directory fsync'd. A failure before the
    * rename leaves the old log as it was; after it, old and new logs hold the same state.
+   * The log never grows: when the rewrite would not be smaller (rows of many writes need a meta
+   * column that the writes themselves did not), nothing is written and the result says so. A log
+   * in the previous format is always rewritten (writers append version 2 only).
    */
-  compact(): void {
+  compact(): CompactResult {
     this.checkWritable();
     const log = this.paths.log;
     const tmp = `${log}.compact-${process.pid}.tmp`;
     const fileId = newFileId();
     const blocks = [encodeHeader(fileId)];
     let frames = 0;
-    for (const body of compactedBodies(this.state)) {
+    const tally = { records: 0 };
+    for (const body of compactedBodies(this.state, tally)) {
       const { head, commit } = encodeFrame(fileId, body.chunks);
       blocks.push(head, ...body.chunks, commit);
       frames++;
+    }
+    const bytesBefore = this.end;
+    const rewrittenBytes = blocks.reduce((n, c) => n + c.length, 0);
+    if (this.version === FORMAT_VERSION && rewrittenBytes >= bytesBefore) {
+      return { compacted: false, bytesBefore, bytesAfter: bytesBefore, rewrittenBytes };
     }
     try {
       unlinkQuietly(tmp);
@@ -383,12 +404,13 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     }
     this.fileId = fileId;
     this.version = FORMAT_VERSION;
-    this.end = blocks.reduce((n, c) => n + c.length, 0);
+    this.end = rewrittenBytes;
     this.frames = frames;
-    this.state.logRecords = this.state.size;
+    this.state.logRecords = tally.records; // the live records, and the rows an overlay sets twice
     // Drop empty types: the new file has no trace of them.
     for (const [t, ts] of this.state.types) if (ts.keyed.live + (ts.ssp?.live ?? 0) === 0) this.state.types.delete(t);
     this.state.sspTable().maybeShrink();
+    return { compacted: true, bytesBefore, bytesAfter: rewrittenBytes, rewrittenBytes };
   }
 
   /** Releases the lock and the file. Safe to call twice. */
@@ -551,8 +573,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
       }
       if (store.autoCompact && store.worthCompacting()) {
         try {
-          store.compact();
-          store.openReport.compacted = true;
+          store.openReport.compacted = store.compact().compacted;
         } catch {
           // The log is as it was (see compact); the store is usable, and the next write retries.
         }
@@ -768,7 +789,7 @@ function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
 // ---- compaction ----------------------------------------------------------------------------
 
 /** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
-function* compactedBodies(state: StoreState): Generator<EncodedBody> {
+function* compactedBodies(state: StoreState, tally: { records: number }): Generator<EncodedBody> {
   let sink = new Sink();
   let metas: string[] = [];
   let local = new Map<number, number>();
@@ -785,6 +806,7 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   const take = (): EncodedBody | undefined => {
     if (records === 0) return undefined;
     const body = encodeBody(metas, sink, records);
+    tally.records += records;
     // A new frame: its own sink, meta table and record count.
     sink = new Sink();
     metas = [];
@@ -801,19 +823,28 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
         from = cols.next;
         const c = cols.c;
         if (c.n > 0) {
-          if (cols.single) {
+          const overlay = cols.single ? null : overlayRows(c);
+          if (cols.single || overlay !== null) {
             // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
-            if (metas.length > 0 && local.get(c.meta![0]!) !== 0) {
+            const major = overlay === null ? c.meta![0]! : overlay.major;
+            if (metas.length > 0 && local.get(major) !== 0) {
               const b = take();
               if (b !== undefined) yield b;
             }
-            metaOf(c.meta![0]!);
+            metaOf(major);
             c.meta = null;
           } else {
             for (let i = 0; i < c.n; i++) c.meta![i] = metaOf(c.meta![i]!);
           }
           writeSsps(sink, c);
           records += c.n;
+          if (overlay !== null) {
+            // The other writes' rows again, with their metas: a key set again keeps its place.
+            const o = overlay.rows;
+            for (let i = 0; i < o.n; i++) o.meta![i] = metaOf(o.meta![i]!);
+            writeSsps(sink, o);
+            records += o.n;
+          }
         }
         if (records >= COMPACT_ROWS) {
           const b = take();
@@ -862,6 +893,53 @@ function* compactedBodies(state: StoreState): Generator<EncodedBody> {
   }
   const b = take();
   if (b !== undefined) yield b;
+}
+
+/** Bytes an overlay section costs besides its rows and lists: section and stream tables, and perhaps a frame of its own. */
+const OVERLAY_OVERHEAD = 512;
+
+/**
+ * A section of rows from several writes needs a 4-byte meta id per row, which the writes
+ * themselves did not (each frame's rows share its meta 0): compacting a log whose later writes
+ * touched a few rows each could grow it by a third. Cheaper, when few rows are of other writes:
+ * every row under the most common meta (no column), then the rows of other writes once more with
+ * their metas; a key set again keeps its place, so the state is the same. Returns those rows (meta
+ * ids still the state's) and the common meta, or null when the meta column is smaller.
+ */
+function overlayRows(c: SspColumns): { major: number; rows: SspColumns } | null {
+  const meta = c.meta!;
+  const count = new Map<number, number>();
+  let major = meta[0]!;
+  let best = 0;
+  for (let i = 0; i < c.n; i++) {
+    const k = (count.get(meta[i]!) ?? 0) + 1;
+    count.set(meta[i]!, k);
+    if (k > best) [best, major] = [k, meta[i]!];
+  }
+  const n = c.n - best;
+  const rowBytes = 16 + (c.bucket === null ? 0 : 4);
+  if (n * rowBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
+  const rows = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
+  const lists: string[] = [];
+  const localOf = new Map<number, number>();
+  let listBytes = 0;
+  for (let i = 0, w = 0; i < c.n; i++) {
+    if (meta[i] === major) continue;
+    rows.stream[w] = c.stream[i]!;
+    rows.partition[w] = c.partition[i]!;
+    rows.bucket[w] = c.bucket === null ? -1 : c.bucket[i]!;
+    let l = localOf.get(c.list[i]!);
+    if (l === undefined) {
+      l = lists.length;
+      localOf.set(c.list[i]!, l);
+      lists.push(c.lists[c.list[i]!]!);
+      listBytes += 4 + 3 * lists[l]!.length;
+    }
+    rows.list[w] = l;
+    rows.meta[w++] = meta[i]!;
+  }
+  if (n * rowBytes + listBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
+  return { major, rows: { streams: c.streams, lists, n, stream: rows.stream, partition: rows.partition, bucket: c.bucket === null ? null : rows.bucket, list: rows.list, meta: rows.meta } };
 }
 
 /**
