@@ -13,7 +13,7 @@ import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile }
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
 import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
-import { StoreState, SSP_TYPE, sspView } from './state.js';
+import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
 import { StringIndex } from './string-index.js';
 import { SspTable } from './ssp-table.js';
 import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
@@ -790,109 +790,133 @@ function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
 
 /** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
 function* compactedBodies(state: StoreState, tally: { records: number }): Generator<EncodedBody> {
-  let sink = new Sink();
-  let metas: string[] = [];
-  let local = new Map<number, number>();
-  let records = 0;
-  const metaOf = (global: number): number => {
-    let id = local.get(global);
+  const frame = new FrameBuilder(state, tally);
+  for (const [type, ts] of state.types) {
+    if (ts.ssp !== undefined && ts.ssp.live > 0) yield* sspSections(frame, ts.ssp);
+    yield* keyedSections(frame, state, type, ts.keyed);
+  }
+  const b = frame.take();
+  if (b !== undefined) yield b;
+}
+
+/** The frame being filled by compaction: its sections, its meta table (state meta id -> local) and record count. */
+class FrameBuilder {
+  sink = new Sink();
+  records = 0;
+  private metas: string[] = [];
+  private local = new Map<number, number>();
+
+  constructor(
+    private readonly state: StoreState,
+    private readonly tally: { records: number },
+  ) {}
+
+  /** The frame's id for the state's meta `global`, added to its table when new. */
+  metaOf(global: number): number {
+    let id = this.local.get(global);
     if (id === undefined) {
-      id = metas.length;
-      metas.push(state.metas[global]!);
-      local.set(global, id);
+      id = this.metas.length;
+      this.metas.push(this.state.metas[global]!);
+      this.local.set(global, id);
     }
     return id;
-  };
-  const take = (): EncodedBody | undefined => {
-    if (records === 0) return undefined;
-    const body = encodeBody(metas, sink, records);
-    tally.records += records;
-    // A new frame: its own sink, meta table and record count.
-    sink = new Sink();
-    metas = [];
-    local = new Map();
-    records = 0;
+  }
+
+  /** True when rows without a meta column, which mean the frame's meta 0, can be of meta `global` here. */
+  canBeMetaZero(global: number): boolean {
+    return this.metas.length === 0 || this.local.get(global) === 0;
+  }
+
+  /** The frame's body, and a new empty frame; undefined when it holds nothing. */
+  take(): EncodedBody | undefined {
+    if (this.records === 0) return undefined;
+    const body = encodeBody(this.metas, this.sink, this.records);
+    this.tally.records += this.records;
+    this.sink = new Sink();
+    this.metas = [];
+    this.local = new Map();
+    this.records = 0;
     return body;
-  };
-  for (const [type, ts] of state.types) {
-    const t = ts.ssp;
-    if (t !== undefined && t.live > 0) {
-      const localOf = new Int32Array(t.lists.length).fill(-1);
-      for (let from = 0; from < t.n; ) {
-        const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
-        from = cols.next;
-        const c = cols.c;
-        if (c.n > 0) {
-          const overlay = cols.single ? null : overlayRows(c);
-          if (cols.single || overlay !== null) {
-            // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
-            const major = overlay === null ? c.meta![0]! : overlay.major;
-            if (metas.length > 0 && local.get(major) !== 0) {
-              const b = take();
-              if (b !== undefined) yield b;
-            }
-            metaOf(major);
-            c.meta = null;
-          } else {
-            for (let i = 0; i < c.n; i++) c.meta![i] = metaOf(c.meta![i]!);
-          }
-          writeSsps(sink, c);
-          records += c.n;
-          if (overlay !== null) {
-            // The other writes' rows again, with their metas: a key set again keeps its place.
-            const o = overlay.rows;
-            for (let i = 0; i < o.n; i++) o.meta![i] = metaOf(o.meta![i]!);
-            writeSsps(sink, o);
-            records += o.n;
-          }
-        }
-        if (records >= COMPACT_ROWS) {
-          const b = take();
+  }
+}
+
+/** A type's live canonical SSP rows as ssps sections: runs of one write without a meta column, overlays, or a meta column. */
+function* sspSections(frame: FrameBuilder, t: SspTable): Generator<EncodedBody> {
+  const localOf = new Int32Array(t.lists.length).fill(-1);
+  for (let from = 0; from < t.n; ) {
+    const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
+    from = cols.next;
+    const c = cols.c;
+    if (c.n > 0) {
+      const overlay = cols.single ? null : overlayRows(c);
+      if (cols.single || overlay !== null) {
+        // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
+        const major = overlay === null ? c.meta![0]! : overlay.major;
+        if (!frame.canBeMetaZero(major)) {
+          const b = frame.take();
           if (b !== undefined) yield b;
         }
+        frame.metaOf(major);
+        c.meta = null;
+      } else {
+        for (let i = 0; i < c.n; i++) c.meta![i] = frame.metaOf(c.meta![i]!);
+      }
+      writeSsps(frame.sink, c);
+      frame.records += c.n;
+      if (overlay !== null) {
+        // The other writes' rows again, with their metas: a key set again keeps its place.
+        const o = overlay.rows;
+        for (let i = 0; i < o.n; i++) o.meta![i] = frame.metaOf(o.meta![i]!);
+        writeSsps(frame.sink, o);
+        frame.records += o.n;
       }
     }
-    const k = ts.keyed;
-    let r = 0;
-    while (r < k.n) {
-      if (!k.isLive(r)) {
-        r++;
-        continue;
-      }
-      const kind = k.kind[r]!;
-      if (kind >= 0) {
-        const keys: string[] = [];
-        const values: string[] = [];
-        const meta: number[] = [];
-        let oneMeta = true;
-        for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
-          if (!k.isLive(r)) continue;
-          keys.push(k.keys[r]!);
-          values.push(k.vals[r]!);
-          const m = metaOf(k.meta[r]!);
-          if (m !== 0) oneMeta = false;
-          meta.push(m);
-        }
-        // Compaction writes each key of a type once: every fields section is fresh.
-        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
-        records += keys.length;
-      } else {
-        const msgs: Array<{ key: string; value: string }> = [];
-        for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
-          if (!k.isLive(r)) continue;
-          msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
-        }
-        writeMessages(sink, msgs);
-        records += msgs.length;
-      }
-      if (records >= COMPACT_ROWS || sink.length >= 64 << 20) {
-        const b = take();
-        if (b !== undefined) yield b;
-      }
+    if (frame.records >= COMPACT_ROWS) {
+      const b = frame.take();
+      if (b !== undefined) yield b;
     }
   }
-  const b = take();
-  if (b !== undefined) yield b;
+}
+
+/** A type's other live records, in order: fresh fields sections for runs of one field, messages sections for the rest. */
+function* keyedSections(frame: FrameBuilder, state: StoreState, type: string, k: KeyedTable): Generator<EncodedBody> {
+  let r = 0;
+  while (r < k.n) {
+    if (!k.isLive(r)) {
+      r++;
+      continue;
+    }
+    const kind = k.kind[r]!;
+    if (kind >= 0) {
+      const keys: string[] = [];
+      const values: string[] = [];
+      const meta: number[] = [];
+      let oneMeta = true;
+      for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
+        if (!k.isLive(r)) continue;
+        keys.push(k.keys[r]!);
+        values.push(k.vals[r]!);
+        const m = frame.metaOf(k.meta[r]!);
+        if (m !== 0) oneMeta = false;
+        meta.push(m);
+      }
+      // Compaction writes each key of a type once: every fields section is fresh.
+      writeFields(frame.sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
+      frame.records += keys.length;
+    } else {
+      const msgs: Array<{ key: string; value: string }> = [];
+      for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
+        if (!k.isLive(r)) continue;
+        msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
+      }
+      writeMessages(frame.sink, msgs);
+      frame.records += msgs.length;
+    }
+    if (frame.records >= COMPACT_ROWS || frame.sink.length >= 64 << 20) {
+      const b = frame.take();
+      if (b !== undefined) yield b;
+    }
+  }
 }
 
 /** Bytes an overlay section costs besides its rows and lists: section and stream tables, and perhaps a frame of its own. */
