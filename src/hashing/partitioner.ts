@@ -11,7 +11,7 @@ import { engineLeftToUs, getKernels, type EngineOptions, type StringRuns } from 
 import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
-import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
+import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfEncoded, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
 export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
@@ -95,8 +95,10 @@ export function murmur2Batch(keys: readonly Key[], options?: EngineOptions): Int
 
 function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
   if (!Array.isArray(keys)) throw new AssignorError('E_KEY_TYPE', 'keys must be an array', 'keys');
-  if (engineLeftToUs(options) && stringPathOf(keys) === 'js') return hashKeysInJs(keys, n);
-  return hashKeysInWasm(keys, n, options);
+  if (!engineLeftToUs(options)) return hashKeysInWasm(keys, n, options);
+  const path = stringPathOf(keys);
+  if (path === 'wasm') return hashKeysInWasm(keys, n);
+  return hashKeysInJs(keys, n, path === 'js-encode');
 }
 
 /** The kernel's path: keys copied into WASM memory run by run (hashInRuns). */
@@ -104,13 +106,16 @@ export function hashKeysInWasm(keys: readonly Key[], n: number, options?: Engine
   return getKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
 }
 
-/** The plain-JS path: each key hashed where it lies (single-key.ts), no copy (string-path.ts says when). */
-export function hashKeysInJs(keys: readonly Key[], n: number): Int32Array {
+/**
+ * The plain-JS path: each key hashed where it lies (single-key.ts), no copy; with `encodeFirst`
+ * every string is encoded before it is hashed (string-path.ts says when each is faster).
+ */
+export function hashKeysInJs(keys: readonly Key[], n: number, encodeFirst = false): Int32Array {
   const out = new Int32Array(keys.length);
   const none = n > 0 ? NO_PARTITION : 0;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    if (typeof k === 'string') out[i] = finalize(murmur2OfString(k), n);
+    if (typeof k === 'string') out[i] = finalize(encodeFirst ? murmur2OfEncoded(k) : murmur2OfString(k), n);
     else if (k === null || k === undefined) out[i] = none;
     else if (k instanceof Uint8Array) out[i] = finalize(murmur2OfBytes(k), n);
     else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${i}]`);

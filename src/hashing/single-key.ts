@@ -100,6 +100,16 @@ export function murmur2OfString(s: string, encoding: StringEncoding = 'java'): n
   return murmur2OfNonAscii(s, encoding);
 }
 
+/**
+ * Java's murmur2 of a string encoded first, with no ASCII pass: encodeInto when the string is
+ * well-formed (its bytes are then Java's), Java's encoder in JS otherwise.
+ */
+export function murmur2OfEncoded(s: string): number {
+  const buf = scratchFor(s.length);
+  const len = s.isWellFormed() ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
+  return murmur2OfBytes(buf, 0, len);
+}
+
 function murmur2OfNonAscii(s: string, encoding: StringEncoding): number {
   const buf = scratchFor(s.length);
   // A string with no unpaired surrogate has the same bytes under both encodings; where encodeInto

@@ -13,8 +13,12 @@
 //    well-formed non-ASCII key is encoded by encodeInto (for a string with no unpaired surrogate its
 //    bytes are Java's too).
 
-/** `js`: murmur2 per key where it lies (single-key.ts); `wasm`: the kernel over runs of bytes. */
-export type StringPath = 'js' | 'wasm';
+/**
+ * `js`: murmur2 per key from its UTF-16 units while it is ASCII (single-key.ts); `js-encode`: every
+ * key encoded first (TextEncoder.encodeInto when well-formed), for batches that are not ASCII where
+ * that encoder is fast; `wasm`: the kernel over runs of bytes.
+ */
+export type StringPath = 'js' | 'js-encode' | 'wasm';
 
 export interface StringPolicy {
   /** The JS engine, as detected: V8 with Node's Buffer, V8 without it (Deno, Chromium), JavaScriptCore. */
@@ -52,7 +56,6 @@ export const STRING_POLICY: StringPolicy = policyFor(detectEngine());
  * whether any is not ASCII. A batch whose first keys are byte keys goes to WASM (as do the rest).
  */
 export function stringPathOf(keys: readonly unknown[], policy: StringPolicy = STRING_POLICY): StringPath {
-  if (policy.asciiJsMaxUnits === Infinity && policy.nonAscii === 'js') return 'js';
   let seen = 0;
   let units = 0;
   let or = 0;
@@ -62,9 +65,9 @@ export function stringPathOf(keys: readonly unknown[], policy: StringPolicy = ST
       seen++;
       units += k.length;
       for (let j = 0; j < k.length; j++) or |= k.charCodeAt(j);
-    } else if (k !== null && k !== undefined) return 'wasm';
+    } else if (k !== null && k !== undefined) return policy.asciiJsMaxUnits === Infinity ? 'js' : 'wasm';
   }
-  if (seen === 0) return 'wasm';
-  if (or >= 0x80) return policy.nonAscii;
+  if (seen === 0) return policy.asciiJsMaxUnits === Infinity ? 'js' : 'wasm';
+  if (or >= 0x80) return policy.nonAscii === 'js' && policy.encodeWellFormed ? 'js-encode' : policy.nonAscii;
   return units / seen <= policy.asciiJsMaxUnits ? 'js' : 'wasm';
 }

@@ -28,6 +28,7 @@ describe('string batches: the JS path = the WASM path on every engine = the refe
     fc.assert(
       fc.property(fc.array(key, { maxLength: 300 }), partitions, (keys, n) => {
         const js = Array.from(hashKeysInJs(keys, n));
+        expect(Array.from(hashKeysInJs(keys, n, true))).toEqual(js);
         for (const engine of ENGINES) expect(Array.from(hashKeysInWasm(keys, n, { engine }))).toEqual(js);
         const raw = Array.from(hashKeysInJs(keys, 0));
         expect(Array.from(hashKeysInWasm(keys, 0, { engine: 'reference' }))).toEqual(raw);
@@ -43,6 +44,7 @@ describe('string batches: the JS path = the WASM path on every engine = the refe
       const want = Array.from(hashKeysInWasm(keys, 1000, { engine: 'reference' }));
       expect(Array.from(partitionsForKeys(keys, 1000))).toEqual(want);
       expect(Array.from(hashKeysInJs(keys, 1000))).toEqual(want);
+      expect(Array.from(hashKeysInJs(keys, 1000, true))).toEqual(want);
     }
   });
 
@@ -56,7 +58,9 @@ describe('string batches: the JS path = the WASM path on every engine = the refe
 describe('the path choice (string-path.ts)', () => {
   it('JavaScriptCore takes the JS path for every batch', () => {
     const jsc = policyFor('jsc');
-    for (const keys of [['user-1234567'], ['0'.repeat(64)], ['ключ'], [new Uint8Array(3)], []]) expect(stringPathOf(keys, jsc)).toBe('js');
+    for (const keys of [['user-1234567'], ['0'.repeat(64)], [new Uint8Array(3)], []]) expect(stringPathOf(keys, jsc)).toBe('js');
+    // Not ASCII: encoded first, by encodeInto where the key is well-formed.
+    expect(stringPathOf(['ключ', 'a'], jsc)).toBe(jsc.encodeWellFormed ? 'js-encode' : 'js');
   });
 
   it('V8 takes the JS path for short ASCII keys and WASM for long ones and for byte keys', () => {
