@@ -1,0 +1,244 @@
+// The sticky assigner for @platformatic/kafka consumers. It only translates: @platformatic/kafka's
+// join and assign callbacks and metadata in, the group planner (group-core.ts) in the middle,
+// @platformatic/kafka's assignment Maps out. Same protocol name and the same claims (userData) as
+// the KafkaJS StickyAssigner, so KafkaJS and @platformatic/kafka members can share a group.
+//
+// What @platformatic/kafka 2.12.1 offers (clients/consumer/consumer.js) and what follows from it:
+// - `protocolsMetadata(protocols, topics, metadata, callback)` runs at every JoinGroup with fresh
+//   metadata; its Buffer is the userData of every protocol. The subscription's topics are written
+//   sorted, so claims index into the sorted list.
+// - `partitionAssigner(current, members, topics, metadata)` runs on the leader, synchronously;
+//   `members` maps a member id to its decoded subscription (`metadata` is the userData); `topics`
+//   is the leader's own subscription only, so the group's topics are read from the members.
+// - Assignments go out with one fixed userData (`assignmentUserData`) for every member, and a
+//   member never sees the userData of the assignment it receives. So the leader's per-member note
+//   of the KafkaJS assigner (the group's fingerprint and the partition counts the assignment was
+//   made for) cannot travel. Instead a member records the counts it saw when it joined, and the
+//   leader remembers the note of the generation it assigned and fills it into the claims of that
+//   generation (completeClaims).
+// - The consumer keeps `generationId` and `assignments` and emits `consumer:group:join` (after each
+//   SyncGroup) and `consumer:group:leave`: attach() follows those for this member's claims.
+import type { ClusterMetadata, ExtendedGroupProtocolSubscription, GroupAssignment, GroupPartitionsAssignments, GroupProtocolSubscription } from '@platformatic/kafka';
+import { AssignorError, describe } from '../errors.js';
+import { ClaimArena, decodeClaims, encodeClaims, planGroup, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
+import { checkOptions, type Config, type StickyAssignerOptions, type StickyAssignmentReport } from './options.js';
+
+/** The parts of a @platformatic/kafka Consumer the assigner reads. */
+export interface ConsumerLike {
+  generationId: number;
+  on(event: 'consumer:group:join', listener: (payload: { generationId?: number; assignments?: GroupAssignment[] }) => void): unknown;
+  on(event: 'consumer:group:leave', listener: (payload: unknown) => void): unknown;
+}
+
+/** The consumer options the assigner provides: spread them into `new Consumer({ ... })`. */
+export interface StickyGroupOptions {
+  protocols: GroupProtocolSubscription[];
+  protocolsMetadata: (protocols: GroupProtocolSubscription[], topics: string[], metadata: ClusterMetadata) => Buffer;
+  partitionAssigner: (current: string, members: Map<string, ExtendedGroupProtocolSubscription>, topics: Set<string>, metadata: ClusterMetadata) => GroupPartitionsAssignments[];
+}
+
+export interface StickyAssigner {
+  /** `new Consumer({ clientId, bootstrapBrokers, groupId, ...sticky.options })`. */
+  readonly options: StickyGroupOptions;
+  /** Follows the consumer's assignments (its group events). Call once, right after creating it and before it joins. */
+  attach(consumer: ConsumerLike): void;
+}
+
+/** What this member holds: the assignment of one generation, with the partition counts it saw when it joined for it. */
+interface Held {
+  generation: number;
+  assignments: readonly GroupAssignment[];
+  counts: Map<string, number>;
+}
+
+/** What a leader remembers of the assignment it made: the note the KafkaJS assigner sends with it. */
+interface Note {
+  generation: number;
+  fingerprint: string;
+  counts: Map<string, number>;
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The subscription as @platformatic/kafka writes it: distinct topics, sorted by code units. */
+export function subscriptionTopics(topics: readonly string[]): string[] {
+  return [...new Set(topics)].sort(byCodeUnits);
+}
+
+/** The claims this member sends: what it holds, restricted to the topics it still subscribes. */
+export function claimsOf(held: Held | null, topics: readonly string[], rack: string | null): Claims {
+  const index = new Map<string, number>();
+  topics.forEach((t, i) => index.set(t, i));
+  const topic: number[] = [];
+  const count: number[] = [];
+  const start: number[] = [0];
+  const parts: number[] = [];
+  const entries = held === null ? [] : [...held.assignments].filter((a) => index.has(a.topic)).sort((x, y) => index.get(x.topic)! - index.get(y.topic)!);
+  for (const a of entries) {
+    const ps = Int32Array.from(new Set(a.partitions)).filter((p) => p >= 0).sort();
+    if (ps.length === 0) continue;
+    const recorded = held!.counts.get(a.topic) ?? 0;
+    topic.push(index.get(a.topic)!);
+    // A partition beyond the count seen at the join means the topic grew before the leader
+    // assigned: the count the assignment was made for is unknown, say so (0).
+    count.push(ps[ps.length - 1]! < recorded ? recorded : 0);
+    for (const p of ps) parts.push(p);
+    start.push(parts.length);
+  }
+  return {
+    generation: held === null ? -1 : held.generation,
+    rack,
+    fingerprint: '',
+    topic: Int32Array.from(topic),
+    count: Int32Array.from(count),
+    start: Int32Array.from(start),
+    partitions: Int32Array.from(parts),
+  };
+}
+
+/** Each topic's partition count in the metadata (topics it does not know are left out). */
+function countsIn(metadata: ClusterMetadata | undefined, topics: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of topics) {
+    const c = metadata?.topics.get(t)?.partitionsCount;
+    if (typeof c === 'number' && c > 0) out.set(t, c);
+  }
+  return out;
+}
+
+/**
+ * Fills in what the members could not echo. A claim of the generation this leader assigned gets
+ * that assignment's fingerprint and counts; any other unknown count (0) takes the count another
+ * member of the same generation recorded for the topic (a KafkaJS member after a
+ * @platformatic/kafka leader records none).
+ */
+export function completeClaims(members: readonly PlanMember[], note: Note | null): void {
+  const known = new Map<string, number>(); // `${generation} ${topic}` -> count
+  const each = (fn: (c: Claims, topic: string, k: number) => void): void => {
+    for (const m of members) {
+      const c = m.claims;
+      if (c === null || c.generation < 0) continue;
+      for (let k = 0; k < c.topic.length; k++) fn(c, m.topics[c.topic[k]!]!, k);
+    }
+  };
+  for (const m of members) if (note !== null && m.claims !== null && m.claims.generation === note.generation && m.claims.fingerprint === '') m.claims.fingerprint = note.fingerprint;
+  each((c, t, k) => {
+    if (c.count[k] === 0 && note !== null && c.generation === note.generation) c.count[k] = note.counts.get(t) ?? 0;
+    if (c.count[k]! > 0 && !known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
+  });
+  each((c, t, k) => {
+    if (c.count[k] === 0) c.count[k] = known.get(`${c.generation} ${t}`) ?? 0;
+  });
+}
+
+/** Partition counts and replica racks of `topics`, from the metadata the leader fetched. */
+export function planTopics(metadata: ClusterMetadata, topics: readonly string[]): PlanTopic[] {
+  const rackOf = new Map<number, string>();
+  for (const [id, b] of metadata.brokers) if (typeof b.rack === 'string' && b.rack !== '') rackOf.set(id, b.rack);
+  return topics.map((name) => {
+    const t = metadata.topics.get(name);
+    const partitions = t?.partitionsCount ?? 0;
+    if (t === undefined || rackOf.size === 0) return { name, partitions };
+    const racksOf = (p: number): string[] => {
+      const out: string[] = [];
+      for (const node of t.partitions[p]?.replicas ?? []) {
+        const r = rackOf.get(node);
+        if (r !== undefined) out.push(r);
+      }
+      return out;
+    };
+    return { name, partitions, racksOf };
+  });
+}
+
+/** The members as the planner takes them: subscriptions and decoded claims (into `arena`). */
+export function planMembers(members: Map<string, ExtendedGroupProtocolSubscription>, arena: ClaimArena): PlanMember[] {
+  const out: PlanMember[] = [];
+  for (const [memberId, sub] of members) {
+    const topics = Array.isArray(sub?.topics) ? sub.topics : [];
+    const raw = sub?.metadata;
+    const userData = typeof raw === 'string' ? Buffer.from(raw) : raw instanceof Uint8Array ? raw : new Uint8Array(0);
+    const claims = userData.length === 0 ? null : decodeClaims(userData, topics.length, arena);
+    out.push({ memberId, topics, claims, readable: userData.length === 0 || claims !== null });
+  }
+  return out;
+}
+
+/** The plan as @platformatic/kafka's assignments: every member, each assigned topic with its partitions ascending. */
+export function toAssignments(plan: Plan): GroupPartitionsAssignments[] {
+  return plan.memberIds.map((memberId, m) => {
+    const assignments = new Map<string, GroupAssignment>();
+    for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
+      const t = plan.entryTopic[e]!;
+      const topic = plan.topics[t]!;
+      assignments.set(topic, { topic, partitions: Array.from(plan.partitionsByOwner[t]!.subarray(plan.entryFrom[e]!, plan.entryTo[e]!)) });
+    }
+    return { memberId, assignments };
+  });
+}
+
+function noteOf(plan: Plan, generation: number): Note {
+  return { generation, fingerprint: plan.fingerprint, counts: new Map(plan.topics.map((t, i) => [t, plan.counts[i]!])) };
+}
+
+/** One leader assignment: decode, complete, plan, translate. */
+function assign(config: Config, arena: ClaimArena, note: Note | null, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
+  const started = performance.now();
+  arena.reset();
+  const pm = planMembers(members, arena);
+  completeClaims(pm, note);
+  const union = new Set<string>();
+  for (const list of new Set(pm.map((m) => m.topics))) for (const t of list) union.add(t);
+  const plan = planGroup(pm, planTopics(metadata, [...union]), { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
+  const out = toAssignments(plan);
+  return { out, plan, report: { ...plan.report, generation, ms: performance.now() - started } };
+}
+
+/**
+ * A sticky assigner for one @platformatic/kafka consumer:
+ * `const sticky = createStickyAssigner({ rackId }); const consumer = new Consumer({ ..., groupId,
+ * clientRack: rackId, ...sticky.options }); sticky.attach(consumer);`. Balanced per topic and in
+ * total, sticky across rebalances (stale generations lose), rack-aware, key-preserving across
+ * growth to a multiple; the protocol and claims of the KafkaJS StickyAssigner.
+ * Throws AssignorError (E_INPUT, E_RANGE) for bad options, at creation; joining before attach()
+ * fails the join with AssignorError E_INPUT.
+ */
+export function createStickyAssigner(options: StickyAssignerOptions = {}): StickyAssigner {
+  const config = checkOptions(options);
+  const arena = new ClaimArena();
+  let consumer: ConsumerLike | null = null;
+  let held: Held | null = null;
+  let joinCounts = new Map<string, number>();
+  let note: Note | null = null;
+  return {
+    options: {
+      protocols: [{ name: STICKY_ASSIGNER_NAME, version: STICKY_ASSIGNER_VERSION }],
+      protocolsMetadata(_protocols, topics, metadata) {
+        if (consumer === null) throw new AssignorError('E_INPUT', `${STICKY_ASSIGNER_NAME}: call attach(consumer) before the consumer joins its group`, 'attach');
+        const sorted = subscriptionTopics(topics);
+        joinCounts = countsIn(metadata, sorted);
+        return Buffer.from(encodeClaims(claimsOf(held, sorted, config.rack)));
+      },
+      partitionAssigner(_current, members, _topics, metadata) {
+        const generation = consumer?.generationId ?? null;
+        const { out, plan, report } = assign(config, arena, note, generation, members, metadata);
+        note = generation === null ? null : noteOf(plan, generation);
+        config.onAssignment?.(report);
+        return out;
+      },
+    },
+    attach(c: ConsumerLike) {
+      if (c === null || typeof c !== 'object' || typeof c.on !== 'function') throw new AssignorError('E_INPUT', `attach needs a @platformatic/kafka Consumer, got ${describe(c)}`, 'consumer');
+      if (consumer !== null) throw new AssignorError('E_INPUT', 'this sticky assigner is already attached to a consumer; create one per consumer', 'consumer');
+      consumer = c;
+      c.on('consumer:group:join', (payload) => {
+        const generation = payload?.generationId;
+        held = typeof generation === 'number' && generation >= 0 ? { generation, assignments: payload.assignments ?? [], counts: joinCounts } : null;
+      });
+      // A member that left owns nothing: if it comes back, it comes back empty-handed.
+      c.on('consumer:group:leave', () => {
+        held = null;
+      });
+    },
+  };
+}
