@@ -90,18 +90,18 @@ function checkOptions(options: PartitionerOptions): { encoding: KeyEncoding; bat
 }
 
 /**
- * A partitioner for `new Producer({ partitioner: createJavaCompatiblePartitioner() })`, one per
- * producer (it keeps each topic's sticky partition for keyless messages):
+ * A partitioner for `new Producer({ partitioner: createJavaCompatiblePartitioner() })` (any key
+ * and value types: it reads the message's key and value as they are), one per producer (it keeps each topic's sticky partition for keyless messages):
  * - a key (an empty one too): `toPositive(murmur2(bytes))`, which the producer takes modulo the
  *   partition count, as Java's producer does; string keys hashed from Java's bytes by default;
  * - no key: the topic's sticky partition, chosen at random among the partitions with a leader
  *   and changed after `batchSize` bytes went to it, as Java's built-in partitioner does.
  * Throws AssignorError (E_INPUT, E_CHOICES, E_RANGE) for bad options, at creation.
  */
-export function createJavaCompatiblePartitioner<Key = Buffer, Value = Buffer, HeaderKey = Buffer, HeaderValue = Buffer>(options: PartitionerOptions = {}): Partitioner<Key, Value, HeaderKey, HeaderValue> {
+export function createJavaCompatiblePartitioner(options: PartitionerOptions = {}): Partitioner<unknown, unknown, unknown, unknown> {
   const { encoding, batchSize } = checkOptions(options);
   const sticky = new Map<string, Sticky>();
-  return (message: MessageToProduce<Key, Value, HeaderKey, HeaderValue>, key: Buffer | undefined, context: PartitionerContext): number => {
+  return (message: MessageToProduce<unknown, unknown, unknown, unknown>, key: Buffer | undefined, context: PartitionerContext): number => {
     const raw: unknown = message.key;
     if (encoding === 'java' && typeof raw === 'string') return toPositive(murmur2OfString(raw, 'java'));
     if (key !== undefined && key !== null) return toPositive(murmur2OfBytes(key));
