@@ -13,21 +13,46 @@
 // - Assignments go out with one fixed userData (`assignmentUserData`) for every member, and a
 //   member never sees the userData of the assignment it receives. So the leader's per-member note
 //   of the KafkaJS assigner (the group's fingerprint and the partition counts the assignment was
-//   made for) cannot travel. Instead a member records the counts it saw when it joined, and the
-//   leader remembers the note of the generation it assigned and fills it into the claims of that
-//   generation (completeClaims).
+//   made for) can neither be sent by a @platformatic/kafka leader nor handed to its members by the
+//   consumer. So a member reads the note a KafkaJS leader sent from the SyncGroup answer itself,
+//   through @platformatic/kafka's published diagnostics channel `plt:kafka:connections:api` (the
+//   answer of its own connections: `connection.ownerId` is the consumer's `instanceId`); without
+//   one it records the counts it saw when it joined. A @platformatic/kafka leader remembers the
+//   note of the generation it assigned and fills it into the claims of that generation
+//   (completeClaims).
 // - The consumer keeps `generationId` and `assignments` and emits `consumer:group:join` (after each
 //   SyncGroup) and `consumer:group:leave`: attach() follows those for this member's claims.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClusterMetadata, ExtendedGroupProtocolSubscription, GroupAssignment, GroupPartitionsAssignments, GroupProtocolSubscription } from '@platformatic/kafka';
 import { AssignorError, describe } from '../errors.js';
-import { ClaimArena, decodeClaims, encodeClaims, planGroup, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
+import { ClaimArena, decodeAssignment, decodeAssignmentNote, decodeClaims, encodeClaims, planGroup, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
 import { checkOptions, type Config, type StickyAssignerOptions, type StickyAssignmentReport } from './options.js';
 
 /** The parts of a @platformatic/kafka Consumer the assigner reads. */
 export interface ConsumerLike {
+  readonly instanceId: number;
   generationId: number;
   on(event: 'consumer:group:join', listener: (payload: { generationId?: number; assignments?: GroupAssignment[] }) => void): unknown;
-  on(event: 'consumer:group:leave', listener: (payload: unknown) => void): unknown;
+  on(event: 'consumer:group:leave' | 'client:close', listener: (payload: unknown) => void): unknown;
+}
+
+/** The published diagnostics channel that traces every request of every @platformatic/kafka connection. */
+export const API_CHANNEL = 'tracing:plt:kafka:connections:api:asyncStart';
+const SYNC_GROUP = 14;
+
+interface ApiTrace {
+  apiKey?: number;
+  connection?: { ownerId?: unknown };
+  result?: { assignment?: unknown };
+}
+
+/** The leader's note in a SyncGroup answer's assignment, when a KafkaJS StickyAssigner leader wrote one. */
+export function noteInAnswer(assignment: unknown): { fingerprint: string; counts: Map<string, number> } | null {
+  if (!(assignment instanceof Uint8Array)) return null;
+  const a = decodeAssignment(assignment);
+  const note = a === null ? null : decodeAssignmentNote(a.userData);
+  if (a === null || note === null || note.counts.length !== a.topics.length) return null;
+  return { fingerprint: note.fingerprint, counts: new Map(a.topics.map((t, k) => [t, note.counts[k]!])) };
 }
 
 /** The consumer options the assigner provides: spread them into `new Consumer({ ... })`. */
@@ -49,6 +74,8 @@ interface Held {
   generation: number;
   assignments: readonly GroupAssignment[];
   counts: Map<string, number>;
+  /** The group fingerprint from the leader's note ('' when none came). */
+  fingerprint?: string;
 }
 
 /** What a leader remembers of the assignment it made: the note the KafkaJS assigner sends with it. */
@@ -88,7 +115,7 @@ export function claimsOf(held: Held | null, topics: readonly string[], rack: str
   return {
     generation: held === null ? -1 : held.generation,
     rack,
-    fingerprint: '',
+    fingerprint: held?.fingerprint ?? '',
     topic: Int32Array.from(topic),
     count: Int32Array.from(count),
     start: Int32Array.from(start),
@@ -209,6 +236,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
   let consumer: ConsumerLike | null = null;
   let held: Held | null = null;
   let joinCounts = new Map<string, number>();
+  let answered: { fingerprint: string; counts: Map<string, number> } | null = null;
   let note: Note | null = null;
   return {
     options: {
@@ -217,6 +245,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
         if (consumer === null) throw new AssignorError('E_INPUT', `${STICKY_ASSIGNER_NAME}: call attach(consumer) before the consumer joins its group`, 'attach');
         const sorted = subscriptionTopics(topics);
         joinCounts = countsIn(metadata, sorted);
+        answered = null;
         return Buffer.from(encodeClaims(claimsOf(held, sorted, config.rack)));
       },
       partitionAssigner(_current, members, _topics, metadata) {
@@ -231,9 +260,17 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       if (c === null || typeof c !== 'object' || typeof c.on !== 'function') throw new AssignorError('E_INPUT', `attach needs a @platformatic/kafka Consumer, got ${describe(c)}`, 'consumer');
       if (consumer !== null) throw new AssignorError('E_INPUT', 'this sticky assigner is already attached to a consumer; create one per consumer', 'consumer');
       consumer = c;
+      const onAnswer = (message: unknown): void => {
+        const trace = message as ApiTrace;
+        if (trace?.apiKey === SYNC_GROUP && trace.connection?.ownerId === c.instanceId && trace.result !== undefined) answered = noteInAnswer(trace.result.assignment);
+      };
+      subscribe(API_CHANNEL, onAnswer);
+      c.on('client:close', () => unsubscribe(API_CHANNEL, onAnswer));
       c.on('consumer:group:join', (payload) => {
         const generation = payload?.generationId;
-        held = typeof generation === 'number' && generation >= 0 ? { generation, assignments: payload.assignments ?? [], counts: joinCounts } : null;
+        const counts = answered?.counts ?? joinCounts;
+        held = typeof generation === 'number' && generation >= 0 ? { generation, assignments: payload.assignments ?? [], counts, fingerprint: answered?.fingerprint ?? '' } : null;
+        answered = null;
       });
       // A member that left owns nothing: if it comes back, it comes back empty-handed.
       c.on('consumer:group:leave', () => {

@@ -2,15 +2,16 @@
 // message, and how the sticky assigner translates @platformatic/kafka's join and assign callbacks
 // (the subscription bytes are the KafkaJS assigner's, the plan is the planner's, claims survive).
 import './node-guard.js';
+import { channel } from 'node:diagnostics_channel';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeConsumerProtocolSubscription, encodeConsumerProtocolSubscription, defaultPartitioner, type ClusterMetadata, type ExtendedGroupProtocolSubscription, type GroupPartitionsAssignments, type MessageToProduce } from '@platformatic/kafka';
 import { createJavaCompatiblePartitioner, createStickyAssigner, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type StickyAssignmentReport } from '../../src/platformatic/index.js';
-import { claimsOf, completeClaims, planMembers, planTopics, subscriptionTopics } from '../../src/platformatic/assigner.js';
+import { API_CHANNEL, claimsOf, completeClaims, planMembers, planTopics, subscriptionTopics } from '../../src/platformatic/assigner.js';
 import { ClaimArena, decodeClaims, encodeClaims, planGroup } from '../../src/platformatic/group-core.js';
-import { encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
+import { encodeAssignment, encodeAssignmentNote, encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
 import { STICKY_ASSIGNER_NAME as KAFKAJS_NAME } from '../../src/kafkajs/index.js';
 import { javaUtf8Bytes, partitionForKey, toPositive } from '../../src/hashing/index.js';
 import { AssignorError } from '../../src/errors.js';
@@ -119,7 +120,9 @@ describe('createJavaCompatiblePartitioner', () => {
 });
 
 /** A stand-in for the Consumer: the fields and events the assigner reads. */
+let instances = 1000;
 class FakeConsumer extends EventEmitter {
+  readonly instanceId = instances++;
   generationId = 0;
   join(generation: number, assignments: { topic: string; partitions: number[] }[]): void {
     this.generationId = generation;
@@ -176,6 +179,27 @@ describe('createStickyAssigner: translation', () => {
     expect([Array.from(c.topic), Array.from(c.count), Array.from(c.start), Array.from(c.partitions)]).toEqual([[0, 1], [6, 4], [0, 1, 3], [0, 1, 3]]);
     consumer.emit('consumer:group:leave', { groupId: 'g', memberId: 'x' });
     expect(decodeClaims(sticky.options.protocolsMetadata([], ['b', 'a'], meta), 2)!.generation).toBe(-1);
+  });
+
+  it("a KafkaJS leader's note, read from this consumer's own SyncGroup answer, is echoed: its fingerprint and counts", () => {
+    const sticky = createStickyAssigner();
+    const consumer = new FakeConsumer();
+    sticky.attach(consumer);
+    const meta = metadata({ a: 16, b: 4 });
+    sticky.options.protocolsMetadata([], ['a', 'b'], meta); // joined seeing 16 partitions of a
+    const answer = encodeAssignment(0, ['b', 'a'], [[2], [1, 3]], encodeAssignmentNote({ fingerprint: '00000000000000ff', counts: Int32Array.from([4, 8]) }));
+    const publish = (ownerId: number, assignment: Buffer) => channel(API_CHANNEL).publish({ apiKey: 14, connection: { ownerId }, result: { assignment } });
+    publish(consumer.instanceId + 1, encodeAssignment(0, ['a'], [[0]], encodeAssignmentNote({ fingerprint: '0000000000000001', counts: Int32Array.from([99]) }))); // another consumer's
+    publish(consumer.instanceId, answer);
+    consumer.join(9, [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [2] }]);
+    const c = decodeClaims(sticky.options.protocolsMetadata([], ['a', 'b'], meta), 2)!;
+    expect({ generation: c.generation, fingerprint: c.fingerprint, count: Array.from(c.count) }).toEqual({ generation: 9, fingerprint: '00000000000000ff', count: [8, 4] });
+    // A @platformatic/kafka leader's answer has no note: the counts seen at the join are claimed.
+    publish(consumer.instanceId, encodeAssignment(0, ['a'], [[1, 3]], new Uint8Array(0)));
+    consumer.join(10, [{ topic: 'a', partitions: [1, 3] }]);
+    const d = decodeClaims(sticky.options.protocolsMetadata([], ['a', 'b'], meta), 2)!;
+    expect({ fingerprint: d.fingerprint, count: Array.from(d.count) }).toEqual({ fingerprint: '', count: [16] });
+    consumer.emit('client:close');
   });
 
   it('a claimed partition beyond the count seen at the join makes that count unknown (0)', () => {
