@@ -3,7 +3,8 @@
 //   node --import tsx test/platformatic/group-consumer.ts <brokers> <groupId> <topic,topic,...> <name>
 // Writes the same JSON lines as test/kafkajs/group-consumer.ts: 'join' (generation and assignment
 // after each SyncGroup), 'report' (the leader's assignment report), 'msg' (every message, with the
-// generation it was read in), 'ready', 'stopped', 'crash'. A line "stop" on stdin leaves cleanly.
+// generation it was read in), 'ready', 'stopped', 'crash'. A line "stop" on stdin leaves cleanly;
+// "rejoin" sends a JoinGroup again (its claims changed since its last join, so the group rebalances).
 //
 // Offsets are committed by this process, only for messages already written out and only for
 // partitions it holds: the stream's own autocommit commits what it fetched, before the messages
@@ -82,6 +83,10 @@ emit({ type: 'ready', name, pid: process.pid });
 let stopping = false;
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk: string) => {
+  if (chunk.includes('rejoin') && !stopping) {
+    consumer.joinGroup({}).catch((error: unknown) => emit({ type: 'crash', name, error: String(error) }));
+    return;
+  }
   if (!chunk.includes('stop') || stopping) return;
   stopping = true;
   clearInterval(timer);

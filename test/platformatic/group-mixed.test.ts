@@ -9,7 +9,9 @@
 // four batches between the events. Checked after every rebalance: every partition has exactly one
 // owner, balance and the fewest moves (test/kafkajs/group-oracle.ts); after the growth every new
 // partition joined its parent's owner and every key of A was read by the member that read it
-// before; every message read and every offset committed.
+// before; every message read and every offset committed. A second, smaller group has a KafkaJS
+// leader: its @platformatic/kafka members echo the leader's note (read from their own SyncGroup
+// answers), so a rebalance that changes nothing keeps the assignment, a growth's fold included.
 import './node-guard.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,6 +69,10 @@ class Member {
         log.record(e);
       });
     });
+  }
+  /** A @platformatic/kafka member sends JoinGroup again. */
+  rejoin(): void {
+    this.child.stdin!.write('rejoin\n');
   }
   stop(): Promise<void> {
     return new Promise((resolve) => {
@@ -178,7 +184,7 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
       const log = new GroupLog();
       const stopped = new Set<string>();
       const start = (name: string): Member => {
-        const m = new Member(name, name.startsWith('p') ? 'platformatic' : 'kafkajs', brokers(), groupId, topics, log);
+        const m = new Member(name, name.startsWith('k') ? 'kafkajs' : 'platformatic', brokers(), groupId, topics, log);
         members.push(m);
         return m;
       };
@@ -325,4 +331,83 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
     },
     300_000,
   );
+});
+
+describe('@platformatic/kafka members behind a KafkaJS leader (real broker)', () => {
+  const brokers = useSharedBroker();
+  const members: Member[] = [];
+  afterAll(async () => {
+    await Promise.all(members.map((c) => c.kill()));
+  });
+
+  it("read the leader's note from their SyncGroup answers: a rebalance that changes nothing keeps the assignment, before and after a growth", async () => {
+    const [A, B] = ['kleader-a', 'kleader-b'].map(uniqueTopic) as [string, string];
+    const topics = [A, B];
+    const groupId = uniqueTopic('kleader-group');
+    const counts = new Map([
+      [A, 4],
+      [B, 3],
+    ]);
+    await withAdmin((admin) => admin.createTopics({ waitForLeaders: true, topics: topics.map((topic) => ({ topic, numPartitions: counts.get(topic)!, replicationFactor: 1 })) }));
+    await until('the group coordinator to be loaded', 90_000, async () => {
+      try {
+        await withAdmin((admin) => admin.fetchOffsets({ groupId, topics }));
+        return true;
+      } catch {
+        return undefined;
+      }
+    });
+    const log = new GroupLog();
+    const start = (name: string): Member => {
+      const m = new Member(name, name.startsWith('k') ? 'kafkajs' : 'platformatic', brokers(), groupId, topics, log);
+      members.push(m);
+      return m;
+    };
+    const names = ['a1', 'a2', 'k9'];
+    // The next complete generation after `after` of all three members covering every partition.
+    const next = (what: string, after: number) =>
+      until(what, 60_000, () => {
+        const g = log.complete().find((x) => x.generation > after && x.members.join() === names.join());
+        if (g === undefined) return undefined;
+        const owned = [...g.assignment.values()].flatMap((ts) => [...ts].flatMap(([t, ps]) => ps.map((p) => `${t}-${p}`)));
+        const total = [...counts.values()].reduce((a, b) => a + b, 0);
+        return owned.length === total && new Set(owned).size === total ? g : undefined;
+      });
+    const latest = () => Math.max(0, ...log.reports.keys());
+
+    // k9 (KafkaJS) forms the group and leads; a1 and a2 (@platformatic/kafka; a1 sorts first) join.
+    await start('k9').ready;
+    await until('k9 to join alone', 30_000, () => (log.joins.some((j) => j.name === 'k9') ? true : undefined));
+    const a1 = start('a1');
+    await Promise.all([a1.ready, start('a2').ready]);
+    const formed = await next('the group of a1, a2, k9', 0);
+    expect(log.reports.get(formed.generation)!.leader).toBe('k9');
+
+    // a1 joins again: its claims are those of the current generation, with the leader's fingerprint.
+    const settled = latest();
+    a1.rejoin();
+    const again = await next('a rebalance after a1 rejoined', settled);
+    expect(log.reports.get(again.generation)!.unchanged, 'the KafkaJS leader saw every member echo its fingerprint').toBe(true);
+    expect(snapshot(again.assignment)).toBe(snapshot(log.complete().find((x) => x.generation === settled)?.assignment ?? formed.assignment));
+
+    // A grows 4 -> 8: folded (a1's claim, the first member's, carries the count from the note).
+    const ownerBefore = new Map<number, string>();
+    for (const [m, ts] of again.assignment) for (const p of ts.get(A) ?? []) ownerBefore.set(p, m);
+    await withAdmin((admin) => admin.createPartitions({ topicPartitions: [{ topic: A, count: 8 }] }));
+    counts.set(A, 8);
+    const grown = await next('the group after A grew to 8', again.generation);
+    const growth = [...log.reports].filter(([g]) => g > again.generation && g <= grown.generation).flatMap(([, r]) => r.growth);
+    expect(growth).toEqual([expect.objectContaining({ topic: A, from: 4, to: 8, keysKept: true })]);
+    for (let q = 0; q < 8; q++) expect([...grown.assignment].find(([, ts]) => ts.get(A)?.includes(q))![0], `${A}-${q}`).toBe(ownerBefore.get(q % 4));
+
+    // And again after the growth: nothing changed, so the fold's relaxed balance is kept.
+    await new Promise((r) => setTimeout(r, 3000)); // let KafkaJS's own late-metadata rejoin, if any, pass
+    const before = latest();
+    a1.rejoin();
+    const after = await next('a rebalance after the growth', before);
+    expect(log.reports.get(after.generation)!.unchanged).toBe(true);
+    for (let q = 0; q < 8; q++) expect([...after.assignment].find(([, ts]) => ts.get(A)?.includes(q))![0], `${A}-${q}`).toBe(ownerBefore.get(q % 4));
+    expect(log.crashes).toEqual([]);
+    await Promise.all(members.map((c) => c.stop()));
+  }, 180_000);
 });
