@@ -220,6 +220,17 @@ describe('createStickyAssigner: translation', () => {
         const out = sticky.options.partitionAssigner('m0', members, new Set(), meta);
         const plan = planGroup(planMembers(members, new ClaimArena()), planTopics(meta, names), { growthSkew: 2, coPartitioned: [] });
         expect(out.map((a) => a.memberId)).toEqual(plan.memberIds);
+        out.forEach(({ memberId, assignments }, m) => {
+          const expected: [string, number[]][] = [];
+          for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) expected.push([plan.topics[plan.entryTopic[e]!]!, Array.from(plan.partitionsByOwner[plan.entryTopic[e]!]!.subarray(plan.entryFrom[e]!, plan.entryTo[e]!))]);
+          expect([...assignments].map(([t, a]) => [t, a.partitions]), memberId).toEqual(expected);
+          for (const [t, a] of assignments) expect(a.topic).toBe(t);
+        });
+        // Deterministic: the order in which the client lists members does not matter.
+        const reversed = new Map([...members].reverse());
+        const again = createStickyAssigner();
+        again.attach(new FakeConsumer());
+        expect(again.options.partitionAssigner('m0', reversed, new Set(), meta)).toEqual(out);
         const own = owners(out);
         for (const [t, n] of Object.entries(topics)) {
           const subscribed = [...members.values()].some((s) => s.topics!.includes(t));
