@@ -11,15 +11,13 @@
 //   `members` maps a member id to its decoded subscription (`metadata` is the userData); `topics`
 //   is the leader's own subscription only, so the group's topics are read from the members.
 // - Assignments go out with one fixed userData (`assignmentUserData`) for every member, and a
-//   member never sees the userData of the assignment it receives. So the leader's per-member note
-//   of the KafkaJS assigner (the group's fingerprint and the partition counts the assignment was
-//   made for) can neither be sent by a @platformatic/kafka leader nor handed to its members by the
-//   consumer. So a member reads the note a KafkaJS leader sent from the SyncGroup answer itself,
-//   through @platformatic/kafka's published diagnostics channel `plt:kafka:connections:api` (the
-//   answer of its own connections: `connection.ownerId` is the consumer's `instanceId`); without
-//   one it records the counts it saw when it joined. A @platformatic/kafka leader remembers the
-//   note of the generation it assigned and fills it into the claims of that generation
-//   (completeClaims).
+//   member is not given the userData of the assignment it receives. So the KafkaJS leader's
+//   per-member note (the group's fingerprint, the partition counts the assignment was made for)
+//   can neither be sent by a @platformatic/kafka leader nor read through the consumer. Instead:
+//   a member reads the note from its own SyncGroup answer on the published diagnostics channel
+//   `plt:kafka:connections:api` (`connection.ownerId` is the consumer's `instanceId`), and without
+//   one claims the counts it saw at its join; a @platformatic/kafka leader remembers the note of
+//   the generation it assigned and fills it into that generation's claims (completeClaims).
 // - The consumer keeps `generationId` and `assignments` and emits `consumer:group:join` (after each
 //   SyncGroup) and `consumer:group:leave`: attach() follows those for this member's claims.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
