@@ -20,6 +20,8 @@
 //   the generation it assigned and fills it into that generation's claims (completeClaims).
 // - The consumer keeps `generationId` and `assignments` and emits `consumer:group:join` (after each
 //   SyncGroup) and `consumer:group:leave`: attach() follows those for this member's claims.
+// - The consumer does not rejoin when a subscribed topic gains partitions (KafkaJS does): attach()
+//   checks the metadata every growthCheckMs and calls `joinGroup()` when a count grew.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClusterMetadata, ExtendedGroupProtocolSubscription, GroupAssignment, GroupPartitionsAssignments, GroupProtocolSubscription } from '@platformatic/kafka';
 import { AssignorError, describe } from '../errors.js';
@@ -30,6 +32,9 @@ import { checkOptions, type Config, type StickyAssignerOptions, type StickyAssig
 export interface ConsumerLike {
   readonly instanceId: number;
   generationId: number;
+  /** Used by the growth check (growthCheckMs); without them there is none. */
+  metadata?(options: { topics: string[]; forceUpdate?: boolean }): Promise<ClusterMetadata>;
+  joinGroup?(options?: object): Promise<unknown>;
   on(event: 'consumer:group:join', listener: (payload: { generationId?: number; assignments?: GroupAssignment[] }) => void): unknown;
   on(event: 'consumer:group:leave' | 'client:close', listener: (payload: unknown) => void): unknown;
 }
@@ -206,6 +211,33 @@ function noteOf(plan: Plan, generation: number): Note {
   return { generation, fingerprint: plan.fingerprint, counts: new Map(plan.topics.map((t, i) => [t, plan.counts[i]!])) };
 }
 
+/**
+ * Every `ms`, while the consumer is in its group: fresh metadata of the topics it last joined with;
+ * when one has more partitions than it saw then, join again (once per growth: the join records the
+ * new counts). Errors wait for the next check. Stops when the consumer closes.
+ */
+function watchGrowth(c: ConsumerLike, ms: number, joined: () => Map<string, number> | null): void {
+  const { metadata, joinGroup } = c;
+  if (ms === 0 || typeof metadata !== 'function' || typeof joinGroup !== 'function') return;
+  let checking = false;
+  const check = async (): Promise<void> => {
+    const counts = joined();
+    if (checking || counts === null || counts.size === 0) return;
+    checking = true;
+    try {
+      const fresh = await metadata.call(c, { topics: [...counts.keys()], forceUpdate: true });
+      if ([...counts].some(([t, n]) => (fresh.topics.get(t)?.partitionsCount ?? 0) > n)) await joinGroup.call(c, {});
+    } catch {
+      // A failed check or join (mid-rebalance, broker away): the next check tries again.
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), ms);
+  timer.unref?.();
+  c.on('client:close', () => clearInterval(timer));
+}
+
 /** One leader assignment: decode, complete, plan, translate. */
 function assign(config: Config, arena: ClaimArena, note: Note | null, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
   const started = performance.now();
@@ -274,6 +306,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       c.on('consumer:group:leave', () => {
         held = null;
       });
+      watchGrowth(c, config.growthCheckMs, () => (held === null ? null : joinCounts));
     },
   };
 }

@@ -20,6 +20,12 @@ export interface StickyAssignerOptions {
   growthSkew?: number;
   /** Called on the leader after every assignment (tests, metrics, logs). */
   onAssignment?: (report: StickyAssignmentReport) => void;
+  /**
+   * Milliseconds between checks for subscribed topics that gained partitions; when one did, the
+   * consumer joins again so that the group assigns them (@platformatic/kafka does not). 0: never.
+   * Default 30000.
+   */
+  growthCheckMs?: number;
   engine?: EngineChoice;
 }
 
@@ -28,6 +34,7 @@ export interface Config {
   coPartitioned: CoPartitionGroup[];
   growthSkew: number;
   onAssignment: ((report: StickyAssignmentReport) => void) | undefined;
+  growthCheckMs: number;
   engine: EngineChoice | undefined;
 }
 
@@ -63,5 +70,9 @@ export function checkOptions(options: StickyAssignerOptions): Config {
   }
   const coPartitioned = checkGroups(options.coPartitioned ?? []);
   if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
-  return { rack: rackId === undefined || rackId === null || rackId === '' ? null : rackId, coPartitioned, growthSkew, onAssignment: options.onAssignment, engine: options.engine };
+  const growthCheckMs = options.growthCheckMs ?? 30_000;
+  if (typeof growthCheckMs !== 'number' || !Number.isInteger(growthCheckMs) || growthCheckMs < 0 || growthCheckMs > 2147483647) {
+    throw new AssignorError('E_RANGE', `growthCheckMs must be an integer in [0, 2147483647] (0: never check), got ${describe(growthCheckMs)}`, 'options.growthCheckMs');
+  }
+  return { rack: rackId === undefined || rackId === null || rackId === '' ? null : rackId, coPartitioned, growthSkew, onAssignment: options.onAssignment, growthCheckMs, engine: options.engine };
 }

@@ -322,5 +322,32 @@ describe('createStickyAssigner: translation', () => {
     expect(() => createStickyAssigner({ growthSkew: 0.5 })).toThrowError(expect.objectContaining({ code: 'E_RANGE', path: 'options.growthSkew' }));
     expect(() => createStickyAssigner({ rackId: 5 as never })).toThrowError(expect.objectContaining({ code: 'E_INPUT', path: 'options.rackId' }));
     expect(() => createStickyAssigner({ coPartitioned: [{ name: 'x', topics: ['a'] }] })).toThrowError(expect.objectContaining({ path: 'options.coPartitioned[0].topics' }));
+    expect(() => createStickyAssigner({ growthCheckMs: -1 })).toThrowError(expect.objectContaining({ code: 'E_RANGE', path: 'options.growthCheckMs' }));
+  });
+
+  it('joins again when a topic it joined with gained partitions, once per growth, and stops at close', async () => {
+    const sticky = createStickyAssigner({ growthCheckMs: 10 });
+    let partitions = 4;
+    let joins = 0;
+    const consumer = Object.assign(new FakeConsumer(), {
+      metadata: async () => metadata({ a: partitions }),
+      joinGroup: async () => {
+        joins++;
+        sticky.options.protocolsMetadata([], ['a'], metadata({ a: partitions })); // what a join does
+      },
+    });
+    sticky.attach(consumer);
+    sticky.options.protocolsMetadata([], ['a'], metadata({ a: 4 }));
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await wait(60);
+    expect(joins, 'not in a group yet, and nothing grew').toBe(0);
+    consumer.join(1, [{ topic: 'a', partitions: [0, 1, 2, 3] }]);
+    partitions = 8;
+    await wait(80);
+    expect(joins).toBe(1);
+    consumer.emit('client:close');
+    partitions = 16;
+    await wait(60);
+    expect(joins, 'no check after close').toBe(1);
   });
 });

@@ -19,7 +19,8 @@ const emit = (event: object): void => {
   process.stdout.write(JSON.stringify(event) + '\n');
 };
 
-const sticky = createStickyAssigner({ onAssignment: (report) => emit({ type: 'report', name, report }) });
+// New partitions are noticed within a second, as the KafkaJS members' metadataMaxAge of 1000.
+const sticky = createStickyAssigner({ growthCheckMs: 1000, onAssignment: (report) => emit({ type: 'report', name, report }) });
 const consumer = new Consumer({
   clientId: name,
   bootstrapBrokers: [brokers],

@@ -280,12 +280,15 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
         }
         // Third batch: A's keys again, read by the member that read them before the growth.
         const aKeys = [...produced.keys()];
-        const firstBatch3 = log.messages.length;
+        // Batch 3's messages are those past each partition's end before it (members also read older
+        // messages again after a rebalance, from their last commit: at least once).
+        const endBefore = new Map((await withAdmin((admin) => admin.fetchTopicOffsets(A))).map((p) => [p.partition, Number(p.high)]));
         await produce(Array.from({ length: BATCH }, (_, i) => ({ key: aKeys[i % aKeys.length]!, topic: A })));
         await consumedAll('batch 3');
         let checkedKeys = 0;
-        for (const m of log.messages.slice(firstBatch3)) {
-          if (m.topic !== A || m.generation < grown.generation) continue;
+        for (const m of log.messages) {
+          if (m.topic !== A || m.offset < endBefore.get(m.partition)!) continue;
+          expect(m.generation, `key ${m.key} read in generation ${m.generation}`).toBeGreaterThanOrEqual(grown.generation);
           expect(m.partition, `key ${m.key}`).toBe(partitionForKey(m.key, 16));
           expect(m.name, `key ${m.key} (partition ${m.partition}, was ${partitionForKey(m.key, 8)})`).toBe(ownerBefore.get(partitionForKey(m.key, 8)));
           if (readerBefore.has(m.key)) expect(m.name, `key ${m.key}`).toBe(readerBefore.get(m.key));
@@ -407,6 +410,59 @@ describe('@platformatic/kafka members behind a KafkaJS leader (real broker)', ()
     const after = await next('a rebalance after the growth', before);
     expect(log.reports.get(after.generation)!.unchanged).toBe(true);
     for (let q = 0; q < 8; q++) expect([...after.assignment].find(([, ts]) => ts.get(A)?.includes(q))![0], `${A}-${q}`).toBe(ownerBefore.get(q % 4));
+    expect(log.crashes).toEqual([]);
+    await Promise.all(members.map((c) => c.stop()));
+  }, 180_000);
+});
+
+describe('a group of @platformatic/kafka members only (real broker)', () => {
+  const brokers = useSharedBroker();
+  const members: Member[] = [];
+  afterAll(async () => {
+    await Promise.all(members.map((c) => c.kill()));
+  });
+
+  it('notices a growth by itself (growthCheckMs) and folds it: new partition p joins the owner of p mod 4', async () => {
+    const [A, B] = ['solo-a', 'solo-b'].map(uniqueTopic) as [string, string];
+    const topics = [A, B];
+    const groupId = uniqueTopic('solo-group');
+    const counts = new Map([
+      [A, 4],
+      [B, 2],
+    ]);
+    await withAdmin((admin) => admin.createTopics({ waitForLeaders: true, topics: topics.map((topic) => ({ topic, numPartitions: counts.get(topic)!, replicationFactor: 1 })) }));
+    await until('the group coordinator to be loaded', 90_000, async () => {
+      try {
+        await withAdmin((admin) => admin.fetchOffsets({ groupId, topics }));
+        return true;
+      } catch {
+        return undefined;
+      }
+    });
+    const log = new GroupLog();
+    const names = ['q1', 'q2', 'q3'];
+    const next = (what: string, after: number) =>
+      until(what, 60_000, () => {
+        const g = log.complete().find((x) => x.generation > after && x.members.join() === names.join());
+        if (g === undefined) return undefined;
+        const owned = [...g.assignment.values()].flatMap((ts) => [...ts].flatMap(([t, ps]) => ps.map((p) => `${t}-${p}`)));
+        const total = [...counts.values()].reduce((a, b) => a + b, 0);
+        return owned.length === total && new Set(owned).size === total ? g : undefined;
+      });
+    for (const name of names) {
+      const m = new Member(name, 'platformatic', brokers(), groupId, topics, log);
+      members.push(m);
+      await m.ready;
+    }
+    const formed = await next('the group of q1, q2, q3', 0);
+    const ownerBefore = new Map<number, string>();
+    for (const [m, ts] of formed.assignment) for (const p of ts.get(A) ?? []) ownerBefore.set(p, m);
+    await withAdmin((admin) => admin.createPartitions({ topicPartitions: [{ topic: A, count: 8 }] }));
+    counts.set(A, 8);
+    const grown = await next('the group after A grew to 8, with no KafkaJS member to notice it', formed.generation);
+    const growth = [...log.reports].filter(([g]) => g > formed.generation && g <= grown.generation).flatMap(([, r]) => r.growth);
+    expect(growth).toEqual([expect.objectContaining({ topic: A, from: 4, to: 8, keysKept: true })]);
+    for (let q = 0; q < 8; q++) expect([...grown.assignment].find(([, ts]) => ts.get(A)?.includes(q))![0], `${A}-${q}`).toBe(ownerBefore.get(q % 4));
     expect(log.crashes).toEqual([]);
     await Promise.all(members.map((c) => c.stop()));
   }, 180_000);
