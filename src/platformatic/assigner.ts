@@ -137,12 +137,12 @@ function countsIn(metadata: ClusterMetadata | undefined, topics: readonly string
 }
 
 /**
- * Fills in what the members could not echo. A claim of the generation this leader assigned gets
+ * Fills in what the members could not echo. A claim of a generation this leader assigned gets
  * that assignment's fingerprint and counts; any other unknown count (0) takes the count another
  * member of the same generation recorded for the topic (a KafkaJS member after a
  * @platformatic/kafka leader records none).
  */
-export function completeClaims(members: readonly PlanMember[], note: Note | null): void {
+export function completeClaims(members: readonly PlanMember[], notes: ReadonlyMap<number, Note>): void {
   const known = new Map<string, number>(); // `${generation} ${topic}` -> count
   const each = (fn: (c: Claims, topic: string, k: number) => void): void => {
     for (const m of members) {
@@ -151,9 +151,12 @@ export function completeClaims(members: readonly PlanMember[], note: Note | null
       for (let k = 0; k < c.topic.length; k++) fn(c, m.topics[c.topic[k]!]!, k);
     }
   };
-  for (const m of members) if (note !== null && m.claims !== null && m.claims.generation === note.generation && m.claims.fingerprint === '') m.claims.fingerprint = note.fingerprint;
+  for (const m of members) {
+    const note = m.claims === null ? undefined : notes.get(m.claims.generation);
+    if (note !== undefined && m.claims!.fingerprint === '') m.claims!.fingerprint = note.fingerprint;
+  }
   each((c, t, k) => {
-    if (c.count[k] === 0 && note !== null && c.generation === note.generation) c.count[k] = note.counts.get(t) ?? 0;
+    if (c.count[k] === 0) c.count[k] = notes.get(c.generation)?.counts.get(t) ?? 0;
     if (c.count[k]! > 0 && !known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
   });
   each((c, t, k) => {
@@ -207,6 +210,18 @@ export function toAssignments(plan: Plan): GroupPartitionsAssignments[] {
   });
 }
 
+/**
+ * The notes a leader keeps: those of its last few assignments, not only the last. A SyncGroup can
+ * fail after the leader planned (another member rejoined meanwhile): the members then still hold
+ * the generation before, whose note must not be lost.
+ */
+const NOTES_KEPT = 8;
+
+function remember(notes: Map<number, Note>, note: Note): void {
+  notes.set(note.generation, note);
+  for (const g of [...notes.keys()].sort((a, b) => a - b).slice(0, Math.max(0, notes.size - NOTES_KEPT))) notes.delete(g);
+}
+
 function noteOf(plan: Plan, generation: number): Note {
   return { generation, fingerprint: plan.fingerprint, counts: new Map(plan.topics.map((t, i) => [t, plan.counts[i]!])) };
 }
@@ -239,11 +254,11 @@ function watchGrowth(c: ConsumerLike, ms: number, joined: () => Map<string, numb
 }
 
 /** One leader assignment: decode, complete, plan, translate. */
-function assign(config: Config, arena: ClaimArena, note: Note | null, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
+function assign(config: Config, arena: ClaimArena, notes: ReadonlyMap<number, Note>, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
   const started = performance.now();
   arena.reset();
   const pm = planMembers(members, arena);
-  completeClaims(pm, note);
+  completeClaims(pm, notes);
   const union = new Set<string>();
   for (const list of new Set(pm.map((m) => m.topics))) for (const t of list) union.add(t);
   const plan = planGroup(pm, planTopics(metadata, [...union]), { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
@@ -267,7 +282,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
   let held: Held | null = null;
   let joinCounts = new Map<string, number>();
   let answered: { fingerprint: string; counts: Map<string, number> } | null = null;
-  let note: Note | null = null;
+  const notes = new Map<number, Note>();
   return {
     options: {
       protocols: [{ name: STICKY_ASSIGNER_NAME, version: STICKY_ASSIGNER_VERSION }],
@@ -280,8 +295,8 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       },
       partitionAssigner(_current, members, _topics, metadata) {
         const generation = consumer?.generationId ?? null;
-        const { out, plan, report } = assign(config, arena, note, generation, members, metadata);
-        note = generation === null ? null : noteOf(plan, generation);
+        const { out, plan, report } = assign(config, arena, notes, generation, members, metadata);
+        if (generation !== null) remember(notes, noteOf(plan, generation));
         config.onAssignment?.(report);
         return out;
       },
