@@ -31,7 +31,7 @@ function run(cmd: string, args: string[], cwd = app): string {
 }
 
 // What every entry point should answer, from any module system: Kafka's vector for "100:48069"
-// with 12 partitions is 9, and the KafkaJS partitioner agrees with it.
+// with 12 partitions is 9, and the KafkaJS and @platformatic/kafka partitioners agree with it.
 const PROBE = `
   const out = {
     partition: root.partitionForKey('100:48069', 12),
@@ -42,6 +42,9 @@ const PROBE = `
     engine: root.getKernels().name,
     nodeOnly: [typeof store.CoordinatorStore, typeof coordinator.Coordinator, 'CoordinatorStore' in root],
     sticky: [typeof kafkajs.StickyAssigner, typeof kafkajs.createStickyAssigner],
+    // assignor/platformatic loads without @platformatic/kafka installed (it only uses its types).
+    viaPlatformatic: platformatic.createJavaCompatiblePartitioner()({ topic: 't', key: '100:48069' }, undefined, { metadata: undefined }) % 12,
+    platformaticSticky: [typeof platformatic.createStickyAssigner().attach, platformatic.STICKY_ASSIGNER_NAME === kafkajs.STICKY_ASSIGNER_NAME],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -58,6 +61,8 @@ function expectProbe(stdout: string): void {
   expect(out.error).toEqual([true, 'E_RANGE']);
   expect(out.nodeOnly).toEqual(['function', 'function', false]); // Node-only parts: own entry points
   expect(out.sticky).toEqual(['function', 'function']);
+  expect(out.viaPlatformatic).toBe(9);
+  expect(out.platformaticSticky).toEqual(['function', true]);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -86,12 +91,12 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('runs from ESM', () => {
-    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     expectProbe(run('node', ['esm.mjs']));
   });
 
   it('runs from CommonJS (require)', () => {
-    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
+    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const platformatic = require('assignor/platformatic'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
     expectProbe(run('node', ['cjs.cjs']));
   });
 
@@ -153,7 +158,7 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('bundles with esbuild (ESM and CommonJS output) and the bundle runs without node_modules', async () => {
-    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const elsewhere = mkdtempSync(join(tmpdir(), 'assignor-bundle-run-'));
     for (const format of ['esm', 'cjs'] as const) {
