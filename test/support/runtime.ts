@@ -4,7 +4,6 @@
 // that checks a Node-only behaviour says so with itUnlessDeno and the reason, which stands in its
 // name in Deno's run (docs/design.md, "Runtimes", lists them).
 import { it } from 'vitest';
-import type { Test } from './components.js';
 
 export const IN_DENO = typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined';
 export const IN_BUN = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
@@ -18,6 +17,9 @@ export function moduleEvalArgs(code: string): string[] {
 export function scriptPrefix(): string[] {
   return IN_DENO ? [process.execPath, 'run', '-A'] : [process.execPath];
 }
+
+/** The part of vitest's `it` these tests use (as in components.ts, which this file must not import). */
+type Test = (name: string, fn: () => unknown, timeout?: number) => void;
 
 /** `it`, except under Deno, where the test is skipped with the reason in its name. */
 export function itUnlessDeno(reason: string): Test {
