@@ -6,8 +6,8 @@
 // that runtime, timed in interleaved rounds (every contender once per round, so a slow spell of
 // the machine hits all alike); medians; ratio = best plain loop / assignor (>= 1: assignor is at
 // least as fast). Every contender is checked to give assignor's partitions before it is timed.
-// Then a short subset of the other benchmarks: a consumer group's first assignment, the samza
-// mapper on 1M SSPs, kafka-mode standbys at 100k tasks x 5k clients.
+// Then a short subset of the other benchmarks: a consumer group's first assignment (1M partitions x
+// 1,000 members), the samza mapper on 1M SSPs, kafka-mode standbys at 100k tasks x 5k clients.
 //
 // Prints one JSON line on stdout. BENCH_KEYS sets the batch size (default 1,000,000),
 // BENCH_ROUNDS the timed rounds (default 9), BENCH_ONLY=hash|subset one half.
@@ -276,6 +276,12 @@ function timeIt(run, rounds = 5) {
 
 async function subset() {
   const out = [];
+  // A consumer group's first assignment (sticky): 1,000 topics x 1,000 partitions, 1,000 members subscribed to all.
+  const group = await import('../dist/group/index.js');
+  const topics = Array.from({ length: 1000 }, (_, i) => ({ name: `topic-${String(i).padStart(4, '0')}`, partitions: 1000 }));
+  const members = Array.from({ length: 1000 }, (_, i) => ({ id: `member-${String(i).padStart(4, '0')}`, topics: topics.map((t) => t.name) }));
+  out.push({ case: 'group first assignment, sticky, 1M partitions x 1,000 members', ms: timeIt(() => group.assignGroup({ topics, members }).report, 3) });
+
   // Samza mapper (SSPGrouperProxy + HashSystemStreamPartitionMapper), 1,000 streams 500 -> 1,000 partitions: 1M SSPs.
   const samza = await import('../dist/samza/index.js');
   const names = Array.from({ length: 1000 }, (_, i) => `kafka.events-${String(i).padStart(4, '0')}`);
