@@ -7,29 +7,39 @@ import { idsOf, joinedIds } from './ranges.js';
 
 
 export const PLAN_FORMAT = 'assignor-channel-plan';
+/**
+ * The version a plan is written with: 1, or 2 when it holds a run of idle
+ * channels written as one entry (`lastChannel`), which a version-1 reader would
+ * count as one channel. Both are read.
+ */
 export const PLAN_VERSION = 1;
+/** The version of a plan that writes runs of idle channels as ranges. */
+export const PLAN_VERSION_RANGES = 2;
 
 /** The JSON shape of a plan (what `channels plan --emit json` prints). */
 export interface PlanJson {
   format: typeof PLAN_FORMAT;
-  version: typeof PLAN_VERSION;
+  version: typeof PLAN_VERSION | typeof PLAN_VERSION_RANGES;
   strategy: PlanStrategy;
   topic: string | null;
   partitions: number;
   basePartitions: number;
   width: number;
   startIndex?: number;
-  channels: { channel: number; partitions: number[] }[];
+  /** One entry per channel, except that a run of two or more idle channels is one entry with `lastChannel`. */
+  channels: { channel: number; lastChannel?: number; partitions: number[] }[];
   warnings: string[];
   [extra: string]: unknown;
 }
 
 export function planToJson(plan: ChannelPlan): PlanJson {
   const channels: PlanJson['channels'] = [];
-  for (let c = 0; c < plan.width; c++) channels.push({ channel: c, partitions: Array.from(channelPartitions(plan, c)) });
+  for (const [c, last] of channelEntries(plan)) {
+    channels.push(last === c ? { channel: c, partitions: Array.from(channelPartitions(plan, c)) } : { channel: c, lastChannel: last, partitions: [] });
+  }
   const out: PlanJson = {
     format: PLAN_FORMAT,
-    version: PLAN_VERSION,
+    version: hasIdleRun(plan) ? PLAN_VERSION_RANGES : PLAN_VERSION,
     strategy: plan.strategy,
     topic: plan.topic,
     partitions: plan.partitions,
@@ -42,11 +52,33 @@ export function planToJson(plan: ChannelPlan): PlanJson {
   return out;
 }
 
+/**
+ * The entries of the plan JSON as [first, last] channels: one per channel,
+ * except a run of two or more idle channels, which is one entry. So the JSON is
+ * bounded by the partitions (at most 2N + 1 entries), not by the width.
+ */
+function* channelEntries(plan: ChannelPlan): Generator<[number, number]> {
+  const { offsets, width } = plan;
+  for (let c = 0; c < width; c++) {
+    let last = c;
+    if (offsets[c] === offsets[c + 1]) while (last + 1 < width && offsets[last + 1] === offsets[last + 2]) last++;
+    yield [c, last];
+    c = last;
+  }
+}
+
+/** True when some run of two or more channels has no partition (written as one entry, version 2). */
+function hasIdleRun(plan: ChannelPlan): boolean {
+  const { offsets, width } = plan;
+  for (let c = 0; c + 1 < width; c++) if (offsets[c] === offsets[c + 2]) return true;
+  return false;
+}
+
 /** Every member of the plan JSON but "channels", in the order planJsonText prints them. */
 function planHead(plan: ChannelPlan): Omit<PlanJson, 'channels'> {
   const head: Omit<PlanJson, 'channels'> = {
     format: PLAN_FORMAT,
-    version: PLAN_VERSION,
+    version: hasIdleRun(plan) ? PLAN_VERSION_RANGES : PLAN_VERSION,
     strategy: plan.strategy,
     topic: plan.topic,
     partitions: plan.partitions,
@@ -64,27 +96,23 @@ function planHead(plan: ChannelPlan): Omit<PlanJson, 'channels'> {
  */
 export function planJsonText(json: Record<string, unknown> & { channels: readonly unknown[] }): string {
   const { channels, ...head } = json;
-  return [...planJsonChunks(head, channels.length, (c) => JSON.stringify(channels[c]))].join('');
+  return [...planJsonChunks(head, channels.map((ch) => JSON.stringify(ch)))].join('');
 }
 
 /**
  * The same text in pieces, for output larger than one string can hold: `head`
- * holds every member but "channels", which comes last; channel c's line is
- * `line(c)`, a string or, for a long list, pieces of one.
+ * holds every member but "channels", which comes last; each entry of `lines` is
+ * one line of "channels", a string or, for a long list, pieces of one.
  */
-export function* planJsonChunks(head: Record<string, unknown>, width: number, line: (c: number) => string | Iterable<string>, large?: LargeArray): Generator<string> {
+export function* planJsonChunks(head: Record<string, unknown>, lines: Iterable<string | Iterable<string>>, large?: LargeArray): Generator<string> {
   const headText = JSON.stringify(head, null, 2);
   // Put "channels" back as the last member of the object.
   yield* withLargeArray(`${headText.slice(0, -2)},\n  "channels": `, large);
-  if (width === 0) {
-    yield '[]\n}\n';
-    return;
-  }
-  yield '[\n';
   let buf = '';
-  for (let c = 0; c < width; c++) {
-    buf += c === 0 ? '    ' : ',\n    ';
-    const l = line(c);
+  let first = true;
+  for (const l of lines) {
+    buf += first ? '[\n    ' : ',\n    ';
+    first = false;
     if (typeof l === 'string') buf += l;
     else {
       yield buf;
@@ -96,7 +124,7 @@ export function* planJsonChunks(head: Record<string, unknown>, width: number, li
       buf = '';
     }
   }
-  yield `${buf}\n  ]\n}\n`;
+  yield first ? '[]\n}\n' : `${buf}\n  ]\n}\n`;
 }
 
 /**
@@ -138,7 +166,17 @@ export const CHUNK = 1 << 16;
 
 /** The plan JSON of a ChannelPlan in pieces (the same text as planJsonText(planToJson(plan))). */
 export function planChunks(plan: ChannelPlan, extra: Record<string, unknown> = {}, large?: LargeArray): Generator<string> {
-  return planJsonChunks({ ...planHead(plan), ...extra }, plan.width, (c) => channelLine(c, channelPartitions(plan, c)), large);
+  return planJsonChunks({ ...planHead(plan), ...extra }, planLines(plan), large);
+}
+
+function* planLines(plan: ChannelPlan): Generator<string | Iterable<string>> {
+  const { offsets, members } = plan;
+  for (const [c, last] of channelEntries(plan)) {
+    if (last !== c) yield `{"channel":${c},"lastChannel":${last},"partitions":[]}`;
+    // One partition per channel is the common line of wide plans: no list object.
+    else if (offsets[c + 1]! - offsets[c]! === 1) yield `{"channel":${c},"partitions":[${members[offsets[c]!]}]}`;
+    else yield channelLine(c, channelPartitions(plan, c));
+  }
 }
 
 /** `{"channel":c,"partitions":[...]}`, in pieces when the list is long. */
@@ -152,12 +190,16 @@ function channelLine(c: number, own: Int32Array): string | Iterable<string> {
 }
 
 /** A channel as a hand-written plan may give it: a list, SPL text, or an object with the list. */
-export type ChannelJson = readonly number[] | string | { readonly channel?: number; readonly partitions: readonly number[] | string };
+export type ChannelJson =
+  | readonly number[]
+  | string
+  | { readonly channel?: number; readonly partitions: readonly number[] | string }
+  | { readonly channel: number; readonly lastChannel: number; readonly partitions: readonly [] };
 
 /** A plan as JSON: what `channels plan` prints, or a hand-written plan (only `channels` is required). */
 export interface PlanJsonInput {
   readonly format?: typeof PLAN_FORMAT;
-  readonly version?: typeof PLAN_VERSION;
+  readonly version?: typeof PLAN_VERSION | typeof PLAN_VERSION_RANGES;
   readonly strategy?: PlanStrategy;
   readonly topic?: string | null;
   readonly partitions?: number;
@@ -165,6 +207,7 @@ export interface PlanJsonInput {
   readonly width?: number;
   readonly startIndex?: number;
   readonly warnings?: readonly string[];
+  /** One entry per channel, or per run of idle channels (`{channel, lastChannel, partitions: []}`). */
   readonly channels: readonly ChannelJson[];
   /** What `channels expand` / `channels rewidth` print beside the plan; read as plans, these are ignored. */
   readonly expansion?: object;
@@ -208,24 +251,33 @@ export function readPlan(value: unknown, where = ''): PlanInput {
   const at = (p: string): string => (where === '' ? p : `${where}.${p}`);
   const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
   if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${describe(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
-  if (obj.version !== undefined && obj.version !== PLAN_VERSION) bad(at('version'), `unsupported plan version ${describe(obj.version)}; this build reads version ${PLAN_VERSION}`);
+  if (obj.version !== undefined && obj.version !== PLAN_VERSION && obj.version !== PLAN_VERSION_RANGES) {
+    bad(at('version'), `unsupported plan version ${describe(obj.version)}; this build reads versions ${PLAN_VERSION} and ${PLAN_VERSION_RANGES}`);
+  }
   const channels = obj.channels;
   if (!Array.isArray(channels)) bad(at('channels'), `"channels" must be an array of channel partition lists, got ${describe(channels)}`);
   if (channels.length === 0) bad(at('channels'), 'a plan needs at least one channel');
-  if (channels.length > MAX_WIDTH) bad(at('channels'), `a plan may have at most ${MAX_WIDTH} channels`);
-  const width = channels.length;
+  const { width, ids } = measure(channels, at);
   if (obj.width !== undefined && obj.width !== width) bad(at('width'), `width is ${describe(obj.width)} but ${width} channels are listed`);
 
   // The ids go straight into one array, sized from the lists' lengths first (SPL text may grow it):
   // an Int32Array per channel and a second copy cost a cold CLI run ~15 ms at 10,000 channels.
-  let entryPartition = new Int32Array(listedLength(channels));
+  let entryPartition = new Int32Array(ids);
   const start = new Int32Array(width + 1);
   let wideIds: Map<number, number> | undefined;
   let k = 0;
-  for (let c = 0; c < width; c++) {
+  let c = 0;
+  for (let e = 0; e < channels.length; e++) {
+    const last = idleRunEnd(channels[e]);
+    if (last !== undefined) {
+      // A run of idle channels: each starts where the previous ends.
+      start.fill(k, c, last + 1);
+      c = last + 1;
+      continue;
+    }
     start[c] = k;
-    const path = at(`channels[${c}]`);
-    const { list, listPath } = channelList(channels[c], c, path);
+    const path = at(`channels[${e}]`);
+    const { list, listPath } = channelList(channels[e], c, path);
     if (k + list.length > entryPartition.length) {
       const bigger = new Int32Array(Math.max(2 * entryPartition.length, k + list.length));
       bigger.set(entryPartition.subarray(0, k));
@@ -240,6 +292,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
         (wideIds ??= new Map()).set(k, v);
       }
     }
+    c++;
   }
   if (k < entryPartition.length) entryPartition = entryPartition.slice(0, k);
   start[width] = k;
@@ -270,14 +323,36 @@ export function readPlan(value: unknown, where = ''): PlanInput {
   return input;
 }
 
-/** How many ids the channels list as arrays (SPL text is counted when it is read). Checks nothing. */
-function listedLength(channels: readonly unknown[]): number {
-  let n = 0;
-  for (const ch of channels) {
+/**
+ * The width the entries stand for (a run of idle channels, `{"channel": a,
+ * "lastChannel": b, "partitions": []}`, stands for b - a + 1) and how many ids
+ * they list as arrays (SPL text is counted when it is read). Checks the runs.
+ */
+function measure(channels: readonly unknown[], at: (p: string) => string): { width: number; ids: number } {
+  let width = 0;
+  let ids = 0;
+  for (let e = 0; e < channels.length; e++) {
+    const ch = channels[e];
     const list = isObject(ch) ? ch.partitions : ch;
-    if (Array.isArray(list)) n += list.length;
+    if (Array.isArray(list)) ids += list.length;
+    if (isObject(ch) && ch.lastChannel !== undefined) {
+      const path = at(`channels[${e}]`);
+      if (ch.channel !== width) bad(`${path}.channel`, `a run of idle channels needs "channel", the first of the run, here ${width}; got ${describe(ch.channel)}`);
+      const last = ch.lastChannel;
+      if (typeof last !== 'number' || !Number.isInteger(last) || last < width || last >= MAX_WIDTH) {
+        bad(`${path}.lastChannel`, `lastChannel must be an integer from ${width} (its "channel") to ${MAX_WIDTH - 1}, got ${describe(last)}`);
+      }
+      if (!Array.isArray(list) || list.length > 0) bad(`${path}.partitions`, `a run of channels (with "lastChannel") has no partition: "partitions" must be [], got ${describe(list)}`);
+      width = last + 1;
+    } else width++;
+    if (width > MAX_WIDTH) bad(at('channels'), `a plan may have at most ${MAX_WIDTH} channels`);
   }
-  return n;
+  return { width, ids };
+}
+
+/** The last channel of an entry that is a run of idle channels (checked by measure), else undefined. */
+function idleRunEnd(ch: unknown): number | undefined {
+  return isObject(ch) && ch.lastChannel !== undefined ? (ch.lastChannel as number) : undefined;
 }
 
 /** A channel's ids as written (checked by the caller), and the path that names them in errors. */

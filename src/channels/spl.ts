@@ -29,9 +29,10 @@ export type ConsistentTrigger = 'operatorDriven' | 'periodic';
 
 export interface SplOptions {
   /**
-   * Pad every list to the same length by repeating the channel's first partition
-   * (the document's `4, 4`): the longest list, and at least 2, as in the
-   * document's two-partition composite (a one-partition topic gives `0, 0`).
+   * Pad the lists to the longest by repeating the channel's first partition when
+   * they differ in length (the document's `4, 4`). Equal lists stay as they are
+   * (1-to-1 stays `0`), except a one-partition topic, which gets the document's
+   * `0, 0` (its 2-to-1 form evaluated with `$nPartitions: 1`).
    */
   fixedArity?: boolean;
   /** Pad every list to exactly this many entries (at least the longest list). */
@@ -93,7 +94,8 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
   let longest = 0;
   for (let c = 0; c < plan.width; c++) longest = Math.max(longest, plan.offsets[c + 1]! - plan.offsets[c]!);
   let arity = longest;
-  if (options.fixedArity) arity = Math.max(longest, 2);
+  // The document's 2-to-1 form gives `0, 0` for one partition; every other even layout needs no padding.
+  if (options.fixedArity && plan.partitions === 1) arity = Math.max(longest, 2);
   if (options.arity !== undefined) {
     // Padding beyond the longest list only serves composites, which take at most MAX_FORM_ARITY parameters.
     const most = Math.max(longest, MAX_FORM_ARITY);

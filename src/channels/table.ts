@@ -4,7 +4,7 @@
 import { CHUNK } from './json.js';
 import { channelPartitions, type ChannelPlan } from './plan.js';
 import { clipRuns, idsOf } from './ranges.js';
-import { asFindings, type Findings, type ValidationReport } from './validate.js';
+import { asFindings, runsSource, type Findings, type ValidationReport } from './validate.js';
 
 const MAX_CELL = 100;
 
@@ -18,18 +18,23 @@ export function* planTableChunks(plan: ChannelPlan): Generator<string> {
     (plan.basePartitions !== plan.partitions ? `, base ${plan.basePartitions}` : '') +
     (plan.startIndex !== undefined ? `, start index ${plan.startIndex}` : '');
   const cw = Math.max('channel'.length, String(plan.width - 1).length);
-  let nw = 'count'.length;
-  for (let c = 0; c < plan.width; c++) nw = Math.max(nw, String(plan.offsets[c + 1]! - plan.offsets[c]!).length);
+  let most = 0;
+  for (let c = 0; c < plan.width; c++) most = Math.max(most, plan.offsets[c + 1]! - plan.offsets[c]!);
+  const nw = Math.max('count'.length, String(most).length);
   let buf = `${head}\n${'channel'.padStart(cw)}  ${'count'.padStart(nw)}  partitions\n`;
+  const { offsets, members } = plan;
   for (let c = 0; c < plan.width; c++) {
-    const own = channelPartitions(plan, c);
-    if (own.length === 0) {
+    const size = offsets[c + 1]! - offsets[c]!;
+    if (size === 1) {
+      // The common row of wide plans (67 million channels of one partition): no list object, no range scan.
+      buf += `${String(c).padStart(cw)}  ${'1'.padStart(nw)}  ${members[offsets[c]!]}\n`;
+    } else if (size === 0) {
       let last = c;
       while (last + 1 < plan.width && plan.offsets[last + 1] === plan.offsets[last + 2]) last++;
       buf += `${(last === c ? String(c) : `${c}-${last}`).padStart(cw)}  ${'0'.padStart(nw)}  (idle)\n`;
       c = last;
     } else {
-      buf += `${String(c).padStart(cw)}  ${String(own.length).padStart(nw)}  ${clipRuns(idsOf(own), MAX_CELL)}\n`;
+      buf += `${String(c).padStart(cw)}  ${String(size).padStart(nw)}  ${clipRuns(idsOf(channelPartitions(plan, c)), MAX_CELL)}\n`;
     }
     if (buf.length >= CHUNK) {
       yield buf;
@@ -53,7 +58,7 @@ export function reportTableOf(r: Findings): string {
   if (r.duplicated.length > 20) rows.push(`duplicated   ... ${r.duplicated.length - 20} more`);
   for (const o of r.outOfRange.slice(0, 20)) rows.push(`out of range ${o.partition} at channels[${o.channel}].partitions[${o.index}]`);
   if (r.outOfRange.length > 20) rows.push(`out of range ... ${r.outOfRange.length - 20} more`);
-  if (r.idleChannels.length > 0) rows.push(`idle         channels ${clipRuns(idsOf(r.idleChannels), MAX_CELL)}`);
+  if (r.idleCount > 0) rows.push(`idle         channels ${clipRuns(runsSource(r.idleRuns), MAX_CELL)}`);
   for (const p of r.repeated.slice(0, 20)) rows.push(`repeated     partition ${p.partition} ${p.times} times on channel ${p.channel} (harmless)`);
   if (hint !== null) rows.push(`note         ${hint[0]}`);
   return `${rows.join('\n')}\n`;

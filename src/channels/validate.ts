@@ -14,6 +14,8 @@ import { MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
 import { clipDots, idsOf, joinedIds, type IdSource } from './ranges.js';
 
 export const REPORT_FORMAT = 'assignor-channel-validation';
+/** The report JSON's version when it writes a run of idle channels as [first, last] (else 1). */
+export const REPORT_VERSION_RANGES = 2;
 
 export interface ValidationReport {
   format: typeof REPORT_FORMAT;
@@ -38,10 +40,14 @@ export interface ValidationReport {
 /**
  * A validation result whose `missing` list is read from the kernel's state on
  * demand (the CLI streams it); every other list is bounded by the input's size.
+ * Idle channels are kept as runs [first, last]: a plan of 1,000 partitions may
+ * have 67 million channels, written as a few runs.
  */
-export interface Findings extends Omit<ValidationReport, 'missing'> {
+export interface Findings extends Omit<ValidationReport, 'missing' | 'idleChannels'> {
   missing: IdSource;
   missingCount: number;
+  idleRuns: [number, number][];
+  idleCount: number;
 }
 
 /**
@@ -78,16 +84,18 @@ function isChannelPlan(p: unknown): p is ChannelPlan {
 
 /** The full report, every list built (the API's result). */
 export function validateInput(input: PlanInput, n: number, options?: EngineOptions): ValidationReport {
-  const { missing, missingCount, ...rest } = findings(input, n, options);
+  const { missing, missingCount, idleRuns, idleCount, ...rest } = findings(input, n, options);
   const list: number[] = [];
   missing.runs(0, missing.size, (lo, hi) => {
     for (let p = lo; p <= hi; p++) list.push(p);
   });
-  return { format: rest.format, version: rest.version, sound: rest.sound, partitions: rest.partitions, width: rest.width, missing: list, ...restAfterMissing(rest) };
+  const idleChannels: number[] = [];
+  for (const [lo, hi] of idleRuns) for (let c = lo; c <= hi; c++) idleChannels.push(c);
+  return { format: rest.format, version: rest.version, sound: rest.sound, partitions: rest.partitions, width: rest.width, missing: list, ...restAfterMissing(rest, idleChannels) };
 }
 
-function restAfterMissing(r: Omit<Findings, 'missing' | 'missingCount'>): Pick<ValidationReport, 'duplicated' | 'outOfRange' | 'idleChannels' | 'repeated' | 'summary'> {
-  return { duplicated: r.duplicated, outOfRange: r.outOfRange, idleChannels: r.idleChannels, repeated: r.repeated, summary: r.summary };
+function restAfterMissing(r: Omit<Findings, 'missing' | 'missingCount' | 'idleRuns' | 'idleCount'>, idleChannels: number[]): Pick<ValidationReport, 'duplicated' | 'outOfRange' | 'idleChannels' | 'repeated' | 'summary'> {
+  return { duplicated: r.duplicated, outOfRange: r.outOfRange, idleChannels, repeated: r.repeated, summary: r.summary };
 }
 
 /** Runs the kernel and builds the lists bounded by the input; `missing` stays a scan of the kernel state. */
@@ -97,7 +105,6 @@ export function findings(input: PlanInput, n: number, options?: EngineOptions): 
   const duplicated: ValidationReport['duplicated'] = [];
   const outOfRange: ValidationReport['outOfRange'] = [];
   const repeated: ValidationReport['repeated'] = [];
-  const idleChannels: number[] = [];
   // The kernel counted; the slower lists are built only for the defects it found.
   if (check.duplicated > 0) {
     const byPartition = new Map<number, number[]>();
@@ -131,14 +138,38 @@ export function findings(input: PlanInput, n: number, options?: EngineOptions): 
       for (const [partition, t] of times) if (t > 1) repeated.push({ channel: c, partition, times: t });
     }
   }
-  for (let c = 0; c < w; c++) if (check.perChannel[c] === 0) idleChannels.push(c);
+  const { runs: idleRuns, count: idleCount } = idleRunsOf(check.perChannel, w);
 
   const missing = missingSource(check, n);
   const sound = check.missing === 0 && check.duplicated === 0 && check.outOfRange === 0;
   const summary =
-    summarize(sound, n, w, check.missing, missing, duplicated, outOfRange, idleChannels) +
+    summarize(sound, n, w, check.missing, missing, duplicated, outOfRange, idleRuns, idleCount) +
     (input.partitions !== undefined && input.partitions < n ? `; the plan was made for ${input.partitions} partitions: grow it with channels expand` : '');
-  return { format: REPORT_FORMAT, version: 1, sound, partitions: n, width: w, missing, missingCount: check.missing, duplicated, outOfRange, idleChannels, repeated, summary };
+  return { format: REPORT_FORMAT, version: 1, sound, partitions: n, width: w, missing, missingCount: check.missing, duplicated, outOfRange, idleRuns, idleCount, repeated, summary };
+}
+
+/** The runs of channels with no partition of the topic, and how many channels they hold. */
+function idleRunsOf(perChannel: ArrayLike<number>, w: number): { runs: [number, number][]; count: number } {
+  const runs: [number, number][] = [];
+  let count = 0;
+  for (let c = 0; c < w; c++) {
+    if (perChannel[c] !== 0) continue;
+    const lo = c;
+    while (c + 1 < w && perChannel[c + 1] === 0) c++;
+    runs.push([lo, c]);
+    count += c - lo + 1;
+  }
+  return { runs, count };
+}
+
+/** Runs [first, last] as an IdSource (for the range texts). */
+export function runsSource(runs: readonly (readonly [number, number])[]): IdSource {
+  return {
+    size: runs.length,
+    runs(from, to, visit) {
+      for (let i = from; i < to; i++) visit(runs[i]![0], runs[i]![1]);
+    },
+  };
 }
 
 function missingSource(check: ChannelCheck, n: number): IdSource {
@@ -168,7 +199,8 @@ function summarize(
   missing: IdSource,
   duplicated: ValidationReport['duplicated'],
   outOfRange: ValidationReport['outOfRange'],
-  idle: number[],
+  idle: [number, number][],
+  idleCount: number,
 ): string {
   const parts: string[] = [];
   if (missingCount > 0) parts.push(`${missingCount} partition(s) consumed by no channel (${clipDots(missing, 60)}): their data is never read`);
@@ -180,7 +212,7 @@ function summarize(
     const o = outOfRange[0]!;
     parts.push(`${outOfRange.length} id(s) outside the topic's partitions 0-${n - 1} (e.g. ${o.partition} at channels[${o.channel}].partitions[${o.index}])`);
   }
-  if (idle.length > 0) parts.push(`${idle.length} idle channel(s) (${clipDots(idsOf(idle), 60)})`);
+  if (idleCount > 0) parts.push(`${idleCount} idle channel(s) (${clipDots(runsSource(idle), 60)})`);
   const head = sound ? `each of the ${n} partitions is consumed by exactly one of ${w} channels` : `data would be lost or read twice (${n} partitions, ${w} channels)`;
   return parts.length === 0 ? head : `${head}; ${parts.join('; ')}`;
 }
@@ -191,18 +223,28 @@ export function reportJsonText(r: ValidationReport): string {
 }
 
 export function asFindings(r: ValidationReport): Findings {
-  return { ...r, missing: idsOf(r.missing), missingCount: r.missing.length };
+  const { idleChannels, ...rest } = r;
+  const idleRuns: [number, number][] = [];
+  idsOf(idleChannels).runs(0, idleChannels.length, (lo, hi) => {
+    const last = idleRuns[idleRuns.length - 1];
+    if (last !== undefined && last[1] + 1 === lo) last[1] = hi;
+    else idleRuns.push([lo, hi]);
+  });
+  return { ...rest, missing: idsOf(r.missing), missingCount: r.missing.length, idleRuns, idleCount: idleChannels.length };
 }
 
 /** reportJsonText in pieces of about CHUNK characters, reading `missing` from the source. */
 export function* reportJsonChunks(f: Findings): Generator<string> {
   const member = (k: string, v: unknown): string => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
-  yield `{\n${[member('format', f.format), member('version', f.version), member('sound', f.sound), member('partitions', f.partitions), member('width', f.width)].join(',\n')},\n  "missing": [`;
+  // A run of two or more idle channels is written [first, last], which a version-1 reader does not expect.
+  const idle = f.idleRuns.map(([lo, hi]) => (lo === hi ? lo : [lo, hi]));
+  const version = f.idleRuns.some(([lo, hi]) => hi > lo) ? REPORT_VERSION_RANGES : f.version;
+  yield `{\n${[member('format', f.format), member('version', version), member('sound', f.sound), member('partitions', f.partitions), member('width', f.width)].join(',\n')},\n  "missing": [`;
   yield* joinedIds(f.missing, ',', CHUNK);
   yield '],\n';
   yield* arrayMember('duplicated', f.duplicated);
   yield* arrayMember('outOfRange', f.outOfRange);
-  yield* arrayMember('idleChannels', f.idleChannels);
+  yield* arrayMember('idleChannels', idle);
   yield* arrayMember('repeated', f.repeated);
   yield `${member('summary', f.summary)}\n}\n`;
 }

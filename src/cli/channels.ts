@@ -38,7 +38,8 @@ const HELP = `usage: assignor channels <plan|validate|expand|rewidth> [options]
   --no-progress    no progress bar (it only shows when stderr is a terminal, after 2 s)
 
   SPL (--emit spl):
-  --fixed-arity    pad every list to the same length by repeating its first partition (4, 4; 0, 0 for one partition)
+  --fixed-arity    pad lists that differ in length to the longest by repeating the first partition
+                   (4, 4); a one-partition topic gets 0, 0; equal lists stay as they are
   --arity K        pad every list to K entries
   --composite      the document's composites: SinglePartitionConsumer, TwoPartitionConsumer, PartitionConsumerK
   --submission-time

@@ -1,8 +1,9 @@
 // `assignor store inspect|compact|export`: look after a coordinator store, a directory or a Kafka
 // coordinator stream (every location --store takes elsewhere).
 //   inspect: what the log holds (records, live keys per type, size, last write); never writes.
-//   compact: rewrite the log with only the live records (atomic; a writer also does this on its own).
-//            A file store's operation: a Kafka topic is compacted by the broker, so it is refused.
+//   compact: rewrite the log with only the live records (atomic; never larger: a log it cannot
+//   shrink is left as it is; a writer also does this on its own). A file store's operation: a
+//   Kafka topic is compacted by the broker, so it is refused.
 //   export:  every live message in Samza's coordinator-stream layout, one JSON object per line.
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { CoordinatorStore, type CoordinatorStoreStats } from '../store/index.js';
@@ -24,9 +25,11 @@ inspect   what the log holds: records (live, overwritten, deleted), live keys pe
           size, format version, last write. Reads only; takes no lock (fences no Kafka writer).
   --json  the same as one JSON object
 compact   rewrite the log with only the live records, atomically (temp file, fsync, rename).
-          A writer also compacts on its own once half the records in the log are dead.
-          Directories only: a Kafka coordinator stream is a compacted topic (cleanup.policy=compact),
-          which the broker's log cleaner compacts; compact refuses a kafka:// location.
+          Never grows the log: when the rewrite would not be smaller, the log is left as it is
+          and the output says so. A writer also compacts on its own once half the records in
+          the log are dead. Directories only: a Kafka coordinator stream is a compacted topic
+          (cleanup.policy=compact), which the broker's log cleaner compacts; compact refuses a
+          kafka:// location.
   --repair  if the log is damaged (not an interrupted write), keep a copy of it
             (coordinator.log.corrupt-<time>) and cut it at the damage first
 export    every live message as Samza writes it to its coordinator stream, one JSON object per
@@ -165,11 +168,13 @@ function compact(dir: string, repair: boolean, progress: Progress): number {
     }
     const before = store.stats();
     progress.phase('store compact: writing the compacted log');
-    store.compact();
+    const done = store.compact();
     const after = store.stats();
     progress.end();
     process.stdout.write(
-      `compacted ${store.dir}: ${n(before.fileBytes)} -> ${n(after.fileBytes)} bytes, ${n(before.records)} -> ${n(after.records)} records (${n(after.liveKeys)} live keys)\n`,
+      done.compacted
+        ? `compacted ${store.dir}: ${n(before.fileBytes)} -> ${n(after.fileBytes)} bytes, ${n(before.records)} -> ${n(after.records)} records (${n(after.liveKeys)} live keys)\n`
+        : `nothing to save in ${store.dir}: the compacted log would be ${n(done.rewrittenBytes)} bytes, not less than the log's ${n(before.fileBytes)}; the log is left as it is (${n(before.records)} records, ${n(before.liveKeys)} live keys)\n`,
     );
   } finally {
     store.close();

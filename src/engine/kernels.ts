@@ -218,6 +218,14 @@ export function rereadEngineSetting(): void {
   envDefault = undefined;
 }
 
+/**
+ * True when neither the options nor ASSIGNOR_ENGINE name an engine: the caller leaves the path to
+ * assignor, which may then take a plain-JS path where that is faster on this runtime (hashing).
+ */
+export function engineLeftToUs(options?: EngineOptions): boolean {
+  return options?.engine === undefined && defaultChoice() === 'wasm';
+}
+
 /** The engine from options, else ASSIGNOR_ENGINE (read once), else WASM (SIMD when available). */
 export function getKernels(options: EngineOptions = {}): Kernels {
   const choice = options.engine !== undefined ? parseChoice(options.engine, 'options.engine') : defaultChoice();

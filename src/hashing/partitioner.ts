@@ -7,10 +7,11 @@
 // Single keys run in plain JS (single-key.ts) unless a caller names an engine:
 // every engine gives the same answer, and a WASM call costs more than one key.
 import { AssignorError, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
+import { engineLeftToUs, getKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
+import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
-import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
+import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfEncoded, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
 
 export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
@@ -73,9 +74,7 @@ export function partitionForInt32(value: number, numPartitions: number, options?
 
 /** Partition of a LongSerializer key (8 bytes big-endian). */
 export function partitionForInt64(value: bigint, numPartitions: number, options?: EngineOptions): number {
-  if (typeof value !== 'bigint' || value < INT64_MIN || value > INT64_MAX) {
-    throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(value)}`, 'key');
-  }
+  requireInt64(value, 'key');
   if (options?.engine !== undefined) return partitionForKey(int64Bytes(value), numPartitions, options);
   return (murmur2OfInt64(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
@@ -96,7 +95,32 @@ export function murmur2Batch(keys: readonly Key[], options?: EngineOptions): Int
 
 function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
   if (!Array.isArray(keys)) throw new AssignorError('E_KEY_TYPE', 'keys must be an array', 'keys');
+  if (!engineLeftToUs(options)) return hashKeysInWasm(keys, n, options);
+  const path = stringPathOf(keys);
+  if (path === 'wasm') return hashKeysInWasm(keys, n);
+  return hashKeysInJs(keys, n, path === 'js-encode');
+}
+
+/** The kernel's path: keys copied into WASM memory run by run (hashInRuns). */
+export function hashKeysInWasm(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
   return getKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
+}
+
+/**
+ * The plain-JS path: each key hashed where it lies (single-key.ts), no copy; with `encodeFirst`
+ * every string is encoded before it is hashed (string-path.ts says when each is faster).
+ */
+export function hashKeysInJs(keys: readonly Key[], n: number, encodeFirst = false): Int32Array {
+  const out = new Int32Array(keys.length);
+  const none = n > 0 ? NO_PARTITION : 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (typeof k === 'string') out[i] = finalize(encodeFirst ? murmur2OfEncoded(k) : murmur2OfString(k), n);
+    else if (k === null || k === undefined) out[i] = none;
+    else if (k instanceof Uint8Array) out[i] = finalize(murmur2OfBytes(k), n);
+    else throw new AssignorError('E_KEY_TYPE', `key must be a string, a Uint8Array or null, got ${typeof k}`, `keys[${i}]`);
+  }
+  return out;
 }
 
 /** Keys per run and UTF-16 units per run: a run's units and bytes stay in cache. */
@@ -215,29 +239,82 @@ export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPart
   return getKernels(options).hashFixed(bytes, keyLength, bytes.length / keyLength, n);
 }
 
-/** Partitions of IntegerSerializer keys. */
+/**
+ * Partitions of IntegerSerializer keys. Plain JS unless `options.engine` names an engine: a key is
+ * one 4-byte block, so copying it into WASM memory costs more than hashing it (25x slower in
+ * bench/runtime-shapes.bench.mjs on Node 24).
+ */
 export function partitionsForInt32s(values: ArrayLike<number>, numPartitions: number, options?: EngineOptions): Int32Array {
+  const n = partitionCount(numPartitions);
+  if (options?.engine !== undefined) return values.length === 0 ? new Int32Array(0) : partitionsForFixed(int32sAsBytes(values), 4, n, options);
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if ((v | 0) !== v) requireInt(v, -2147483648, 2147483647, 'int32 key', `values[${i}]`);
+    out[i] = (finish(mix(MURMUR2_SEED ^ 4, byteSwap(v))) & 0x7fffffff) % n;
+  }
+  return out;
+}
+
+/**
+ * Partitions of LongSerializer keys; plain JS unless `options.engine` names an engine (as for int32
+ * keys). The values are read as 32-bit words (no BigInt arithmetic per key): the serializer's
+ * big-endian bytes, read as murmur2's little-endian blocks, are the high word byte-swapped, then the low.
+ */
+export function partitionsForInt64s(values: BigInt64Array | readonly bigint[], numPartitions: number, options?: EngineOptions): Int32Array {
+  const n = partitionCount(numPartitions);
+  if (options?.engine !== undefined) return values.length === 0 ? new Int32Array(0) : partitionsForFixed(int64sAsBytes(values), 8, n, options);
+  const longs = values instanceof BigInt64Array ? values : checkedInt64s(values);
+  const out = new Int32Array(longs.length);
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < longs.length; i++) out[i] = (murmur2OfInt64(longs[i]!) & 0x7fffffff) % n;
+    return out;
+  }
+  const words = new Int32Array(longs.buffer, longs.byteOffset, longs.length * 2);
+  for (let i = 0; i < longs.length; i++) {
+    const h = mix(mix(MURMUR2_SEED ^ 8, byteSwap(words[2 * i + 1]!)), byteSwap(words[2 * i]!));
+    out[i] = (finish(h) & 0x7fffffff) % n;
+  }
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+function checkedInt64s(values: readonly bigint[]): BigInt64Array {
+  if (!Array.isArray(values)) throw new AssignorError('E_KEY_TYPE', 'values must be an array or a BigInt64Array', 'values');
+  const out = new BigInt64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    requireInt64(values[i], `values[${i}]`);
+    out[i] = values[i]!;
+  }
+  return out;
+}
+
+function requireInt64(v: unknown, where: string): void {
+  if (typeof v !== 'bigint' || v < INT64_MIN || v > INT64_MAX) {
+    throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(v)}`, where);
+  }
+}
+
+/** IntegerSerializer bytes of every value, one after the other (for a named engine's kernel). */
+function int32sAsBytes(values: ArrayLike<number>): Uint8Array {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) {
     requireInt(values[i], -2147483648, 2147483647, 'int32 key', `values[${i}]`);
     view.setInt32(i * 4, values[i]!, false);
   }
-  return values.length === 0 ? new Int32Array(0) : partitionsForFixed(bytes, 4, numPartitions, options);
+  return bytes;
 }
 
-/** Partitions of LongSerializer keys. */
-export function partitionsForInt64s(values: BigInt64Array | readonly bigint[], numPartitions: number, options?: EngineOptions): Int32Array {
+/** LongSerializer bytes of every value (for a named engine's kernel). */
+function int64sAsBytes(values: BigInt64Array | readonly bigint[]): Uint8Array {
   const bytes = new Uint8Array(values.length * 8);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (typeof v !== 'bigint' || v < -(1n << 63n) || v >= 1n << 63n) {
-      throw new AssignorError('E_RANGE', `int64 key must be a bigint in [-2^63, 2^63-1], got ${String(v)}`, `values[${i}]`);
-    }
-    view.setBigInt64(i * 8, v, false);
+    requireInt64(values[i], `values[${i}]`);
+    view.setBigInt64(i * 8, values[i]!, false);
   }
-  return values.length === 0 ? new Int32Array(0) : partitionsForFixed(bytes, 8, numPartitions, options);
+  return bytes;
 }
 
 function checkPacked(bytes: Uint8Array, offsets: Int32Array): void {

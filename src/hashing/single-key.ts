@@ -5,8 +5,13 @@
 // (test/hashing/single-key.test.ts checks it against the reference on random keys).
 import { AssignorError, requireInt } from '../errors.js';
 import { encodeJavaUtf8Into } from './java-utf8.js';
+import { STRING_POLICY } from './string-path.js';
 
-const SEED = 0x9747b28c | 0;
+const ENCODE_WELL_FORMED = STRING_POLICY.encodeWellFormed;
+
+/** Kafka's murmur2 seed. */
+export const MURMUR2_SEED = 0x9747b28c | 0;
+const SEED = MURMUR2_SEED;
 const M = 0x5bd1e995;
 const INT32_MAX = 2147483647;
 
@@ -28,13 +33,15 @@ function scratchFor(units: number): Uint8Array {
   return scratch;
 }
 
-function mix(h: number, k: number): number {
+/** One murmur2 block step (exported for the int batches of partitioner.ts). */
+export function mix(h: number, k: number): number {
   k = Math.imul(k, M);
   k ^= k >>> 24;
   return Math.imul(h, M) ^ Math.imul(k, M);
 }
 
-function finish(h: number): number {
+/** murmur2's final avalanche. */
+export function finish(h: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, M);
   return h ^ (h >>> 15);
@@ -93,17 +100,33 @@ export function murmur2OfString(s: string, encoding: StringEncoding = 'java'): n
   return murmur2OfNonAscii(s, encoding);
 }
 
+/**
+ * Java's murmur2 of a string encoded first, with no ASCII pass: encodeInto when the string is
+ * well-formed (its bytes are then Java's), Java's encoder in JS otherwise.
+ */
+export function murmur2OfEncoded(s: string): number {
+  const buf = scratchFor(s.length);
+  const len = s.isWellFormed() ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
+  return murmur2OfBytes(buf, 0, len);
+}
+
 function murmur2OfNonAscii(s: string, encoding: StringEncoding): number {
   const buf = scratchFor(s.length);
-  const len = encoding === 'java' ? encodeJavaUtf8Into(s, buf, 0) : utf8.encodeInto(s, buf).written;
+  // A string with no unpaired surrogate has the same bytes under both encodings; where encodeInto
+  // is the faster encoder (JavaScriptCore, string-path.ts), it encodes those.
+  const whatwg = encoding === 'whatwg' || (ENCODE_WELL_FORMED && s.isWellFormed());
+  const len = whatwg ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
   return murmur2OfBytes(buf, 0, len);
 }
 
 /** Kafka's murmur2 of an IntegerSerializer key (4 bytes big-endian). */
 export function murmur2OfInt32(value: number): number {
-  // The big-endian bytes read as one little-endian block: the value byte-swapped.
-  const k = (value >>> 24) | ((value >>> 8) & 0xff00) | ((value << 8) & 0xff0000) | (value << 24);
-  return finish(mix(SEED ^ 4, k));
+  return finish(mix(SEED ^ 4, byteSwap(value)));
+}
+
+/** The 4 bytes of v in the other order: a big-endian int read as one little-endian block. */
+export function byteSwap(v: number): number {
+  return (v >>> 24) | ((v >>> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
 }
 
 /** Kafka's murmur2 of a LongSerializer key (8 bytes big-endian). */

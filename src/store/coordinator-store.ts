@@ -13,7 +13,7 @@ import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile }
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
 import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
-import { StoreState, SSP_TYPE, sspView } from './state.js';
+import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
 import { StringIndex } from './string-index.js';
 import { SspTable } from './ssp-table.js';
 import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
@@ -77,6 +77,18 @@ export interface OpenReport {
   committedLastFrame: boolean;
   /** A writer compacted the log at open because most of it was dead records. */
   compacted: boolean;
+}
+
+/** What compact() did: rewrote the log, or left it as it was because the rewrite would not be smaller. */
+export interface CompactResult {
+  /** True when the log was replaced; false when it was left byte for byte as it was. */
+  compacted: boolean;
+  /** The log's size before. */
+  bytesBefore: number;
+  /** The log's size after (bytesBefore when not compacted). */
+  bytesAfter: number;
+  /** The size the compacted log has (or would have had). */
+  rewrittenBytes: number;
 }
 
 export class CoordinatorStore implements CoordinatorStoreBackend {
@@ -345,18 +357,27 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
    * Rewrites the log with only the live value of each key, atomically: a temp file next to the log
    * is written and fsync'd, renamed over the log, and the directory fsync'd. A failure before the
    * rename leaves the old log as it was; after it, old and new logs hold the same state.
+   * The log never grows: when the rewrite would not be smaller (rows of many writes need a meta
+   * column that the writes themselves did not), nothing is written and the result says so. A log
+   * in the previous format is always rewritten (writers append version 2 only).
    */
-  compact(): void {
+  compact(): CompactResult {
     this.checkWritable();
     const log = this.paths.log;
     const tmp = `${log}.compact-${process.pid}.tmp`;
     const fileId = newFileId();
     const blocks = [encodeHeader(fileId)];
     let frames = 0;
-    for (const body of compactedBodies(this.state)) {
+    const tally = { records: 0 };
+    for (const body of compactedBodies(this.state, tally)) {
       const { head, commit } = encodeFrame(fileId, body.chunks);
       blocks.push(head, ...body.chunks, commit);
       frames++;
+    }
+    const bytesBefore = this.end;
+    const rewrittenBytes = blocks.reduce((n, c) => n + c.length, 0);
+    if (this.version === FORMAT_VERSION && rewrittenBytes >= bytesBefore) {
+      return { compacted: false, bytesBefore, bytesAfter: bytesBefore, rewrittenBytes };
     }
     try {
       unlinkQuietly(tmp);
@@ -383,12 +404,13 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     }
     this.fileId = fileId;
     this.version = FORMAT_VERSION;
-    this.end = blocks.reduce((n, c) => n + c.length, 0);
+    this.end = rewrittenBytes;
     this.frames = frames;
-    this.state.logRecords = this.state.size;
+    this.state.logRecords = tally.records; // the live records, and the rows an overlay sets twice
     // Drop empty types: the new file has no trace of them.
     for (const [t, ts] of this.state.types) if (ts.keyed.live + (ts.ssp?.live ?? 0) === 0) this.state.types.delete(t);
     this.state.sspTable().maybeShrink();
+    return { compacted: true, bytesBefore, bytesAfter: rewrittenBytes, rewrittenBytes };
   }
 
   /** Releases the lock and the file. Safe to call twice. */
@@ -551,8 +573,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
       }
       if (store.autoCompact && store.worthCompacting()) {
         try {
-          store.compact();
-          store.openReport.compacted = true;
+          store.openReport.compacted = store.compact().compacted;
         } catch {
           // The log is as it was (see compact); the store is usable, and the next write retries.
         }
@@ -768,100 +789,181 @@ function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
 // ---- compaction ----------------------------------------------------------------------------
 
 /** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
-function* compactedBodies(state: StoreState): Generator<EncodedBody> {
-  let sink = new Sink();
-  let metas: string[] = [];
-  let local = new Map<number, number>();
-  let records = 0;
-  const metaOf = (global: number): number => {
-    let id = local.get(global);
+function* compactedBodies(state: StoreState, tally: { records: number }): Generator<EncodedBody> {
+  const frame = new FrameBuilder(state, tally);
+  for (const [type, ts] of state.types) {
+    if (ts.ssp !== undefined && ts.ssp.live > 0) yield* sspSections(frame, ts.ssp);
+    yield* keyedSections(frame, state, type, ts.keyed);
+  }
+  const b = frame.take();
+  if (b !== undefined) yield b;
+}
+
+/** The frame being filled by compaction: its sections, its meta table (state meta id -> local) and record count. */
+class FrameBuilder {
+  sink = new Sink();
+  records = 0;
+  private metas: string[] = [];
+  private local = new Map<number, number>();
+
+  constructor(
+    private readonly state: StoreState,
+    private readonly tally: { records: number },
+  ) {}
+
+  /** The frame's id for the state's meta `global`, added to its table when new. */
+  metaOf(global: number): number {
+    let id = this.local.get(global);
     if (id === undefined) {
-      id = metas.length;
-      metas.push(state.metas[global]!);
-      local.set(global, id);
+      id = this.metas.length;
+      this.metas.push(this.state.metas[global]!);
+      this.local.set(global, id);
     }
     return id;
-  };
-  const take = (): EncodedBody | undefined => {
-    if (records === 0) return undefined;
-    const body = encodeBody(metas, sink, records);
-    // A new frame: its own sink, meta table and record count.
-    sink = new Sink();
-    metas = [];
-    local = new Map();
-    records = 0;
+  }
+
+  /** True when rows without a meta column, which mean the frame's meta 0, can be of meta `global` here. */
+  canBeMetaZero(global: number): boolean {
+    return this.metas.length === 0 || this.local.get(global) === 0;
+  }
+
+  /** The frame's body, and a new empty frame; undefined when it holds nothing. */
+  take(): EncodedBody | undefined {
+    if (this.records === 0) return undefined;
+    const body = encodeBody(this.metas, this.sink, this.records);
+    this.tally.records += this.records;
+    this.sink = new Sink();
+    this.metas = [];
+    this.local = new Map();
+    this.records = 0;
     return body;
-  };
-  for (const [type, ts] of state.types) {
-    const t = ts.ssp;
-    if (t !== undefined && t.live > 0) {
-      const localOf = new Int32Array(t.lists.length).fill(-1);
-      for (let from = 0; from < t.n; ) {
-        const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
-        from = cols.next;
-        const c = cols.c;
-        if (c.n > 0) {
-          if (cols.single) {
-            // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
-            if (metas.length > 0 && local.get(c.meta![0]!) !== 0) {
-              const b = take();
-              if (b !== undefined) yield b;
-            }
-            metaOf(c.meta![0]!);
-            c.meta = null;
-          } else {
-            for (let i = 0; i < c.n; i++) c.meta![i] = metaOf(c.meta![i]!);
-          }
-          writeSsps(sink, c);
-          records += c.n;
-        }
-        if (records >= COMPACT_ROWS) {
-          const b = take();
+  }
+}
+
+/** A type's live canonical SSP rows as ssps sections: runs of one write without a meta column, overlays, or a meta column. */
+function* sspSections(frame: FrameBuilder, t: SspTable): Generator<EncodedBody> {
+  const localOf = new Int32Array(t.lists.length).fill(-1);
+  for (let from = 0; from < t.n; ) {
+    const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
+    from = cols.next;
+    const c = cols.c;
+    if (c.n > 0) {
+      const overlay = cols.single ? null : overlayRows(c);
+      if (cols.single || overlay !== null) {
+        // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
+        const major = overlay === null ? c.meta![0]! : overlay.major;
+        if (!frame.canBeMetaZero(major)) {
+          const b = frame.take();
           if (b !== undefined) yield b;
         }
+        frame.metaOf(major);
+        c.meta = null;
+      } else {
+        for (let i = 0; i < c.n; i++) c.meta![i] = frame.metaOf(c.meta![i]!);
+      }
+      writeSsps(frame.sink, c);
+      frame.records += c.n;
+      if (overlay !== null) {
+        // The other writes' rows again, with their metas: a key set again keeps its place.
+        const o = overlay.rows;
+        for (let i = 0; i < o.n; i++) o.meta![i] = frame.metaOf(o.meta![i]!);
+        writeSsps(frame.sink, o);
+        frame.records += o.n;
       }
     }
-    const k = ts.keyed;
-    let r = 0;
-    while (r < k.n) {
-      if (!k.isLive(r)) {
-        r++;
-        continue;
-      }
-      const kind = k.kind[r]!;
-      if (kind >= 0) {
-        const keys: string[] = [];
-        const values: string[] = [];
-        const meta: number[] = [];
-        let oneMeta = true;
-        for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
-          if (!k.isLive(r)) continue;
-          keys.push(k.keys[r]!);
-          values.push(k.vals[r]!);
-          const m = metaOf(k.meta[r]!);
-          if (m !== 0) oneMeta = false;
-          meta.push(m);
-        }
-        // Compaction writes each key of a type once: every fields section is fresh.
-        writeFields(sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
-        records += keys.length;
-      } else {
-        const msgs: Array<{ key: string; value: string }> = [];
-        for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
-          if (!k.isLive(r)) continue;
-          msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
-        }
-        writeMessages(sink, msgs);
-        records += msgs.length;
-      }
-      if (records >= COMPACT_ROWS || sink.length >= 64 << 20) {
-        const b = take();
-        if (b !== undefined) yield b;
-      }
+    if (frame.records >= COMPACT_ROWS) {
+      const b = frame.take();
+      if (b !== undefined) yield b;
     }
   }
-  const b = take();
-  if (b !== undefined) yield b;
+}
+
+/** A type's other live records, in order: fresh fields sections for runs of one field, messages sections for the rest. */
+function* keyedSections(frame: FrameBuilder, state: StoreState, type: string, k: KeyedTable): Generator<EncodedBody> {
+  let r = 0;
+  while (r < k.n) {
+    if (!k.isLive(r)) {
+      r++;
+      continue;
+    }
+    const kind = k.kind[r]!;
+    if (kind >= 0) {
+      const keys: string[] = [];
+      const values: string[] = [];
+      const meta: number[] = [];
+      let oneMeta = true;
+      for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
+        if (!k.isLive(r)) continue;
+        keys.push(k.keys[r]!);
+        values.push(k.vals[r]!);
+        const m = frame.metaOf(k.meta[r]!);
+        if (m !== 0) oneMeta = false;
+        meta.push(m);
+      }
+      // Compaction writes each key of a type once: every fields section is fresh.
+      writeFields(frame.sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
+      frame.records += keys.length;
+    } else {
+      const msgs: Array<{ key: string; value: string }> = [];
+      for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
+        if (!k.isLive(r)) continue;
+        msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
+      }
+      writeMessages(frame.sink, msgs);
+      frame.records += msgs.length;
+    }
+    if (frame.records >= COMPACT_ROWS || frame.sink.length >= 64 << 20) {
+      const b = frame.take();
+      if (b !== undefined) yield b;
+    }
+  }
+}
+
+/** Bytes an overlay section costs besides its rows and lists: section and stream tables, and perhaps a frame of its own. */
+const OVERLAY_OVERHEAD = 512;
+
+/**
+ * A section of rows from several writes needs a 4-byte meta id per row, which the writes
+ * themselves did not (each frame's rows share its meta 0): compacting a log whose later writes
+ * touched a few rows each could grow it by a third. Cheaper, when few rows are of other writes:
+ * every row under the most common meta (no column), then the rows of other writes once more with
+ * their metas; a key set again keeps its place, so the state is the same. Returns those rows (meta
+ * ids still the state's) and the common meta, or null when the meta column is smaller.
+ */
+function overlayRows(c: SspColumns): { major: number; rows: SspColumns } | null {
+  const meta = c.meta!;
+  const count = new Map<number, number>();
+  let major = meta[0]!;
+  let best = 0;
+  for (let i = 0; i < c.n; i++) {
+    const k = (count.get(meta[i]!) ?? 0) + 1;
+    count.set(meta[i]!, k);
+    if (k > best) [best, major] = [k, meta[i]!];
+  }
+  const n = c.n - best;
+  const rowBytes = 16 + (c.bucket === null ? 0 : 4);
+  if (n * rowBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
+  const rows = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
+  const lists: string[] = [];
+  const localOf = new Map<number, number>();
+  let listBytes = 0;
+  for (let i = 0, w = 0; i < c.n; i++) {
+    if (meta[i] === major) continue;
+    rows.stream[w] = c.stream[i]!;
+    rows.partition[w] = c.partition[i]!;
+    rows.bucket[w] = c.bucket === null ? -1 : c.bucket[i]!;
+    let l = localOf.get(c.list[i]!);
+    if (l === undefined) {
+      l = lists.length;
+      localOf.set(c.list[i]!, l);
+      lists.push(c.lists[c.list[i]!]!);
+      listBytes += 4 + 3 * lists[l]!.length;
+    }
+    rows.list[w] = l;
+    rows.meta[w++] = meta[i]!;
+  }
+  if (n * rowBytes + listBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
+  return { major, rows: { streams: c.streams, lists, n, stream: rows.stream, partition: rows.partition, bucket: c.bucket === null ? null : rows.bucket, list: rows.list, meta: rows.meta } };
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   type StoreOptions as CoordinatorStoreOptions,
   type StoreRecord as CoordinatorStoreRecord,
   type OpenReport as CoordinatorStoreOpenReport,
+  type CompactResult,
 } from './coordinator-store.js';
 export type {
   CoordinatorStoreBackend,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { planChannels, planToJson, validatePlan, readPlan, STRATEGIES } from '../../src/channels/index.js';
+import { channelPartitions, planChannels, planToJson, validatePlan, readPlan, STRATEGIES } from '../../src/channels/index.js';
 import { AssignorError } from '../../src/errors.js';
 
 /** Naive model: Sets and Maps, obviously right, slow. */
@@ -57,7 +57,8 @@ describe('validatePlan', () => {
     });
     fc.assert(
       fc.property(corruption, ({ n, w, strategy, drops, dups, outs, pads, engine }) => {
-        const lists = planToJson(planChannels({ partitions: n, width: w, strategy, topic: 'x' })).channels.map((c) => c.partitions);
+        const plan = planChannels({ partitions: n, width: w, strategy, topic: 'x' });
+        const lists = Array.from({ length: w }, (_, c) => Array.from(channelPartitions(plan, c)));
         const seededMissing = new Set<number>();
         const seededDup = new Set<number>();
         const seededOut: number[] = [];

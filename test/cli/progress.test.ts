@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { PROGRESS_DELAY_MS, groupDigits, progressDelayMs, startProgress } from '../../src/cli/progress.js';
 import { CLI, ROOT, wide } from '../helpers.js';
 import { partitionForKey } from '../../src/hashing/index.js';
+import { scriptPrefix } from '../support/runtime.js';
 
 function fakeTerminal(isTTY = true): { stream: { isTTY: boolean; write(s: string): boolean }; text: () => string } {
   let out = '';
@@ -160,7 +161,7 @@ describe('assignor hash progress, end to end', () => {
     const feed = `(for k in ${keys.join(' ')}; do echo $k; sleep 0.4; done)`;
     const run = (stderrTo: string): Promise<string> =>
       new Promise((resolve) => {
-        const cmd = `${feed} | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hash --partitions 10 > ${join(dir, 'out.txt')} ${stderrTo}`;
+        const cmd = `${feed} | ${[...scriptPrefix(), CLI].map((w) => JSON.stringify(w)).join(' ')} hash --partitions 10 > ${join(dir, 'out.txt')} ${stderrTo}`;
         const child = spawn('script', ['-qec', wide(cmd), '/dev/null'], { cwd: ROOT });
         let text = '';
         child.stdout.on('data', (b: Buffer) => (text += b.toString()));
@@ -180,7 +181,7 @@ describe('assignor hash progress, end to end', () => {
 describe('every long command draws the bar on a terminal, erases it, and keeps it out of stdout and pipes', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   const q = (s: string): string => JSON.stringify(s);
-  const node = `${q(process.execPath)} ${q(CLI)}`;
+  const node = [...scriptPrefix(), CLI].map(q).join(' ');
 
   /** Runs a shell command line; with `tty`, inside a pseudo-terminal (util-linux `script`), whose transcript is returned. */
   const sh = (cmd: string, tty: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; text: string }> =>

@@ -55,14 +55,30 @@ function rng(seed: number): () => number {
   return () => (s = (s * 48271) % 2147483647) / 2147483647;
 }
 
-async function withAdmin<T>(fn: (a: ReturnType<Kafka['admin']>) => Promise<T>): Promise<T> {
-  const a = new Kafka({ clientId: 'assignor-test-soak', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
-  await a.connect();
-  try {
-    return await fn(a);
-  } finally {
-    await a.disconnect();
+/**
+ * Makes the topic have `count` partitions (creating it if missing). Retried until it holds: right
+ * after a broker restart the admin's requests can fail (no leader yet, metadata not loaded), and a
+ * request that failed may still have been carried out.
+ */
+async function ensurePartitions(topic: string, count: number): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const a = new Kafka({ clientId: 'assignor-test-soak', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
+    try {
+      await a.connect();
+      const have = (await a.listTopics()).includes(topic) ? (await a.fetchTopicMetadata({ topics: [topic] })).topics[0]!.partitions.length : 0;
+      if (have === count) return;
+      if (have === 0) await a.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: count }] });
+      else await a.createPartitions({ topicPartitions: [{ topic, count }] });
+    } catch (e) {
+      last = e;
+      await new Promise((r) => setTimeout(r, 1000));
+    } finally {
+      await a.disconnect().catch(() => undefined);
+    }
   }
+  throw new Error(`could not give ${topic} ${count} partitions: ${(last as Error)?.message}`);
 }
 
 interface Watch {
@@ -130,7 +146,7 @@ describe('fault soak: two watches, growth, kill -9, broker SIGKILL and restart',
       const input = `soak-input-${n}`;
       const stream = `kafka.${input}`;
       const count = 2 + pick(3);
-      await withAdmin((a) => a.createTopics({ waitForLeaders: true, topics: [{ topic: input, numPartitions: count }] }));
+      await ensurePartitions(input, count);
       const config = statefulConfig([stream], { 'job.name': `soak-${n}` });
       const jobFile = join(tempDir(), 'job.json');
       writeFileSync(jobFile, jobFileJson(config, {}));
@@ -234,7 +250,7 @@ describe('fault soak: two watches, growth, kill -9, broker SIGKILL and restart',
         await settle('a new job');
         return;
       }
-      await withAdmin((a) => a.createPartitions({ topicPartitions: [{ topic: job.input, count: next }] }));
+      await ensurePartitions(job.input, next);
       if (next % job.count === 0) stats.multiples++;
       else stats.nonMultiples++;
       stats.grows++;
@@ -248,6 +264,7 @@ describe('fault soak: two watches, growth, kill -9, broker SIGKILL and restart',
     const kinds = ['multiple', 'race', 'non-multiple', 'kill', 'broker', 'race', 'multiple'] as const;
     for (let e = 0; e < EVENTS; e++) {
       stats.events = e + 1;
+      if (e % 25 === 0) console.log(`soak: event ${e + 1}, ${Math.round((Date.now() - started) / 1000)} s, ${JSON.stringify(stats)}`);
       const r = random();
       const kind = e < kinds.length ? kinds[e]! : r < 0.3 ? 'multiple' : r < 0.55 ? 'non-multiple' : r < 0.75 ? 'kill' : r < 0.92 ? 'race' : 'broker';
       const before = alive();

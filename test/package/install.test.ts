@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { ROOT } from '../helpers.js';
+import { runtimeBinary } from '../../scripts/runtimes.mjs';
+import { command, itNeeds } from '../support/components.js';
+import { REPORT_SCRIPT, runPage, type Browser } from '../support/browser.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -16,15 +19,19 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let app = '';
 let tarball = '';
 let packed: string[] = [];
+/** What the browser bundle gave in the bare context (the test before the real browsers). */
+let browserOut: unknown;
+const chromium = command('chromium', 'apt-get install chromium');
+const firefox = command('firefox-esr', 'apt-get install firefox-esr');
 
 function run(cmd: string, args: string[], cwd = app): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, NODE_OPTIONS: '' } });
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, NODE_OPTIONS: '', DENO_NO_UPDATE_CHECK: '1' } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
 // What every entry point should answer, from any module system: Kafka's vector for "100:48069"
-// with 12 partitions is 9, and the KafkaJS partitioner agrees with it.
+// with 12 partitions is 9, and the KafkaJS and @platformatic/kafka partitioners agree with it.
 const PROBE = `
   const out = {
     partition: root.partitionForKey('100:48069', 12),
@@ -35,6 +42,9 @@ const PROBE = `
     engine: root.getKernels().name,
     nodeOnly: [typeof store.CoordinatorStore, typeof coordinator.Coordinator, 'CoordinatorStore' in root],
     sticky: [typeof kafkajs.StickyAssigner, typeof kafkajs.createStickyAssigner],
+    // assignor/platformatic loads without @platformatic/kafka installed (it only uses its types).
+    viaPlatformatic: platformatic.createJavaCompatiblePartitioner()({ topic: 't', key: '100:48069' }, undefined, { metadata: undefined }) % 12,
+    platformaticSticky: [typeof platformatic.createStickyAssigner().attach, platformatic.STICKY_ASSIGNER_NAME === kafkajs.STICKY_ASSIGNER_NAME],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -51,6 +61,8 @@ function expectProbe(stdout: string): void {
   expect(out.error).toEqual([true, 'E_RANGE']);
   expect(out.nodeOnly).toEqual(['function', 'function', false]); // Node-only parts: own entry points
   expect(out.sticky).toEqual(['function', 'function']);
+  expect(out.viaPlatformatic).toBe(9);
+  expect(out.platformaticSticky).toEqual(['function', true]);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -79,12 +91,12 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('runs from ESM', () => {
-    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     expectProbe(run('node', ['esm.mjs']));
   });
 
   it('runs from CommonJS (require)', () => {
-    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
+    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const platformatic = require('assignor/platformatic'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
     expectProbe(run('node', ['cjs.cjs']));
   });
 
@@ -127,8 +139,26 @@ describe('the packed package, installed into an empty project', () => {
     expect(run('npx', ['--no-install', 'assignor', 'hash', '--partitions', '12', '--key', '100:48069']).trim()).toBe('9');
   });
 
+  // The same installed tarball through the other runtimes' own launchers (scripts/runtimes.mjs
+  // fetches them; a runtime that cannot be had fails here). `bunx --bun` runs the bin in Bun even
+  // though its first line names node; `deno run npm:assignor` takes the package from node_modules.
+  it('runs the CLI under Bun: bunx --bun assignor', () => {
+    const bun = runtimeBinary('bun');
+    expect(run(bun, ['x', '--bun', 'assignor', '--version']).trim()).toBe(pkg.version);
+    expect(run(bun, ['x', '--bun', 'assignor', 'hash', '--partitions', '12', '--key', '100:48069']).trim()).toBe('9');
+    expect(run(bun, ['x', '--bun', 'assignor', 'channels', 'plan', '--partitions', '6', '--width', '3', '--emit', 'table'])).toMatch(/^ +0 +2 +0,1$/m);
+  });
+
+  it('runs the CLI under Deno: deno run npm:assignor', () => {
+    const deno = runtimeBinary('deno');
+    const denoRun = (args: string[]) => run(deno, ['run', '-A', '--quiet', 'npm:assignor', ...args]);
+    expect(denoRun(['--version']).trim()).toBe(pkg.version);
+    expect(denoRun(['hash', '--partitions', '12', '--key', '100:48069']).trim()).toBe('9');
+    expect(denoRun(['channels', 'plan', '--partitions', '6', '--width', '3', '--emit', 'table'])).toMatch(/^ +0 +2 +0,1$/m);
+  });
+
   it('bundles with esbuild (ESM and CommonJS output) and the bundle runs without node_modules', async () => {
-    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const elsewhere = mkdtempSync(join(tmpdir(), 'assignor-bundle-run-'));
     for (const format of ['esm', 'cjs'] as const) {
@@ -166,7 +196,19 @@ describe('the packed package, installed into an empty project', () => {
     expect(out.samza.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 10']);
     const inNode = spawnSync('node', ['--input-type=module', '-e', "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza'; process.stdout.write(jobModelJson(calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious())));"], { cwd: app, encoding: 'utf8' });
     expect(out.samza.json).toBe(inNode.stdout);
+    browserOut = out;
   });
+
+  // The same browser bundle in real browsers, served on 127.0.0.1: V8 (Chromium) and SpiderMonkey
+  // (Firefox ESR), each giving what the bare context gave.
+  for (const browser of [chromium, firefox]) {
+    itNeeds(browser)(`the browser bundle runs in ${browser.name} headless and answers as in the bare context`, async () => {
+      expect(browserOut).toBeDefined();
+      const page = `<!doctype html><meta charset="utf-8">${REPORT_SCRIPT}<script src="browser.js"></script><script>report(globalThis.out)</script>`;
+      const got = await runPage(browser.name as Browser, { 'index.html': page, 'browser.js': readFileSync(join(app, 'browser.js'), 'utf8') });
+      expect(got).toEqual(browserOut);
+    }, 120_000);
+  }
 
   it("the README's API example runs as written", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

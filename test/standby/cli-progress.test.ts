@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, wide } from '../helpers.js';
 import { placeStandbys } from '../../src/standby/index.js';
+import { scriptPrefix } from '../support/runtime.js';
 
 describe('assignor standby progress, end to end', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -21,7 +22,7 @@ describe('assignor standby progress, end to end', () => {
     const feed = `(printf '%s' ${JSON.stringify(text.slice(0, 20))}; sleep 2.5; printf '%s' ${JSON.stringify(text.slice(20))})`;
     const run = (stderrTo: string): Promise<string> =>
       new Promise((resolve) => {
-        const cmd = `${feed} | ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} standby --input - --engine reference > ${join(dir, 'out.json')} ${stderrTo}`;
+        const cmd = `${feed} | ${[...scriptPrefix(), CLI].map((w) => JSON.stringify(w)).join(' ')} standby --input - --engine reference > ${join(dir, 'out.json')} ${stderrTo}`;
         const child = spawn('script', ['-qec', wide(cmd), '/dev/null'], { cwd: ROOT });
         let out = '';
         child.stdout.on('data', (b: Buffer) => (out += b.toString()));

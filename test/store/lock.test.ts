@@ -8,6 +8,7 @@ import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore, STORE_LOCK_FILE as LOCK_FILE } from '../../src/store/index.js';
 import { cleanupTempDirs, exited, snapshotOf, spawnWriter, tempDir } from './helpers.js';
 import { caught } from '../helpers.js';
+import { itUnlessDeno } from '../support/runtime.js';
 
 afterEach(() => cleanupTempDirs());
 
@@ -35,7 +36,7 @@ describe('writer lock', () => {
     second.close();
   });
 
-  it('a writer in another process holds the lock until it closes', async () => {
+  itUnlessDeno('the writer fixture is TypeScript run through tsx, a Node loader')('a writer in another process holds the lock until it closes', async () => {
     const dir = tempDir();
     const child = spawnWriter(dir, 'hold');
     try {
@@ -62,7 +63,7 @@ describe('writer lock', () => {
     }
   });
 
-  it('a writer killed with SIGKILL leaves a stale lock that is taken over, and every acknowledged write survives', async () => {
+  itUnlessDeno('the writer fixture is TypeScript run through tsx, a Node loader')('a writer killed with SIGKILL leaves a stale lock that is taken over, and every acknowledged write survives', async () => {
     const dir = tempDir();
     const child = spawnWriter(dir, 'spam');
     await child.waitFor(/^ack 300$/);

@@ -1,0 +1,101 @@
+// One @platformatic/kafka consumer with assignor's sticky assigner, as its own process (so that
+// SIGKILL really kills a member without a LeaveGroup). Started by group-mixed.test.ts:
+//   node --import tsx test/platformatic/group-consumer.ts <brokers> <groupId> <topic,topic,...> <name>
+// Writes the same JSON lines as test/kafkajs/group-consumer.ts: 'join' (generation and assignment
+// after each SyncGroup), 'report' (the leader's assignment report), 'msg' (every message, with the
+// generation it was read in), 'ready', 'stopped', 'crash'. A line "stop" on stdin leaves cleanly;
+// "rejoin" sends a JoinGroup again (its claims changed since its last join, so the group rebalances).
+//
+// Offsets are committed by this process, only for messages already written out and only for
+// partitions it holds: the stream's own autocommit commits what it fetched, before the messages
+// are read, so a SIGKILL could lose messages that are committed but were never read.
+import './node-guard.js';
+import { Consumer, MessagesStreamModes, stringDeserializers, type GroupAssignment } from '@platformatic/kafka';
+import { createStickyAssigner } from '../../src/platformatic/index.js';
+
+const [brokers, groupId, topicList, name] = process.argv.slice(2) as [string, string, string, string];
+const topics = topicList.split(',');
+const emit = (event: object): void => {
+  process.stdout.write(JSON.stringify(event) + '\n');
+};
+
+// New partitions are noticed within a second, as the KafkaJS members' metadataMaxAge of 1000.
+const sticky = createStickyAssigner({ growthCheckMs: 1000, onAssignment: (report) => emit({ type: 'report', name, report }) });
+const consumer = new Consumer({
+  clientId: name,
+  bootstrapBrokers: [brokers],
+  groupId,
+  deserializers: stringDeserializers,
+  // As the KafkaJS members: a killed member is dropped after 6 s, a rebalance waits 10 s at most.
+  sessionTimeout: 6000,
+  heartbeatInterval: 500,
+  rebalanceTimeout: 10000,
+  retries: 20,
+  retryDelay: 250,
+  maxWaitTime: 250,
+  ...sticky.options,
+});
+sticky.attach(consumer);
+
+const assignmentOf = (as: readonly GroupAssignment[] | null | undefined): Record<string, number[]> => Object.fromEntries((as ?? []).map((a) => [a.topic, [...a.partitions].sort((x, y) => x - y)]));
+// Next offset to commit per "topic\0partition", for partitions this member holds.
+let pending = new Map<string, { topic: string; partition: number; offset: bigint; leaderEpoch: number }>();
+let held = new Set<string>();
+// The generation of the assignment in force (consumer.generationId changes at JoinGroup, before
+// the new assignment arrives with SyncGroup).
+let generation = -1;
+consumer.on('consumer:group:join', (e) => {
+  generation = e.generationId ?? -1;
+  held = new Set((e.assignments ?? []).flatMap((a) => a.partitions.map((p) => `${a.topic}\u0000${p}`)));
+  pending = new Map([...pending].filter(([k]) => held.has(k)));
+  emit({ type: 'join', name, memberId: e.memberId, generation: e.generationId, assignment: assignmentOf(e.assignments) });
+});
+
+let committing = false;
+async function commitRead(): Promise<void> {
+  if (committing || pending.size === 0) return;
+  committing = true;
+  const offsets = [...pending.values()];
+  pending = new Map();
+  try {
+    await consumer.commit({ offsets });
+  } catch {
+    // Mid-rebalance (or fenced): put back what is still held; the next tick retries.
+    for (const o of offsets) {
+      const k = `${o.topic}\u0000${o.partition}`;
+      if (held.has(k) && !pending.has(k)) pending.set(k, o);
+    }
+  } finally {
+    committing = false;
+  }
+}
+const timer = setInterval(() => void commitRead(), 500);
+
+const stream = await consumer.consume({ topics, mode: MessagesStreamModes.COMMITTED, fallbackMode: 'earliest', autocommit: false });
+stream.on('data', (m) => {
+  emit({ type: 'msg', name, topic: m.topic, partition: m.partition, offset: Number(m.offset), key: m.key ?? null, generation, held: held.has(`${m.topic}\u0000${m.partition}`) });
+  const k = `${m.topic}\u0000${m.partition}`;
+  if (held.has(k)) pending.set(k, { topic: m.topic, partition: m.partition, offset: m.offset + 1n, leaderEpoch: -1 });
+});
+stream.on('error', (error) => emit({ type: 'crash', name, error: String(error) }));
+consumer.on('error', (error) => emit({ type: 'crash', name, error: String(error) }));
+emit({ type: 'ready', name, pid: process.pid });
+
+let stopping = false;
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  if (chunk.includes('rejoin') && !stopping) {
+    consumer.joinGroup({}).catch((error: unknown) => emit({ type: 'crash', name, error: String(error) }));
+    return;
+  }
+  if (!chunk.includes('stop') || stopping) return;
+  stopping = true;
+  clearInterval(timer);
+  void (async () => {
+    await commitRead();
+    await stream.close();
+    await consumer.close(); // leaves the group
+    emit({ type: 'stopped', name });
+    process.exit(0);
+  })();
+});
