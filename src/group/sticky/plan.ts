@@ -1,0 +1,758 @@
+// The sticky assigner's planner: from what the members sent (subscriptions and claims) and the
+// topics' partition counts, the next assignment. It knows nothing of KafkaJS (assigner.ts
+// translates), so tests and the benchmark drive it directly.
+//
+// Steps: sort members and topics; resolve claims (a newer generation wins a partition, then the
+// lower member); if the group is exactly the one the claimed assignment was made for, keep it;
+// otherwise turn topics into kernel topics (a topic, a topic folded after a growth to a multiple,
+// or a co-partitioned set), find the balanced classes, run the kernel, and read the owners back.
+import { getKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
+import type { GroupProblem } from '../../engine/reference/group.js';
+import { analyzeExpansion } from '../../expansion/index.js';
+import type { Claims } from './claims.js';
+
+export interface PlanMember {
+  memberId: string;
+  /** The member's subscription, as it sent it. */
+  topics: readonly string[];
+  /** What it claims to own; null when it claims nothing or its userData could not be read. */
+  claims: Claims | null;
+  /** False when its userData was present but not readable (another assigner version, damage). */
+  readable: boolean;
+}
+
+export interface PlanTopic {
+  name: string;
+  partitions: number;
+  /** Racks holding a replica of a partition, when the brokers report racks. */
+  racksOf?: (partition: number) => readonly string[];
+}
+
+export interface CoPartitionGroup {
+  name: string;
+  topics: readonly string[];
+}
+
+export interface PlanOptions {
+  /** A member may hold up to growthSkew x its fair share of a grown topic to keep every key. */
+  growthSkew: number;
+  coPartitioned: readonly CoPartitionGroup[];
+  engine?: EngineChoice;
+}
+
+export interface GrowthReport {
+  topic: string;
+  from: number;
+  to: number;
+  /** True when every new partition went to the owner of its parent (p mod from): no key moved. */
+  keysKept: boolean;
+  /** Share of keys that changed member (exact for multiples; the least possible otherwise). */
+  movedShare: number;
+  summary: string;
+}
+
+export interface CoPartitionReport {
+  name: string;
+  topics: readonly string[];
+  honored: boolean;
+  reason?: string;
+}
+
+export interface PlanReport {
+  members: number;
+  topics: number;
+  partitions: number;
+  /** Partitions that stayed with their owner. */
+  kept: number;
+  /** Partitions taken from an owner that is still in the group and subscribed. */
+  moved: number;
+  /** Partitions that had no owner in the group (new, owner gone, or unreadable claims). */
+  placed: number;
+  /** The group, its subscriptions and the partition counts were exactly those of the claimed assignment: kept as it was. */
+  unchanged: boolean;
+  /** Claims lost to a newer generation (or, in the same generation, to a member sorted earlier). */
+  conflicts: number;
+  rackAware: boolean;
+  /** Partitions owned by a member in one of their replica racks (null when racks are not in use). */
+  rackMatched: number | null;
+  growth: GrowthReport[];
+  coPartitioned: CoPartitionReport[];
+  /** Members whose userData could not be read: treated as owning nothing. */
+  unreadableMembers: string[];
+  /** Subscribed topics that have no partitions in the metadata. */
+  missingTopics: string[];
+  engine: EngineName;
+}
+
+/**
+ * The assignment, flat: member m (in member-id order) is assigned entries
+ * [entryStart[m], entryStart[m + 1]); entry e is topic entryTopic[e] (ascending) with partitions
+ * partitionsByOwner[entryTopic[e]][entryFrom[e] .. entryTo[e]) (ascending). No object per
+ * partition or per (member, topic): the KafkaJS bytes are written straight from these arrays.
+ */
+export interface Plan {
+  memberIds: string[];
+  topics: string[];
+  counts: Int32Array;
+  partitionsByOwner: Int32Array[];
+  entryStart: Int32Array;
+  entryTopic: Int32Array;
+  entryFrom: Int32Array;
+  entryTo: Int32Array;
+  fingerprint: string;
+  report: PlanReport;
+}
+
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+// Working arrays of one planGroup call (owners and generations per partition, the kernel's
+// previous and soft owners, subscribers, slice ends), kept across calls: at a million partitions
+// they are ~25 MB a call, and allocating them afresh made every rebalance trigger a full
+// (mark-compact) collection. planGroup is synchronous and none of them outlives the call (the
+// Plan it returns is built in fresh arrays); their size is that of the largest group planned.
+const SCRATCH_OWNER = 0;
+const SCRATCH_GEN = 1;
+const SCRATCH_PREV = 2;
+const SCRATCH_SOFT = 3;
+const SCRATCH_SUBS = 4;
+const SCRATCH_ENDS = 5;
+const scratchArrays: Int32Array[] = [];
+
+/** Scratch array `slot`, n entries long, contents undefined (callers write every entry they read). */
+function scratch(slot: number, n: number): Int32Array {
+  let a = scratchArrays[slot];
+  if (a === undefined || a.length < n) {
+    a = new Int32Array(n);
+    scratchArrays[slot] = a;
+  }
+  return a.subarray(0, n);
+}
+
+/** Two 32-bit multiplicative hashes side by side: a 64-bit fingerprint as 16 hex digits. */
+class Fingerprint {
+  private a = 0x811c9dc5 | 0;
+  private b = 0x9747b28c | 0;
+  int(v: number): void {
+    this.a = Math.imul(this.a ^ v, 0x01000193);
+    this.b = Math.imul((this.b ^ v) + 0x7f4a7c15, 0x5bd1e995);
+    this.b ^= this.b >>> 15;
+  }
+  text(s: string): void {
+    this.int(s.length);
+    for (let i = 0; i < s.length; i++) this.int(s.charCodeAt(i));
+  }
+  hex(): string {
+    return (this.a >>> 0).toString(16).padStart(8, '0') + (this.b >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
+/** Owner with the most partitions among `owners` (ties: lowest member index), or -1. */
+function majority(owners: Int32Array[], at: number): number {
+  if (owners.length === 1) return owners[0]![at]!;
+  let best = -1;
+  let bestVotes = 0;
+  for (let i = 0; i < owners.length; i++) {
+    const m = owners[i]![at]!;
+    if (m < 0) continue;
+    let votes = 0;
+    for (let k = 0; k < owners.length; k++) if (owners[k]![at] === m) votes++;
+    if (votes > bestVotes || (votes === bestVotes && m < best)) {
+      best = m;
+      bestVotes = votes;
+    }
+  }
+  return best;
+}
+
+/** A topic as the kernel sees it: one topic, or a co-partitioned set (item p = partition p of each). */
+interface KernelTopic {
+  real: number[];
+  /** Items: the partition count. */
+  base: number;
+  /** Recorded partition count before a growth (0: none known or no growth): new partitions prefer their parent's owner. */
+  from: number;
+}
+
+export function planGroup(members: readonly PlanMember[], topicInfo: readonly PlanTopic[], options: PlanOptions): Plan {
+  const kernels = getKernels({ engine: options.engine });
+  const sorted = [...members].sort((x, y) => byCodeUnits(x.memberId, y.memberId));
+  const M = sorted.length;
+
+  // Members usually share one subscription array (decodeSubscription's cache): every step below
+  // that reads a subscription does it once per distinct array.
+  const lists = [...new Set(sorted.map((m) => m.topics))];
+
+  // Topics: subscribed and with partitions, sorted by name.
+  const info = new Map<string, PlanTopic>();
+  for (const t of topicInfo) info.set(t.name, t);
+  const subscribed = new Set<string>();
+  const missing = new Set<string>();
+  for (const list of lists) {
+    for (const t of list) {
+      if ((info.get(t)?.partitions ?? 0) > 0) subscribed.add(t);
+      else missing.add(t);
+    }
+  }
+  const names = [...subscribed].sort(byCodeUnits);
+  const topicIndex = new Map<string, number>();
+  names.forEach((n, i) => topicIndex.set(n, i));
+  const T = names.length;
+  const counts = Int32Array.from(names, (n) => info.get(n)!.partitions);
+
+  // Per distinct list: its topics' indices (sorted, distinct), and the index of each list entry (-1: none).
+  const listTopics = new Map<readonly string[], Int32Array>();
+  const listIndex = new Map<readonly string[], Int32Array>();
+  for (const list of lists) {
+    const at = new Int32Array(list.length);
+    const set = new Set<number>();
+    list.forEach((t, i) => {
+      at[i] = topicIndex.get(t) ?? -1;
+      if (at[i]! >= 0) set.add(at[i]!);
+    });
+    listIndex.set(list, at);
+    listTopics.set(list, Int32Array.from(set).sort());
+  }
+  const memberTopics: Int32Array[] = sorted.map((m) => listTopics.get(m.topics)!);
+  const { start: rsubStart, subs: rsubs } = subscribersOf(T, memberTopics);
+
+  // Claims -> owner per partition; the newest generation wins, then the lower member index.
+  // Flat, topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
+  const topicStart = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + counts[t]!;
+  const ownerFlat = scratch(SCRATCH_OWNER, topicStart[T]!).fill(-1);
+  const genFlat = scratch(SCRATCH_GEN, topicStart[T]!).fill(-2);
+  const owner: Int32Array[] = new Array<Int32Array>(T);
+  for (let t = 0; t < T; t++) owner[t] = ownerFlat.subarray(topicStart[t]!, topicStart[t + 1]!);
+  const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
+  const fromGen = new Int32Array(T).fill(-2);
+  const tally = new Int32Array(2); // claimed, conflicts
+  const unreadable: string[] = [];
+  for (let m = 0; m < M; m++) {
+    const member = sorted[m]!;
+    if (!member.readable) unreadable.push(member.memberId);
+    const c = member.claims;
+    if (c === null || c.generation < 0) continue;
+    claimPartitions(c, listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
+  }
+  const claimed = tally[0]!;
+  const conflicts = tally[1]!;
+
+  // Racks: members' racks interned; an item's racks are those of its replicas that some member is in.
+  const rackId = new Map<string, number>();
+  const memberRackNames = sorted.map((m) => m.claims?.rack ?? null);
+  for (const r of [...new Set(memberRackNames.filter((r): r is string => r !== null))].sort(byCodeUnits)) rackId.set(r, rackId.size);
+  const memberRack = Int32Array.from(memberRackNames, (r) => (r === null ? -1 : rackId.get(r)!));
+  const racksOf = (t: number, p: number): number[] => {
+    const f = info.get(names[t]!)!.racksOf;
+    if (f === undefined || rackId.size === 0) return [];
+    const out: number[] = [];
+    for (const r of f(p)) {
+      const id = rackId.get(r);
+      if (id !== undefined && !out.includes(id)) out.push(id);
+    }
+    return out;
+  };
+
+  // Fingerprint of everything an assignment depends on, but the claims.
+  const fp = new Fingerprint();
+  fp.text(`growthSkew=${options.growthSkew}`);
+  for (const g of options.coPartitioned) {
+    fp.text(g.name);
+    for (const t of g.topics) fp.text(t);
+  }
+  fp.int(T);
+  for (let t = 0; t < T; t++) {
+    fp.text(names[t]!);
+    fp.int(counts[t]!);
+  }
+  fp.int(M);
+  const listHash = new Map<Int32Array, number>();
+  for (let m = 0; m < M; m++) {
+    fp.text(sorted[m]!.memberId);
+    fp.text(memberRackNames[m] ?? '');
+    let h = listHash.get(memberTopics[m]!);
+    if (h === undefined) {
+      h = memberTopics[m]!.length;
+      for (const t of memberTopics[m]!) h = Math.imul(h ^ t, 0x01000193) ^ (h >>> 11);
+      listHash.set(memberTopics[m]!, h);
+    }
+    fp.int(memberTopics[m]!.length);
+    fp.int(h);
+  }
+  const fingerprint = fp.hex();
+
+  const total = counts.reduce((a, b) => a + b, 0);
+  const growth: GrowthReport[] = [];
+  const coReports: CoPartitionReport[] = [];
+  let newOwner: Int32Array[];
+  let unchanged = false;
+
+  // The same group as at the claimed assignment (every member claims from the same, newest
+  // generation, for this very fingerprint, and the claims cover every partition once): keep it.
+  // This is what makes KafkaJS's extra rebalances (a member that saw new metadata late) free, and
+  // keeps a growth's relaxed balance until the group really changes.
+  const gen0 = M > 0 ? (sorted[0]!.claims?.generation ?? -1) : -1;
+  if (
+    M > 0 &&
+    gen0 >= 0 &&
+    conflicts === 0 &&
+    claimed === total &&
+    sorted.every((m) => m.claims !== null && m.claims.generation === gen0 && m.claims.fingerprint === fingerprint)
+  ) {
+    unchanged = true;
+    newOwner = owner;
+  } else {
+    newOwner = rebalance();
+  }
+
+  function rebalance(): Int32Array[] {
+    // Co-partitioned groups that can be honored: every topic present, same count, same subscribers.
+    const groupOf = new Int32Array(T).fill(-1);
+    const groups: number[][] = [];
+    for (const g of options.coPartitioned) {
+      const ids = g.topics.map((t) => topicIndex.get(t));
+      const present = ids.filter((i): i is number => i !== undefined);
+      let reason: string | undefined;
+      if (present.length < 2) reason = `fewer than two of its topics are subscribed and have partitions`;
+      else {
+        const t0 = present[0]!;
+        const subsKey = (t: number): string => rsubs.subarray(rsubStart[t]!, rsubStart[t + 1]!).join(',');
+        for (const t of present) {
+          if (counts[t] !== counts[t0]) reason = `partition counts differ (${names[t0]} has ${counts[t0]}, ${names[t]} has ${counts[t]})`;
+          else if (subsKey(t) !== subsKey(t0)) reason = `${names[t0]} and ${names[t]} have different subscribers`;
+          if (reason !== undefined) break;
+        }
+      }
+      coReports.push({ name: g.name, topics: g.topics, honored: reason === undefined, ...(reason === undefined ? {} : { reason }) });
+      if (reason !== undefined) continue;
+      const list = [...present].sort((a, b) => a - b);
+      for (const t of list) groupOf[t] = groups.length;
+      groups.push(list);
+    }
+
+    // Kernel topics, in the order of their first real topic. A topic (or co-partitioned set) that
+    // grew from B to k*B is folded instead, when every old partition's owner is still here and no
+    // member would then hold more than growthSkew times its fair share: partition p joins the
+    // owner of p mod B, nothing of it moves, and it sits out of the kernel (and of the totals) for
+    // this rebalance.
+    const kts: KernelTopic[] = [];
+    const ktOf = new Int32Array(T).fill(-1);
+    const folded = new Int32Array(T).fill(-1); // real topic -> index into foldedOwners
+    const foldedOwners: Int32Array[] = []; // per fold: owner of each family j < B
+    const done = new Uint8Array(T);
+    for (let t = 0; t < T; t++) {
+      if (done[t] === 1) continue;
+      const real = groupOf[t]! >= 0 ? groups[groupOf[t]!]! : [t];
+      for (const r of real) done[r] = 1;
+      const C = counts[t]!;
+      const S = rsubStart[t + 1]! - rsubStart[t]!;
+      const owners = real.map((r) => owner[r]!);
+      // A growth is known when every real topic recorded the same smaller count.
+      const B = real.every((r) => from[r] === from[t]) && from[t]! > 0 && from[t]! < C ? from[t]! : 0;
+      let fold = false;
+      let why = '';
+      if (B > 0) {
+        const multiple = C % B === 0;
+        if (multiple && S > 0) {
+          const parent = new Int32Array(B);
+          const families = new Int32Array(M); // old partitions per owner
+          let orphans = 0;
+          let largest = 0;
+          for (let j = 0; j < B; j++) {
+            parent[j] = majority(owners, j);
+            if (parent[j]! < 0) orphans++;
+            else largest = Math.max(largest, ++families[parent[j]!]!);
+          }
+          const most = largest * (C / B);
+          if (orphans > 0) why = `${orphans} of its ${B} old partitions have no owner in the group any more`;
+          else if (most * S > options.growthSkew * C) why = `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share`;
+          else {
+            fold = true;
+            for (const r of real) folded[r] = foldedOwners.length;
+            foldedOwners.push(parent);
+          }
+        }
+        const analysis = analyzeExpansion(B, C);
+        for (const r of real) {
+          growth.push({
+            topic: names[r]!,
+            from: B,
+            to: C,
+            keysKept: fold,
+            movedShare: fold ? 0 : analysis.movedShare,
+            summary: fold
+              ? `${names[r]}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
+              : multiple
+                ? `${names[r]}: ${B} -> ${C}: ${why}; balanced instead, preferring the owner of p mod ${B} for new partition p`
+                : `${names[r]}: ${analysis.summary}`,
+          });
+        }
+      }
+      if (fold) continue;
+      const kt: KernelTopic = { real, base: C, from: B };
+      for (const r of real) ktOf[r] = kts.length;
+      kts.push(kt);
+    }
+    const K = kts.length;
+
+    // Flat kernel problem. Without co-partitioned groups kernel topic k is real topic k, so the
+    // subscriber arrays are shared, not copied.
+    const direct = K === T; // no co-partitioned set and nothing folded
+    const subStart = direct ? rsubStart : new Int32Array(K + 1);
+    const itemStart = new Int32Array(K + 1);
+    const topicWeight = new Int32Array(K);
+    for (let k = 0; k < K; k++) {
+      const t0 = kts[k]!.real[0]!;
+      if (!direct) subStart[k + 1] = subStart[k]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
+      itemStart[k + 1] = itemStart[k]! + kts[k]!.base;
+      topicWeight[k] = kts[k]!.real.length;
+    }
+    let subs = rsubs;
+    if (!direct) {
+      subs = new Int32Array(subStart[K]!);
+      for (let k = 0; k < K; k++) {
+        const t0 = kts[k]!.real[0]!;
+        subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[k]!);
+      }
+    }
+    const N = itemStart[K]!;
+    const prevOwner = scratch(SCRATCH_PREV, N); // every item written below
+    const softOwner = kts.some((kt) => kt.from > 0) ? scratch(SCRATCH_SOFT, N).fill(-1) : new Int32Array(0);
+    const useRacks = rackId.size > 0;
+    const rackStart = new Int32Array(useRacks ? N + 1 : 0);
+    const rackList: number[] = [];
+    for (let k = 0; k < K; k++) {
+      const kt = kts[k]!;
+      const owners = kt.real.map((r) => owner[r]!);
+      const i0 = itemStart[k]!;
+      if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
+      else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
+      if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
+      if (!useRacks) continue;
+      for (let j = 0; j < kt.base; j++) {
+        let common = racksOf(kt.real[0]!, j);
+        for (let q = 1; q < kt.real.length && common.length > 0; q++) {
+          const other = racksOf(kt.real[q]!, j);
+          common = common.filter((r) => other.includes(r));
+        }
+        for (const r of common) rackList.push(r);
+        rackStart[i0 + j + 1] = rackList.length;
+      }
+    }
+
+    const topicClass = balancedClasses(M, kts, ktOf, memberTopics, subStart, subs);
+    const problem: GroupProblem = {
+      members: M,
+      rackCount: rackId.size,
+      memberRack,
+      topicClass,
+      topicWeight,
+      subStart,
+      subs,
+      itemStart,
+      prevOwner,
+      softOwner,
+      rackStart,
+      racks: Int32Array.from(rackList),
+    };
+    const itemOwner = kernels.groupAssign(problem);
+
+    // Back to partitions: a kernel topic of one topic is read in place; folded topics follow their parents.
+    const out: Int32Array[] = new Array<Int32Array>(T);
+    for (let t = 0; t < T; t++) {
+      if (folded[t]! < 0) continue;
+      const parent = foldedOwners[folded[t]!]!;
+      // Folded only on growth to a multiple: the count is k copies of the parents' owners.
+      const o = new Int32Array(counts[t]!);
+      o.set(parent);
+      for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
+      out[t] = o;
+    }
+    for (let k = 0; k < K; k++) {
+      const kt = kts[k]!;
+      const i0 = itemStart[k]!;
+      if (kt.real.length === 1) out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
+      else for (const r of kt.real) out[r] = itemOwner.slice(i0, i0 + kt.base);
+    }
+    // Exact share of keys that changed member on a growth that was not folded, for multiples.
+    for (const g of growth) {
+      if (g.keysKept || g.to % g.from !== 0) continue;
+      const t = topicIndex.get(g.topic)!;
+      let changed = 0;
+      for (let q = 0; q < g.to; q++) if (out[t]![q] !== owner[t]![q % g.from]) changed++;
+      g.movedShare = changed / g.to;
+    }
+    return out;
+  }
+
+  const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = groupByOwner(M, counts, rsubStart, rsubs, newOwner, owner);
+  let rackMatched = 0;
+  if (rackId.size > 0) {
+    for (let t = 0; t < T; t++) {
+      const o = newOwner[t]!;
+      for (let p = 0; p < o.length; p++) if (memberRack[o[p]!]! >= 0 && racksOf(t, p).includes(memberRack[o[p]!]!)) rackMatched++;
+    }
+  }
+
+  const rackAware = rackId.size > 0 && topicInfo.some((t) => t.racksOf !== undefined);
+  return {
+    memberIds: sorted.map((m) => m.memberId),
+    topics: names,
+    counts,
+    partitionsByOwner,
+    entryStart,
+    entryTopic,
+    entryFrom,
+    entryTo,
+    fingerprint,
+    report: {
+      members: M,
+      topics: T,
+      partitions: total,
+      kept,
+      moved,
+      placed,
+      unchanged,
+      conflicts,
+      rackAware,
+      rackMatched: rackAware ? rackMatched : null,
+      growth,
+      coPartitioned: coReports,
+      unreadableMembers: unreadable,
+      missingTopics: [...missing].sort(byCodeUnits),
+      engine: kernels.name,
+    },
+  };
+}
+
+/**
+ * Per topic: partitions grouped by owner (counting sort, ascending within an owner), all topics in
+ * one buffer; per member: entries (topic, slice), topics ascending; and the moves against the
+ * previous owners. A function of its own, on typed arrays only: this is a pass over every
+ * partition and every (topic, subscriber) pair, 2M steps at the benchmark's size.
+ */
+function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs: Int32Array, newOwner: readonly Int32Array[], owner: readonly Int32Array[]) {
+  const T = counts.length;
+  let N = 0;
+  for (let t = 0; t < T; t++) N += counts[t]!;
+  const flat = new Int32Array(N);
+  const partitionsByOwner: Int32Array[] = new Array<Int32Array>(T);
+  // Per (topic, subscriber position j): where that subscriber's slice ends in its topic's array;
+  // slot subStart[t] + t holds 0, so slice j is ends[base + j] .. ends[base + j + 1].
+  const ends = scratch(SCRATCH_ENDS, subs.length + T);
+  const posOf = new Int32Array(M);
+  const cursor = new Int32Array(M);
+  const entryStart = new Int32Array(M + 1);
+  let kept = 0;
+  let moved = 0;
+  let placed = 0;
+  let at0 = 0;
+  for (let t = 0; t < T; t++) {
+    const s0 = subStart[t]!;
+    const S = subStart[t + 1]! - s0;
+    const base = s0 + t;
+    // Subscribers are ascending member indices, so when every member subscribes, subscriber j is
+    // member j: the common case skips the member -> position map (two indirections per partition).
+    const everyone = S === M;
+    if (!everyone) for (let j = 0; j < S; j++) posOf[subs[s0 + j]!] = j;
+    const o = newOwner[t]!;
+    const prev = owner[t]!;
+    const C = counts[t]!;
+    ends[base] = 0;
+    for (let j = 0; j < S; j++) cursor[j] = 0;
+    if (everyone) for (let p = 0; p < C; p++) cursor[o[p]!]!++;
+    else for (let p = 0; p < C; p++) cursor[posOf[o[p]!]!]!++;
+    let sum = 0;
+    for (let j = 0; j < S; j++) {
+      const n = cursor[j]!;
+      if (n > 0) entryStart[subs[s0 + j]! + 1]!++;
+      cursor[j] = sum;
+      sum += n;
+      ends[base + j + 1] = sum;
+    }
+    const byOwner = flat.subarray(at0, at0 + C);
+    at0 += C;
+    if (everyone) for (let p = 0; p < C; p++) byOwner[cursor[o[p]!]!++] = p;
+    else for (let p = 0; p < C; p++) byOwner[cursor[posOf[o[p]!]!]!++] = p;
+    for (let p = 0; p < C; p++) {
+      const m = o[p]!;
+      const q = prev[p]!;
+      if (q < 0) placed++;
+      else if (q === m) kept++;
+      else moved++;
+    }
+    partitionsByOwner[t] = byOwner;
+  }
+  for (let m = 0; m < M; m++) entryStart[m + 1]! += entryStart[m]!;
+  const E = entryStart[M]!;
+  // One allocation for the three entry arrays (a million entries when every member holds one
+  // partition of each topic).
+  const entries = new Int32Array(3 * E);
+  const entryTopic = entries.subarray(0, E);
+  const entryFrom = entries.subarray(E, 2 * E);
+  const entryTo = entries.subarray(2 * E);
+  const fill = entryStart.slice(0, M);
+  for (let t = 0; t < T; t++) {
+    const s0 = subStart[t]!;
+    const S = subStart[t + 1]! - s0;
+    const base = s0 + t;
+    for (let j = 0; j < S; j++) {
+      const a = ends[base + j]!;
+      const b = ends[base + j + 1]!;
+      if (a === b) continue;
+      const e = fill[subs[s0 + j]!]!++;
+      entryTopic[e] = t;
+      entryFrom[e] = a;
+      entryTo[e] = b;
+    }
+  }
+  return { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed };
+}
+
+/**
+ * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
+ * newer generation wins; in the same generation the earlier member, which claimed first. The
+ * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
+ * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
+ */
+function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
+  const g = c.generation;
+  const parts = c.partitions;
+  let claimed = 0;
+  let conflicts = 0;
+  for (let k = 0; k < c.topic.length; k++) {
+    const t = index[c.topic[k]!]!;
+    if (t < 0) continue;
+    if (g > fromGen[t]!) {
+      fromGen[t] = g;
+      from[t] = c.count[k]!;
+    }
+    const base = topicStart[t]!;
+    const C = topicStart[t + 1]! - base;
+    for (let i = c.start[k]!, end = c.start[k + 1]!; i < end; i++) {
+      const p = parts[i]!;
+      if (p >= C) continue;
+      claimed++;
+      const q = base + p;
+      const had = ownerGen[q]!;
+      if (g > had) {
+        // Claimed before exactly when a generation is recorded (they are written together, and
+        // claims have generations >= 0): no read of owner[q], a cache miss per partition here.
+        if (had >= 0) conflicts++;
+        owner[q] = m;
+        ownerGen[q] = g;
+      } else conflicts++;
+    }
+  }
+  tally[0]! += claimed;
+  tally[1]! += conflicts;
+}
+
+/**
+ * Subscribers of every topic, ascending member index, flat: topic t's are subs[start[t] ..
+ * start[t + 1]). Counted per distinct subscription (members share their topic arrays); when
+ * every member has the same one, each topic's subscribers are all members, copied in one go.
+ */
+function subscribersOf(T: number, memberTopics: readonly Int32Array[]): { start: Int32Array; subs: Int32Array } {
+  const M = memberTopics.length;
+  const membersOf = new Map<Int32Array, number>();
+  for (let m = 0; m < M; m++) membersOf.set(memberTopics[m]!, (membersOf.get(memberTopics[m]!) ?? 0) + 1);
+  const start = new Int32Array(T + 1);
+  for (const [ts, n] of membersOf) for (let i = 0; i < ts.length; i++) start[ts[i]! + 1]! += n;
+  for (let t = 0; t < T; t++) start[t + 1]! += start[t]!;
+  const subs = scratch(SCRATCH_SUBS, start[T]!); // every entry written below
+  if (membersOf.size === 1 && M > 0) {
+    const all = new Int32Array(M);
+    for (let m = 0; m < M; m++) all[m] = m;
+    const ts = memberTopics[0]!;
+    for (let i = 0; i < ts.length; i++) subs.set(all, start[ts[i]!]!);
+    return { start, subs };
+  }
+  const at = start.slice(0, T);
+  for (let m = 0; m < M; m++) {
+    const ts = memberTopics[m]!;
+    for (let i = 0; i < ts.length; i++) subs[at[ts[i]!]!++] = m;
+  }
+  return { start, subs };
+}
+
+/**
+ * Class of every kernel topic whose members' totals the kernel balances: members with identical
+ * subscriptions form a class; a class is balanced when no one outside it subscribes any of its
+ * topics. Returns the class id per kernel topic, -1 for topics shared across subscriptions.
+ */
+function balancedClasses(M: number, kts: KernelTopic[], ktOf: Int32Array, memberTopics: Int32Array[], subStart: Int32Array, subs: Int32Array): Int32Array {
+  const K = kts.length;
+  // Each member's kernel topics, sorted and distinct.
+  const bySubscription = new Map<Int32Array, Int32Array>();
+  const sig: Int32Array[] = memberTopics.map((ts) => {
+    let k = bySubscription.get(ts);
+    if (k === undefined) {
+      // Folded topics (no kernel topic) sit out of the totals.
+      k = Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!).filter((x) => x >= 0))).sort();
+      bySubscription.set(ts, k);
+    }
+    return k;
+  });
+  const classOf = new Int32Array(M).fill(-1);
+  const byHash = new Map<number, number[]>();
+  let classes = 0;
+  const firstOf: number[] = [];
+  const sigHash = new Map<Int32Array, number>();
+  for (let m = 0; m < M; m++) {
+    const s = sig[m]!;
+    let h = sigHash.get(s);
+    if (h === undefined) {
+      h = s.length;
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s[i]!, 0x5bd1e995) ^ (h >>> 13);
+      sigHash.set(s, h);
+    }
+    const bucket = byHash.get(h) ?? [];
+    let found = -1;
+    for (const c of bucket) {
+      const o = sig[firstOf[c]!]!;
+      if (o === s || (o.length === s.length && o.every((v, i) => v === s[i]))) {
+        found = c;
+        break;
+      }
+    }
+    if (found < 0) {
+      found = classes++;
+      firstOf.push(m);
+      bucket.push(found);
+      byHash.set(h, bucket);
+    }
+    classOf[m] = found;
+  }
+  const size = new Int32Array(classes);
+  for (let m = 0; m < M; m++) size[classOf[m]!]!++;
+  // A kernel topic is exclusive to a class when all its subscribers are in it: every member of
+  // the first subscriber's class subscribes it, so exactly when it has as many subscribers as
+  // that class has members (no loop over the subscribers).
+  const exclusive = new Int32Array(K).fill(-1);
+  for (let k = 0; k < K; k++) {
+    const a = subStart[k]!;
+    const b = subStart[k + 1]!;
+    if (b === a) continue;
+    const c = classOf[subs[a]!]!;
+    if (b - a === size[c]) exclusive[k] = c;
+  }
+  const balanced = new Uint8Array(classes).fill(1);
+  for (let c = 0; c < classes; c++) {
+    const s = sig[firstOf[c]!]!;
+    if (s.length === 0) balanced[c] = 0;
+    for (const k of s) if (exclusive[k] !== c) balanced[c] = 0;
+  }
+  // The kernel takes class ids below the topic count: number the balanced classes as they appear.
+  const topicClass = new Int32Array(K).fill(-1);
+  const renumber = new Int32Array(classes).fill(-1);
+  let used = 0;
+  for (let k = 0; k < K; k++) {
+    const c = exclusive[k]!;
+    if (c < 0 || balanced[c] !== 1) continue;
+    if (renumber[c]! < 0) renumber[c] = used++;
+    topicClass[k] = renumber[c]!;
+  }
+  return topicClass;
+}
