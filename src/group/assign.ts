@@ -16,8 +16,8 @@ export interface AssignGroupOptions extends StickyOptions {
 
 export interface GroupAssignment {
   strategy: GroupStrategy;
-  /** Every member (by id, ascending), its topics ascending, their partitions ascending; a member with nothing has an empty Map. */
-  assignment: Map<string, Map<string, number[]>>;
+  /** Every member (by id, ascending), its topics ascending, their partitions ascending; a member with nothing has an empty Map. Built on first read. */
+  readonly assignment: Map<string, Map<string, number[]>>;
   report: GroupReport;
   /** Owner (index into `memberIds`) per partition of every assigned topic, and the previous owners (-1: none): for reports and pages. */
   owners: Map<string, Int32Array>;
@@ -35,19 +35,29 @@ function strategyOf(v: unknown): GroupStrategy {
   return v as GroupStrategy;
 }
 
+/**
+ * Calls back, per topic (ascending) and per member (in id order) holding some of it, with the
+ * member and its partitions of the topic, ascending: a counting sort per topic, no object per partition.
+ */
+function forEachHolding(group: Group, owners: Map<string, Int32Array>, fn: (m: number, topic: string, parts: Int32Array) => void): void {
+  const M = group.members.length;
+  const start = new Int32Array(M + 1);
+  for (const name of group.assigned) {
+    const owner = owners.get(name)!;
+    start.fill(0);
+    for (let p = 0; p < owner.length; p++) if (owner[p]! >= 0) start[owner[p]! + 1]!++;
+    for (let m = 0; m < M; m++) start[m + 1]! += start[m]!;
+    const sorted = new Int32Array(start[M]!);
+    const at = start.slice(0, M);
+    for (let p = 0; p < owner.length; p++) if (owner[p]! >= 0) sorted[at[owner[p]!]!++] = p;
+    for (let m = 0; m < M; m++) if (start[m + 1]! > start[m]!) fn(m, name, sorted.subarray(start[m]!, start[m + 1]!));
+  }
+}
+
 /** Per member, per topic, the partitions it owns, ascending. */
 function byMember(group: Group, owners: Map<string, Int32Array>): Map<string, Map<string, number[]>> {
   const lists = group.members.map(() => new Map<string, number[]>());
-  for (const name of group.assigned) {
-    const owner = owners.get(name)!;
-    for (let p = 0; p < owner.length; p++) {
-      if (owner[p]! < 0) continue;
-      const mine = lists[owner[p]!]!;
-      const list = mine.get(name);
-      if (list === undefined) mine.set(name, [p]);
-      else list.push(p);
-    }
-  }
+  forEachHolding(group, owners, (m, topic, parts) => lists[m]!.set(topic, Array.from(parts)));
   return new Map(group.members.map((m, i) => [m.id, lists[i]!]));
 }
 
@@ -61,9 +71,14 @@ export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): Gr
   const group = readGroup(spec);
   const before = previousOwners(group);
   const owners = strategy === 'range' ? assignRange(group) : strategy === 'round-robin' ? assignRoundRobin(group) : assignSticky(group, options).owners;
+  let assignment: Map<string, Map<string, number[]>> | undefined;
   return {
     strategy,
-    assignment: byMember(group, owners),
+    // Built on first read: at a million partitions that is a million arrays, which the JSON
+    // writer and the report do not need.
+    get assignment() {
+      return (assignment ??= byMember(group, owners));
+    },
     report: groupReport(group, owners, before),
     owners,
     previous: before.owners,
@@ -74,10 +89,8 @@ export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): Gr
 
 /** The result as the JSON `assignor group` prints: { strategy, assignment, report }, user strings as data. */
 export function groupAssignmentJson(result: GroupAssignment): string {
-  const members: string[] = [];
-  for (const [id, topics] of result.assignment) {
-    const entries = [...topics].map(([t, ps]) => `${JSON.stringify(t)}:[${ps.join(',')}]`);
-    members.push(`${JSON.stringify(id)}:{${entries.join(',')}}`);
-  }
+  const entries: string[][] = result.memberIds.map(() => []);
+  forEachHolding(result.group, result.owners, (m, topic, parts) => entries[m]!.push(`${JSON.stringify(topic)}:[${parts.join(',')}]`));
+  const members = result.memberIds.map((id, m) => `${JSON.stringify(id)}:{${entries[m]!.join(',')}}`);
   return `{"strategy":${JSON.stringify(result.strategy)},"assignment":{${members.join(',')}},"report":${JSON.stringify(result.report)}}`;
 }

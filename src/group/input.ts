@@ -138,12 +138,18 @@ function readOwned(v: unknown, path: string): Map<string, number[]> {
   return owned;
 }
 
-function readMember(v: unknown, path: string): GroupMember {
+/** The distinct topics of a subscription; `last` when they are the same list (the common case, without a Set). */
+function readTopics(list: readonly unknown[], path: string, last: string[] | null): string[] {
+  if (last !== null && last.length === list.length && list.every((t, i) => t === last[i])) return last;
+  return [...new Set(list.map((t, i) => requireString(t, 'a subscribed topic', `${path}[${i}]`)))];
+}
+
+function readMember(v: unknown, path: string, last: string[] | null): GroupMember {
   if (!isRecord(v)) bad(`a member must be an object { id, topics, rack?, owned?, generation? }, got ${describe(v)}`, path);
   noUnknownFields(v, MEMBER_FIELDS, path);
   const id = requireString(v.id, 'a member id', `${path}.id`);
   const topicList = requireList(v.topics, 'a subscription', `${path}.topics`);
-  const topics = [...new Set(topicList.map((t, i) => requireString(t, 'a subscribed topic', `${path}.topics[${i}]`)))];
+  const topics = readTopics(topicList, `${path}.topics`, last);
   const rack = optionalString(v.rack, 'a rack', `${path}.rack`);
   const instanceId = optionalString(v.instanceId, 'an instance id', `${path}.instanceId`);
   const generation = v.generation === undefined ? 0 : requireInt(v.generation, 0, MAX_PARTITIONS, 'a generation', `${path}.generation`);
@@ -167,8 +173,18 @@ export function readGroup(spec: unknown): Group {
   });
   const ids = new Set<string>();
   const instances = new Set<string>();
+  // Members with the same subscription share one array: the sticky planner reads each distinct one once.
+  const lists = new Map<string, string[]>();
+  let last: string[] | null = null;
   const members = requireList(spec.members, 'members', 'members').map((m, i) => {
-    const member = readMember(m, `members[${i}]`);
+    const member = readMember(m, `members[${i}]`, last);
+    if (member.topics !== last) {
+      const key = JSON.stringify(member.topics);
+      const shared = lists.get(key);
+      if (shared === undefined) lists.set(key, member.topics);
+      else member.topics = shared;
+      last = member.topics;
+    }
     if (ids.has(member.id)) bad(`duplicate member id ${describe(member.id)}`, `members[${i}].id`);
     ids.add(member.id);
     if (member.instanceId !== null) {

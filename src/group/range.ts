@@ -149,9 +149,17 @@ export function assignRange(group: Group): Map<string, Int32Array> {
   group.members.forEach((member, m) => {
     for (const t of member.topics) subscribers.get(t)?.push(m) ?? subscribers.set(t, [m]);
   });
+  // Topics with the same subscribers share one sorted list (usually every topic has the same).
+  const orders: { subs: number[]; order: number[] }[] = [];
+  const orderOf = (subs: number[]): number[] => {
+    const same = orders.find((o) => o.subs.length === subs.length && o.subs.every((m, i) => m === subs[i]));
+    if (same !== undefined) return same.order;
+    orders.push({ subs, order: kafkaOrder(group.members, subs) });
+    return orders.at(-1)!.order;
+  };
   const states = group.assigned.map((name) => {
     const topic = group.topics.get(name)!;
-    return new TopicState(name, kafkaOrder(group.members, subscribers.get(name)!), rackOf, topic.partitions, topic.racks, M);
+    return new TopicState(name, orderOf(subscribers.get(name)!), rackOf, topic.partitions, topic.racks, M);
   });
   if (states.some((s) => s.needsRackAware)) assignWithRackMatching(states);
   for (const s of states) assignRanges(s, false);

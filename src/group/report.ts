@@ -47,6 +47,7 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
   }
   let conflicts = 0;
   group.members.forEach((member, m) => {
+    if (member.owned.size === 0) return;
     for (const name of member.topics) {
       const parts = member.owned.get(name);
       const owner = owners.get(name);

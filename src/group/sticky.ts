@@ -45,15 +45,14 @@ export function assignSticky(group: Group, options: StickyOptions = {}): { owner
   });
   const plan = planGroup(members, topics, { growthSkew: skew, coPartitioned: options.coPartitioned ?? [], engine: options.engine });
   // The plan's members are in member-id order too (group.members is sorted the same way).
-  const owners = new Map<string, Int32Array>();
-  plan.topics.forEach((name, t) => owners.set(name, new Int32Array(plan.counts[t]!).fill(-1)));
+  const byTopic = Array.from(plan.counts, (n) => new Int32Array(n).fill(-1));
   for (let m = 0; m < plan.memberIds.length; m++) {
     for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
-      const t = plan.entryTopic[e]!;
-      const owner = owners.get(plan.topics[t]!)!;
-      const byOwner = plan.partitionsByOwner[t]!;
-      for (let i = plan.entryFrom[e]!; i < plan.entryTo[e]!; i++) owner[byOwner[i]!] = m;
+      const owner = byTopic[plan.entryTopic[e]!]!;
+      const byOwner = plan.partitionsByOwner[plan.entryTopic[e]!]!;
+      for (let i = plan.entryFrom[e]!, end = plan.entryTo[e]!; i < end; i++) owner[byOwner[i]!] = m;
     }
   }
+  const owners = new Map(plan.topics.map((name, t) => [name, byTopic[t]!]));
   return { owners, plan: plan.report };
 }
