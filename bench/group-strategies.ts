@@ -149,7 +149,7 @@ function java(size: string, T: number, P: number, M: number, runs: number): Stra
   const contender = "Kafka's CooperativeStickyAssignor";
   try {
     const cp = compileJava('kafka', [fileURLToPath(new URL('./java/GroupStrategiesTiming.java', import.meta.url))], fileURLToPath(new URL('../test/kafka/target/group-bench', import.meta.url)));
-    const out = runJava(cp, 'GroupStrategiesTiming', [String(T), String(P), String(M), String(runs)], undefined, '12g').stdout.split('\n');
+    const out = runJava(cp, 'GroupStrategiesTiming', [String(T), String(P), String(M), String(runs)], undefined, T * P > 2e6 ? '12g' : '6g').stdout.split('\n');
     const rows: StrategyRow[] = [];
     let prev: Owners | null = null;
     const all = steps(M);

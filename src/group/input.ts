@@ -124,15 +124,30 @@ function readTopic(v: unknown, path: string): GroupTopic {
   return { name, partitions, racks, previous: previous === partitions ? 0 : previous };
 }
 
+/** True when `list` holds integers in [0, 2^31 - 2], strictly ascending (what a client sends): taken as it is. */
+function ascendingPartitions(list: readonly unknown[]): boolean {
+  let last = -1;
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i];
+    if (typeof p !== 'number' || !Number.isInteger(p) || p <= last || p > MAX_PARTITIONS - 1) return false;
+    last = p;
+  }
+  return true;
+}
+
 function readOwned(v: unknown, path: string): Map<string, number[]> {
   const owned = new Map<string, number[]>();
   if (v === undefined || v === null) return owned;
   if (!isRecord(v)) bad(`owned must be an object { "<topic>": [partitions] }, got ${describe(v)}`, path);
   // Own keys only: a topic named __proto__ is data (JSON.parse makes it an own property).
   for (const topic of Object.keys(v)) {
+    const list = v[topic];
+    if (Array.isArray(list) && ascendingPartitions(list)) {
+      owned.set(topic, list as number[]);
+      continue;
+    }
     const at = `${path}[${JSON.stringify(topic)}]`;
-    const list = requireList(v[topic], 'owned partitions', at);
-    const parts = list.map((p, i) => requireInt(p, 0, MAX_PARTITIONS - 1, 'an owned partition', `${at}[${i}]`));
+    const parts = requireList(list, 'owned partitions', at).map((p, i) => requireInt(p, 0, MAX_PARTITIONS - 1, 'an owned partition', `${at}[${i}]`));
     owned.set(topic, [...new Set(parts)].sort((a, b) => a - b));
   }
   return owned;

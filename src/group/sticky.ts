@@ -13,31 +13,53 @@ export interface StickyOptions {
   engine?: EngineChoice;
 }
 
+/** Per entry of a subscription list: the count its claims were made at (0: no such topic). */
+function claimCounts(list: readonly string[], group: Group): Int32Array {
+  return Int32Array.from(list, (name) => {
+    const info = group.topics.get(name);
+    return info === undefined ? 0 : info.previous > 0 ? info.previous : info.partitions;
+  });
+}
+
 /** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
-function claimsOf(member: GroupMember, group: Group): Claims | null {
+function claimsOf(member: GroupMember, counts: Int32Array): Claims | null {
   if (member.owned.size === 0 && member.rack === null) return null;
-  const topic: number[] = [];
-  const count: number[] = [];
-  const start: number[] = [0];
-  const parts: number[] = [];
+  let entries = 0;
+  let total = 0;
   member.topics.forEach((name, i) => {
     const owned = member.owned.get(name);
-    const info = group.topics.get(name);
-    if (owned === undefined || owned.length === 0 || info === undefined) return;
-    topic.push(i);
-    count.push(info.previous > 0 ? info.previous : info.partitions);
-    for (const p of owned) parts.push(p);
-    start.push(parts.length);
+    if (owned === undefined || owned.length === 0 || counts[i] === 0) return;
+    entries++;
+    total += owned.length;
   });
-  const generation = topic.length === 0 ? -1 : member.generation;
-  return { generation, rack: member.rack, fingerprint: '', topic: Int32Array.from(topic), count: Int32Array.from(count), start: Int32Array.from(start), partitions: Int32Array.from(parts) };
+  const topic = new Int32Array(entries);
+  const count = new Int32Array(entries);
+  const start = new Int32Array(entries + 1);
+  const partitions = new Int32Array(total);
+  let k = 0;
+  member.topics.forEach((name, i) => {
+    const owned = member.owned.get(name);
+    if (owned === undefined || owned.length === 0 || counts[i] === 0) return;
+    topic[k] = i;
+    count[k] = counts[i]!;
+    partitions.set(owned, start[k]!);
+    start[k + 1] = start[k]! + owned.length;
+    k++;
+  });
+  return { generation: entries === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
 export function assignSticky(group: Group, options: StickyOptions = {}): { owners: Map<string, Int32Array>; plan: PlanReport } {
   const skew = options.growthSkew ?? 2;
   if (typeof skew !== 'number' || Number.isNaN(skew) || skew < 1) throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(skew)}`, 'options.growthSkew');
-  const members = group.members.map((m) => ({ memberId: m.id, topics: m.topics, claims: claimsOf(m, group), readable: true }));
+  // Members share their subscription lists (readGroup): the counts are looked up once per list.
+  const countsByList = new Map<readonly string[], Int32Array>();
+  const members = group.members.map((m) => {
+    let counts = countsByList.get(m.topics);
+    if (counts === undefined) countsByList.set(m.topics, (counts = claimCounts(m.topics, group)));
+    return { memberId: m.id, topics: m.topics, claims: claimsOf(m, counts), readable: true };
+  });
   const topics: PlanTopic[] = group.assigned.map((name) => {
     const t = group.topics.get(name)!;
     const racks = t.racks;
