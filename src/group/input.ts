@@ -55,7 +55,7 @@ export interface GroupMember {
   /** Distinct, in the order given. */
   topics: string[];
   /** Owned partitions per topic, distinct and ascending (topics as given, not yet checked against the metadata). */
-  owned: Map<string, number[]>;
+  owned: OwnedPartitions;
   generation: number;
 }
 
@@ -135,22 +135,40 @@ function ascendingPartitions(list: readonly unknown[]): boolean {
   return true;
 }
 
-function readOwned(v: unknown, path: string): Map<string, number[]> {
-  const owned = new Map<string, number[]>();
-  if (v === undefined || v === null) return owned;
-  if (!isRecord(v)) bad(`owned must be an object { "<topic>": [partitions] }, got ${describe(v)}`, path);
-  // Own keys only: a topic named __proto__ is data (JSON.parse makes it an own property).
-  for (const topic of Object.keys(v)) {
-    const list = v[topic];
-    if (Array.isArray(list) && ascendingPartitions(list)) {
-      owned.set(topic, list as number[]);
-      continue;
-    }
-    const at = `${path}[${JSON.stringify(topic)}]`;
-    const parts = requireList(list, 'owned partitions', at).map((p, i) => requireInt(p, 0, MAX_PARTITIONS - 1, 'an owned partition', `${at}[${i}]`));
-    owned.set(topic, [...new Set(parts)].sort((a, b) => a - b));
+/**
+ * A member's owned partitions per topic, read from the input object without copying it: lists that
+ * are ascending and distinct are used as given, the others are normalized once. Topics are own
+ * keys only, so a topic named __proto__ is data (JSON.parse makes it an own property).
+ */
+export class OwnedPartitions {
+  static readonly NONE = new OwnedPartitions(Object.create(null) as Record<string, number[]>, new Map(), 0);
+
+  private constructor(
+    private readonly given: Readonly<Record<string, unknown>>,
+    private readonly fixed: Map<string, number[]>,
+    /** How many topics have a list (empty lists included). */
+    readonly size: number,
+  ) {}
+
+  get(topic: string): number[] | undefined {
+    if (!Object.hasOwn(this.given, topic)) return undefined;
+    return this.fixed.get(topic) ?? (this.given[topic] as number[]);
   }
-  return owned;
+
+  static read(v: unknown, path: string): OwnedPartitions {
+    if (v === undefined || v === null) return OwnedPartitions.NONE;
+    if (!isRecord(v)) bad(`owned must be an object { "<topic>": [partitions] }, got ${describe(v)}`, path);
+    const fixed = new Map<string, number[]>();
+    const topics = Object.keys(v);
+    for (const topic of topics) {
+      const list = v[topic];
+      if (Array.isArray(list) && ascendingPartitions(list)) continue;
+      const at = `${path}[${JSON.stringify(topic)}]`;
+      const parts = requireList(list, 'owned partitions', at).map((p, i) => requireInt(p, 0, MAX_PARTITIONS - 1, 'an owned partition', `${at}[${i}]`));
+      fixed.set(topic, [...new Set(parts)].sort((a, b) => a - b));
+    }
+    return new OwnedPartitions(v, fixed, topics.length);
+  }
 }
 
 /** The distinct topics of a subscription; `last` when they are the same list (the common case, without a Set). */
@@ -168,7 +186,7 @@ function readMember(v: unknown, path: string, last: string[] | null): GroupMembe
   const rack = optionalString(v.rack, 'a rack', `${path}.rack`);
   const instanceId = optionalString(v.instanceId, 'an instance id', `${path}.instanceId`);
   const generation = v.generation === undefined ? 0 : requireInt(v.generation, 0, MAX_PARTITIONS, 'a generation', `${path}.generation`);
-  return { id, instanceId, rack: rack === '' ? null : rack, topics, owned: readOwned(v.owned, `${path}.owned`), generation };
+  return { id, instanceId, rack: rack === '' ? null : rack, topics, owned: OwnedPartitions.read(v.owned, `${path}.owned`), generation };
 }
 
 /**

@@ -46,14 +46,22 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
     gens.set(name, new Int32Array(group.topics.get(name)!.partitions).fill(-1));
   }
   let conflicts = 0;
+  // Per distinct subscription list (members share them): each entry's owner and generation arrays.
+  const views = new Map<readonly string[], (readonly [Int32Array, Int32Array] | null)[]>();
   group.members.forEach((member, m) => {
     if (member.owned.size === 0) return;
-    for (const name of member.topics) {
-      const parts = member.owned.get(name);
-      const owner = owners.get(name);
-      if (parts === undefined || owner === undefined) continue;
-      const gen = gens.get(name)!;
-      for (const p of parts) {
+    let view = views.get(member.topics);
+    if (view === undefined) {
+      view = member.topics.map((name) => (owners.has(name) ? ([owners.get(name)!, gens.get(name)!] as const) : null));
+      views.set(member.topics, view);
+    }
+    for (let i = 0; i < view.length; i++) {
+      const arrays = view[i];
+      const parts = arrays === null ? undefined : member.owned.get(member.topics[i]!);
+      if (parts === undefined) continue;
+      const [owner, gen] = arrays!;
+      for (let k = 0; k < parts.length; k++) {
+        const p = parts[k]!;
         if (p >= owner.length) continue;
         if (member.generation > gen[p]!) {
           if (gen[p]! >= 0) conflicts++;

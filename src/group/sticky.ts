@@ -24,29 +24,26 @@ function claimCounts(list: readonly string[], group: Group): Int32Array {
 /** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
 function claimsOf(member: GroupMember, counts: Int32Array): Claims | null {
   if (member.owned.size === 0 && member.rack === null) return null;
-  let entries = 0;
+  const lists: number[][] = [];
+  const at: number[] = [];
   let total = 0;
-  member.topics.forEach((name, i) => {
-    const owned = member.owned.get(name);
-    if (owned === undefined || owned.length === 0 || counts[i] === 0) return;
-    entries++;
+  for (let i = 0; i < member.topics.length; i++) {
+    if (counts[i] === 0) continue;
+    const owned = member.owned.get(member.topics[i]!);
+    if (owned === undefined || owned.length === 0) continue;
+    lists.push(owned);
+    at.push(i);
     total += owned.length;
-  });
-  const topic = new Int32Array(entries);
-  const count = new Int32Array(entries);
-  const start = new Int32Array(entries + 1);
+  }
+  const topic = Int32Array.from(at);
+  const count = Int32Array.from(at, (i) => counts[i]!);
+  const start = new Int32Array(lists.length + 1);
   const partitions = new Int32Array(total);
-  let k = 0;
-  member.topics.forEach((name, i) => {
-    const owned = member.owned.get(name);
-    if (owned === undefined || owned.length === 0 || counts[i] === 0) return;
-    topic[k] = i;
-    count[k] = counts[i]!;
-    partitions.set(owned, start[k]!);
-    start[k + 1] = start[k]! + owned.length;
-    k++;
-  });
-  return { generation: entries === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+  for (let k = 0; k < lists.length; k++) {
+    partitions.set(lists[k]!, start[k]!);
+    start[k + 1] = start[k]! + lists[k]!.length;
+  }
+  return { generation: lists.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
