@@ -39,7 +39,7 @@ interface Step {
   generation: number;
 }
 
-function steps(M: number): Step[] {
+export function steps(M: number): Step[] {
   const all = Array.from({ length: M }, (_, m) => m);
   const left = all.slice(1);
   return [
@@ -58,11 +58,11 @@ interface Owners {
   owner: Int32Array;
 }
 
-function countsOf(T: number, P: number, grown: boolean): Int32Array {
+export function countsOf(T: number, P: number, grown: boolean): Int32Array {
   return Int32Array.from({ length: T }, (_, t) => (grown && t % 10 === 0 ? 2 * P : P));
 }
 
-function specOf(step: Step, T: number, P: number, prev: Owners | null): GroupSpec {
+export function specOf(step: Step, T: number, P: number, prev: Owners | null): GroupSpec {
   const counts = countsOf(T, P, step.grown);
   const names = Array.from({ length: T }, (_, t) => `events-${String(t).padStart(4, '0')}`);
   const owned = new Map<number, Record<string, number[]>>();
@@ -109,7 +109,7 @@ function measure(prev: Owners | null, next: Owners, present: readonly number[]):
   return { moved, keysMoved, spread: Math.max(...counts) - Math.min(...counts) };
 }
 
-function ownersOf(result: ReturnType<typeof assignGroup>, T: number, counts: Int32Array): Owners {
+export function ownersOf(result: ReturnType<typeof assignGroup>, T: number, counts: Int32Array): Owners {
   const index = new Map(result.memberIds.map((id, i) => [i, Number(id.slice('consumer-'.length))]));
   const owner = new Int32Array(counts.reduce((a, b) => a + b, 0)).fill(-1);
   let at = 0;

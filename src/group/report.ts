@@ -1,6 +1,6 @@
 // What an assignment did, the same for every strategy: kept, moved and placed against the
 // owners the members claimed, the balance of counts, keys moved on grown topics, rack matches.
-import type { Group } from './input.js';
+import { positionsOf, type Group } from './input.js';
 
 export interface GrowthMoves {
   topic: string;
@@ -40,28 +40,26 @@ export interface GroupReport {
  */
 export function previousOwners(group: Group): { owners: Map<string, Int32Array>; conflicts: number } {
   const owners = new Map<string, Int32Array>();
-  const gens = new Map<string, Int32Array>();
+  const arrays = new Map<string, { owner: Int32Array; gen: Int32Array }>();
   for (const name of group.assigned) {
-    owners.set(name, new Int32Array(group.topics.get(name)!.partitions).fill(-1));
-    gens.set(name, new Int32Array(group.topics.get(name)!.partitions).fill(-1));
+    const n = group.topics.get(name)!.partitions;
+    const a = { owner: new Int32Array(n).fill(-1), gen: new Int32Array(n).fill(-1) };
+    owners.set(name, a.owner);
+    arrays.set(name, a);
   }
   let conflicts = 0;
-  // Per distinct subscription list (members share them): each entry's owner and generation arrays.
-  const views = new Map<readonly string[], (readonly [Int32Array, Int32Array] | null)[]>();
+  const positions = new Map<readonly string[], Map<string, number>>();
   group.members.forEach((member, m) => {
-    if (member.owned.size === 0) return;
-    let view = views.get(member.topics);
-    if (view === undefined) {
-      view = member.topics.map((name) => (owners.has(name) ? ([owners.get(name)!, gens.get(name)!] as const) : null));
-      views.set(member.topics, view);
-    }
-    for (let i = 0; i < view.length; i++) {
-      const arrays = view[i];
-      const parts = arrays === null ? undefined : member.owned.get(member.topics[i]!);
-      if (parts === undefined) continue;
-      const [owner, gen] = arrays!;
-      for (let k = 0; k < parts.length; k++) {
-        const p = parts[k]!;
+    const { topics, lists } = member.owned;
+    if (topics.length === 0) return;
+    const subscribed = positionsOf(member.topics, positions);
+    for (let k = 0; k < topics.length; k++) {
+      const a = arrays.get(topics[k]!);
+      if (a === undefined || !subscribed.has(topics[k]!)) continue;
+      const { owner, gen } = a;
+      const parts = lists[k]!;
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i]!;
         if (p >= owner.length) continue;
         if (member.generation > gen[p]!) {
           if (gen[p]! >= 0) conflicts++;

@@ -3,7 +3,7 @@
 // fingerprint, so the planner always rebalances; its kernel keeps what balance allows.
 import { AssignorError, describe } from '../errors.js';
 import type { EngineChoice } from '../engine/kernels.js';
-import type { Group, GroupMember } from './input.js';
+import { positionsOf, type Group, type GroupMember } from './input.js';
 import type { Claims } from './sticky/claims.js';
 import { planGroup, type CoPartitionGroup, type PlanReport, type PlanTopic } from './sticky/plan.js';
 
@@ -22,28 +22,29 @@ function claimCounts(list: readonly string[], group: Group): Int32Array {
 }
 
 /** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
-function claimsOf(member: GroupMember, counts: Int32Array): Claims | null {
-  if (member.owned.size === 0 && member.rack === null) return null;
-  const lists: number[][] = [];
-  const at: number[] = [];
+function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string, number>): Claims | null {
+  const { topics, lists } = member.owned;
+  if (topics.length === 0 && member.rack === null) return null;
+  const kept: number[] = []; // indices into topics / lists
   let total = 0;
-  for (let i = 0; i < member.topics.length; i++) {
-    if (counts[i] === 0) continue;
-    const owned = member.owned.get(member.topics[i]!);
-    if (owned === undefined || owned.length === 0) continue;
-    lists.push(owned);
-    at.push(i);
-    total += owned.length;
+  for (let k = 0; k < topics.length; k++) {
+    const i = positions.get(topics[k]!);
+    if (i === undefined || counts[i] === 0 || lists[k]!.length === 0) continue;
+    kept.push(k);
+    total += lists[k]!.length;
   }
-  const topic = Int32Array.from(at);
-  const count = Int32Array.from(at, (i) => counts[i]!);
-  const start = new Int32Array(lists.length + 1);
+  const topic = new Int32Array(kept.length);
+  const count = new Int32Array(kept.length);
+  const start = new Int32Array(kept.length + 1);
   const partitions = new Int32Array(total);
-  for (let k = 0; k < lists.length; k++) {
-    partitions.set(lists[k]!, start[k]!);
-    start[k + 1] = start[k]! + lists[k]!.length;
+  for (let e = 0; e < kept.length; e++) {
+    const k = kept[e]!;
+    topic[e] = positions.get(topics[k]!)!;
+    count[e] = counts[topic[e]!]!;
+    partitions.set(lists[k]!, start[e]!);
+    start[e + 1] = start[e]! + lists[k]!.length;
   }
-  return { generation: lists.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+  return { generation: kept.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
@@ -52,10 +53,11 @@ export function assignSticky(group: Group, options: StickyOptions = {}): { owner
   if (typeof skew !== 'number' || Number.isNaN(skew) || skew < 1) throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(skew)}`, 'options.growthSkew');
   // Members share their subscription lists (readGroup): the counts are looked up once per list.
   const countsByList = new Map<readonly string[], Int32Array>();
+  const positions = new Map<readonly string[], Map<string, number>>();
   const members = group.members.map((m) => {
     let counts = countsByList.get(m.topics);
     if (counts === undefined) countsByList.set(m.topics, (counts = claimCounts(m.topics, group)));
-    return { memberId: m.id, topics: m.topics, claims: claimsOf(m, counts), readable: true };
+    return { memberId: m.id, topics: m.topics, claims: claimsOf(m, counts, positionsOf(m.topics, positions)), readable: true };
   });
   const topics: PlanTopic[] = group.assigned.map((name) => {
     const t = group.topics.get(name)!;

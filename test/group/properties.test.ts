@@ -138,6 +138,12 @@ describe('the boundary', () => {
     expect(r.report).toMatchObject({ missingTopics: ['gone'], kept: 1, placed: 3, partitions: 4 });
     expect(groupAssignmentJson(r)).toContain('"assignment":{"x":{"a":[0,1,2,3]}}');
   });
+  it('reads owned lists in any order, with repeats, and ignores claims of topics the member does not subscribe', () => {
+    const two = [...topics, { name: 'b', partitions: 2 }];
+    const r = assignGroup({ topics: two, members: [{ id: 'x', topics: ['a'], owned: { a: [3, 1, 1], b: [0] } }, { id: 'y', topics: ['a', 'b'] }] });
+    expect(r.report).toMatchObject({ kept: 2, moved: 0, placed: 4, conflicts: 0 });
+    expect(r.assignment.get('x')!.get('a')).toEqual([1, 3]);
+  });
   it('lists a member with nothing as {}', () => {
     expect(groupAssignmentJson(assignGroup({ topics, members: [{ id: 'b', topics: ['a'] }, { id: 'a', topics: [] }] }, { strategy: 'round-robin' }))).toContain('"assignment":{"a":{},"b":{"a":[0,1,2,3]}}');
   });
