@@ -18,7 +18,7 @@
 // otherwise. The flow is solved by primal-dual: Dijkstra on reduced costs, then blocking flows
 // (Dinic) on the zero-reduced-cost arcs, until every extra is placed.
 
-/** A flat group-balancing problem (built by src/kafkajs/sticky/plan.ts). */
+/** A flat group-balancing problem (built by src/group/sticky/plan.ts). */
 export interface GroupProblem {
   /** Member count. Members are 0..members-1; ties go to the lowest index. */
   members: number;

@@ -4,7 +4,7 @@
 import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
-import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
+import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from '../../group/sticky/plan.js';
 import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from './protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
