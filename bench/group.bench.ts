@@ -27,7 +27,7 @@ import { PartitionAssigners, type Cluster, type GroupMember, type Logger } from 
 import { getKernels, type EngineName } from '../src/engine/kernels.js';
 import { createStickyAssigner, type StickyAssignmentReport } from '../src/kafkajs/index.js';
 import { planGroup, type PlanMember, type PlanTopic } from '../src/group/sticky/plan.js';
-import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/kafkajs/sticky/protocol.js';
+import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/group/protocol.js';
 import { compareStrategies, strategyTable, type StrategyRow } from './group-strategies.js';
 
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 1000);
@@ -107,7 +107,7 @@ function subscriptionsAfter(out: { memberId: string; memberAssignment: Buffer }[
       start.push(parts.length);
     }
     const claims: Claims = { generation, rack: null, fingerprint: note.fingerprint, topic: Int32Array.from(a.topics, (t) => topicIndex.get(t)!), count: note.counts, start: Int32Array.from(start), partitions: Int32Array.from(parts) };
-    subs.set(o.memberId, encodeSubscription(0, topicNames, encodeClaims(claims)));
+    subs.set(o.memberId, Buffer.from(encodeSubscription(0, topicNames, encodeClaims(claims))));
   }
   return subs;
 }
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
   const all = new Set(memberIds.map((_, i) => i));
 
   // Inputs of the three scenarios, as the leader receives them.
-  const fresh: GroupMember[] = memberIds.map((memberId) => ({ memberId, memberMetadata: encodeSubscription(0, topicNames, new Uint8Array(0)) }));
+  const fresh: GroupMember[] = memberIds.map((memberId) => ({ memberId, memberMetadata: Buffer.from(encodeSubscription(0, topicNames, new Uint8Array(0))) }));
   const reports: StickyAssignmentReport[] = [];
   const sticky = createStickyAssigner({ onAssignment: (r) => reports.push(r) })({ cluster, groupId: 'bench', logger: quiet });
   const first = await sticky.assign({ members: fresh, topics: topicNames });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster, Logger } from 'kafkajs';
 import { createStickyAssigner } from '../../src/kafkajs/index.js';
-import { decodeAssignment, encodeClaims, encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
+import { decodeAssignment, encodeClaims, encodeSubscription } from '../../src/group/protocol.js';
 import { assignGroup, type GroupSpec } from '../../src/group/index.js';
 import { random, randomGroup } from './random-groups.js';
 
@@ -65,7 +65,7 @@ describe('the KafkaJS adapter and assignGroup run one planner', () => {
           start: Int32Array.from(start),
           partitions: Int32Array.from(parts),
         };
-        return { memberId: m.id, memberMetadata: encodeSubscription(0, topics, encodeClaims(claims)) };
+        return { memberId: m.id, memberMetadata: Buffer.from(encodeSubscription(0, topics, encodeClaims(claims))) };
       });
       const out = await createStickyAssigner()({ cluster: clusterOf(group), groupId: 'g', logger: quiet }).assign({ members, topics: [] });
       const viaKafkajs = Object.fromEntries(out.map((o) => {

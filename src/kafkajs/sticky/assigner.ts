@@ -5,7 +5,7 @@ import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, Par
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
 import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from '../../group/sticky/plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from './protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from '../../group/protocol.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -169,7 +169,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
 
       protocol({ topics }: { topics: string[] }) {
         const userData = encodeClaims(claimsOf(tracker, topics, config.rack));
-        return { name: STICKY_ASSIGNER_NAME, metadata: encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData) };
+        return { name: STICKY_ASSIGNER_NAME, metadata: asBuffer(encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData)) };
       },
 
       async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
@@ -190,7 +190,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
         });
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
         const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan.topics, plan.counts, plan.fingerprint, plan.partitionsByOwner, plan.entryStart, plan.entryTopic, plan.entryFrom, plan.entryTo);
-        const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: bytes[m]! }));
+        const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: asBuffer(bytes[m]!) }));
         const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
         logReport(logger, groupId, report);
         config.onAssignment?.(report);
@@ -214,3 +214,8 @@ function logReport(logger: Logger, groupId: string, r: StickyAssignmentReport): 
 
 /** `partitionAssigners: [StickyAssigner]`: the sticky assigner with default options (no rack). */
 export const StickyAssigner: PartitionAssigner = createStickyAssigner();
+
+/** The same bytes as a Buffer, no copy: KafkaJS writes a request's bytes only when Buffer.isBuffer says so. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
