@@ -7,7 +7,7 @@
 // otherwise turn topics into kernel topics (a topic, a topic folded after a growth to a multiple,
 // or a co-partitioned set), find the balanced classes, run the kernel, and read the owners back.
 import { getKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
-import type { GroupProblem } from '../../engine/reference/group.js';
+import type { GroupProblem } from '../../engine/abi.js';
 import { analyzeExpansion } from '../../expansion/index.js';
 import type { Claims } from './claims.js';
 
