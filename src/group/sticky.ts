@@ -1,17 +1,12 @@
 // The sticky strategy on a plain group: the members' owned partitions become claims and the
 // planner (sticky/plan.ts, the one the KafkaJS adapter runs) decides. A plain group carries no
 // fingerprint, so the planner always rebalances; its kernel keeps what balance allows.
-import { AssignorError, describe } from '../errors.js';
-import type { EngineChoice } from '../engine/kernels.js';
 import { positionsOf, type Group, type GroupMember } from './input.js';
 import type { Claims } from './sticky/claims.js';
-import { planGroup, type CoPartitionGroup, type PlanReport, type PlanTopic } from './sticky/plan.js';
+import { planGroup, type PlanReport, type PlanTopic } from './sticky/plan.js';
+import { checkStickyOptions, type StickyOptions } from './sticky-options.js';
 
-export interface StickyOptions {
-  growthSkew?: number;
-  coPartitioned?: readonly CoPartitionGroup[];
-  engine?: EngineChoice;
-}
+export type { StickyOptions } from './sticky-options.js';
 
 /** Per entry of a subscription list: the count its claims were made at (0: no such topic). */
 function claimCounts(list: readonly string[], group: Group): Int32Array {
@@ -49,8 +44,7 @@ function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
 export function assignSticky(group: Group, options: StickyOptions = {}): { owners: Map<string, Int32Array>; plan: PlanReport } {
-  const skew = options.growthSkew ?? 2;
-  if (typeof skew !== 'number' || Number.isNaN(skew) || skew < 1) throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(skew)}`, 'options.growthSkew');
+  const checked = checkStickyOptions(options);
   // Members share their subscription lists (readGroup): the counts are looked up once per list.
   const countsByList = new Map<readonly string[], Int32Array>();
   const positions = new Map<readonly string[], Map<string, number>>();
@@ -64,7 +58,7 @@ export function assignSticky(group: Group, options: StickyOptions = {}): { owner
     const racks = t.racks;
     return racks === null ? { name, partitions: t.partitions } : { name, partitions: t.partitions, racksOf: (p: number) => racks[p]! };
   });
-  const plan = planGroup(members, topics, { growthSkew: skew, coPartitioned: options.coPartitioned ?? [], engine: options.engine });
+  const plan = planGroup(members, topics, checked);
   // The plan's members are in member-id order too (group.members is sorted the same way).
   const byTopic = Array.from(plan.counts, (n) => new Int32Array(n).fill(-1));
   for (let m = 0; m < plan.memberIds.length; m++) {
