@@ -8,7 +8,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { getKernels } from '../src/engine/kernels.js';
-import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../src/engine/reference/channels.js';
+import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../src/engine/abi.js';
 import { planChannels, validatePlan, flinkStartIndex, planToJson } from '../src/channels/index.js';
 
 const N = 1_000_000;

@@ -11,7 +11,14 @@
 // 4.1.1 from Maven Central, bench/java/CooperativeStickyTiming.java, in a JVM of its own) runs on
 // the same three inputs: its cold first run and its JIT-warm median. If the Java step fails, its
 // rows say so. Writes bench/results/group.json and a markdown table.
-import { mkdirSync, writeFileSync } from 'node:fs';
+//
+// Then the strategies side by side (bench/group-strategies.ts, issue 24): assignor's sticky, range
+// and round-robin and Kafka's CooperativeStickyAssignor on one event sequence (first assignment,
+// a member leaves, 10% of topics double, a member joins) with time, partitions moved, keys moved
+// and spread, at 1M partitions x 1,000 members, and at 10M x 1,000 with BENCH_GROUP_10M=1 (Java's
+// cooperative sticky assignor needs minutes and ~10 GB there). BENCH_GROUP_STRATEGIES_ONLY=1
+// runs only this part.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
@@ -19,8 +26,9 @@ import { Bench } from 'tinybench';
 import { PartitionAssigners, type Cluster, type GroupMember, type Logger } from 'kafkajs';
 import { getKernels, type EngineName } from '../src/engine/kernels.js';
 import { createStickyAssigner, type StickyAssignmentReport } from '../src/kafkajs/index.js';
-import { planGroup, type PlanMember, type PlanTopic } from '../src/kafkajs/sticky/plan.js';
-import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/kafkajs/sticky/protocol.js';
+import { planGroup, type PlanMember, type PlanTopic } from '../src/group/sticky/plan.js';
+import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/group/protocol.js';
+import { compareStrategies, strategyTable, type StrategyRow } from './group-strategies.js';
 
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 1000);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 1000);
@@ -99,7 +107,7 @@ function subscriptionsAfter(out: { memberId: string; memberAssignment: Buffer }[
       start.push(parts.length);
     }
     const claims: Claims = { generation, rack: null, fingerprint: note.fingerprint, topic: Int32Array.from(a.topics, (t) => topicIndex.get(t)!), count: note.counts, start: Int32Array.from(start), partitions: Int32Array.from(parts) };
-    subs.set(o.memberId, encodeSubscription(0, topicNames, encodeClaims(claims)));
+    subs.set(o.memberId, Buffer.from(encodeSubscription(0, topicNames, encodeClaims(claims))));
   }
   return subs;
 }
@@ -194,7 +202,7 @@ async function main(): Promise<void> {
   const all = new Set(memberIds.map((_, i) => i));
 
   // Inputs of the three scenarios, as the leader receives them.
-  const fresh: GroupMember[] = memberIds.map((memberId) => ({ memberId, memberMetadata: encodeSubscription(0, topicNames, new Uint8Array(0)) }));
+  const fresh: GroupMember[] = memberIds.map((memberId) => ({ memberId, memberMetadata: Buffer.from(encodeSubscription(0, topicNames, new Uint8Array(0))) }));
   const reports: StickyAssignmentReport[] = [];
   const sticky = createStickyAssigner({ onAssignment: (r) => reports.push(r) })({ cluster, groupId: 'bench', logger: quiet });
   const first = await sticky.assign({ members: fresh, topics: topicNames });
@@ -291,7 +299,23 @@ async function main(): Promise<void> {
   console.log(`target: every assign() under ${TARGET_MS} ms: ${wasm} ${met(wasm) ? 'met' : 'missed'}, reference ${met('reference') ? 'met' : 'missed'}`);
 }
 
-main().catch((e: unknown) => {
+/** The strategies compared (issue 24), appended to bench/results/group.json as `strategies`. */
+async function strategies(): Promise<void> {
+  const rows: StrategyRow[] = await compareStrategies(1000, 1000, 1000);
+  if (process.env.BENCH_GROUP_10M === '1') rows.push(...(await compareStrategies(1000, 10000, 1000, { iterations: 1, javaRuns: 2 })));
+  const file = 'bench/results/group.json';
+  let summary: Record<string, unknown> = {};
+  try {
+    summary = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // no earlier part in this run
+  }
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...summary, strategies: { machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg() }, rows } }, null, 2)}\n`);
+  console.log(`\n${strategyTable(rows)}`);
+}
+
+(process.env.BENCH_GROUP_STRATEGIES_ONLY === '1' ? strategies() : main().then(strategies)).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -3,7 +3,8 @@
 // subtopologies on random clients), old and new interleaved, input rebuilt per run.
 // Not a test. Run: npx tsx bench/standby-normalize.timing.ts
 // (T=tasks C=clients RUNS=runs per implementation; defaults 1000000 10000 5).
-import { normalizeCluster as NEW, type ClusterSpec } from '../src/standby/input.js';
+import { type ClusterSpec } from '../src/standby/input.js';
+import { normalizeCluster as NEW } from '../src/standby/normalize.js';
 import { normalizeCluster as OLD } from '../test/standby/input-reference.js';
 const T = Number(process.env.T ?? 1_000_000), C = Number(process.env.C ?? 10_000);
 let seed = 0x9e3779b9;

@@ -12,7 +12,7 @@ import { columnarOf, normalizeCluster, placeStandbys, placeStandbysColumnar, typ
 import { flatten } from '../src/standby/problem.js';
 import { javaHashMapOrderOf } from '../src/standby/hash-order.js';
 import { getKernels } from '../src/engine/kernels.js';
-import { KAFKA_TAG_AWARE, NEED_EXACT } from '../src/engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, NEED_EXACT } from '../src/engine/abi.js';
 
 /** The benchmark's cluster as plain JSON-shaped data: UUID clients tagged cluster x zone (3 x 3), 1-4 threads, tasks of 8 subtopologies on random clients. */
 export function benchSpec(C: number, T: number, S = 2): ClusterSpec {
@@ -152,7 +152,7 @@ function cliPhases(input: string, out: string, rounds: number): string {
   const script = `
     import { readFileSync, openSync, writeSync, closeSync } from 'node:fs';
     const { scanCluster } = await import('${dist}standby/read-input.js');
-    const { normalizeCluster } = await import('${dist}standby/input.js');
+    const { normalizeCluster } = await import('${dist}standby/normalize.js');
     const { placeCluster } = await import('${dist}standby/place.js');
     const { reportJson } = await import('${dist}standby/report-json.js');
     const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };

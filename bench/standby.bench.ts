@@ -16,7 +16,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { getKernels, type EngineName } from '../src/engine/kernels.js';
-import { KAFKA_TAG_AWARE } from '../src/engine/reference/standby.js';
+import { KAFKA_TAG_AWARE } from '../src/engine/abi.js';
 import { normalizeCluster, placeCluster, javaHashMapOrder, levelOf, levelRank, type Cluster, type ClusterSpec, type Level } from '../src/standby/index.js';
 import { flatten } from '../src/standby/problem.js';
 import { kafkaLiteral } from '../test/standby/kafka-literal.js';

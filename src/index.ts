@@ -1,6 +1,6 @@
 // The package root: the documented entry points of each room, nothing else (helpers such as
 // `gcd`, `askedFor` or `readSettings` stay internal; each room's full API is at its subpath,
-// `assignor/hashing`, `assignor/samza`, `assignor/channels`, `assignor/standby`).
+// `assignor/hashing`, `assignor/samza`, `assignor/channels`, `assignor/standby`, `assignor/group`).
 // It runs anywhere (Node, browsers, bundlers) and its types need no @types/node. The Node-only
 // parts have their own entry points: 'assignor/store' (the file and Kafka coordinator stores)
 // and 'assignor/coordinator' (the live coordinator); see docs/design.md, "Packaging and loading".
@@ -90,3 +90,6 @@ export {
 } from './standby/index.js';
 // The same placement from typed arrays, without per-task objects (docs/standby.md, "Columnar input").
 export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './standby/index.js';
+
+// 4. Which consumer of a group owns each partition? (docs/group.md; the whole room is `assignor/group`)
+export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy, type GroupSpec, type GroupReport } from './group/index.js';

@@ -3,7 +3,7 @@
 // channel); per-partition objects only appear when a plan is emitted.
 import { AssignorError, describe, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/reference/channels.js';
+import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/abi.js';
 import { clipDots, type IdSource } from './ranges.js';
 
 export { formatRanges } from './ranges.js';

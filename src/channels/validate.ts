@@ -8,7 +8,7 @@
 // kernel's per-partition state and the outputs read it in one pass.
 import { requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import type { ChannelCheck } from '../engine/reference/channels.js';
+import type { ChannelCheck } from '../engine/abi.js';
 import { CHUNK, readPlan, type PlanInput, type PlanLike } from './json.js';
 import { MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
 import { clipDots, idsOf, joinedIds, type IdSource } from './ranges.js';

@@ -4,7 +4,7 @@
 import { fstatSync, write, writeFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { placeCluster, type Mode } from '../standby/place.js';
-import { normalizeCluster } from '../standby/input.js';
+import { normalizeCluster } from '../standby/normalize.js';
 import { scanCluster } from '../standby/read-input.js';
 import { reportJson } from '../standby/report-json.js';
 import { explainLines } from '../standby/explain.js';

@@ -16,4 +16,4 @@ export {
   type StickyAssignerOptions,
   type StickyAssignmentReport,
 } from './sticky/assigner.js';
-export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from './sticky/plan.js';
+export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from '../group/sticky/plan.js';

@@ -1,6 +1,7 @@
-// The sticky assigner's options, checked once at creation. The same options and rules as the
-// KafkaJS StickyAssigner's (src/kafkajs/sticky/assigner.ts, which does not export its checker).
+// The sticky assigner's options, checked once at creation: the planner's as every entry point
+// takes them (src/group/sticky-options.ts), plus this adapter's growthCheckMs.
 import { AssignorError, describe } from '../errors.js';
+import { checkRackId, checkStickyOptions } from '../group/sticky-options.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import type { CoPartitionGroup, PlanReport } from './group-core.js';
 
@@ -38,41 +39,14 @@ export interface Config {
   engine: EngineChoice | undefined;
 }
 
-function checkGroups(groups: unknown): CoPartitionGroup[] {
-  if (!Array.isArray(groups)) throw new AssignorError('E_INPUT', `coPartitioned must be an array of { name, topics }, got ${describe(groups)}`, 'options.coPartitioned');
-  const names = new Set<string>();
-  const topicGroup = new Map<string, string>();
-  return groups.map((g: unknown, i) => {
-    const where = `options.coPartitioned[${i}]`;
-    const { name, topics } = (g ?? {}) as { name?: unknown; topics?: unknown };
-    if (typeof name !== 'string' || name === '') throw new AssignorError('E_INPUT', `a co-partitioned group needs a non-empty name, got ${describe(name)}`, `${where}.name`);
-    if (names.has(name)) throw new AssignorError('E_INPUT', `co-partitioned group name ${describe(name)} is used twice`, `${where}.name`);
-    names.add(name);
-    if (!Array.isArray(topics) || topics.length < 2) throw new AssignorError('E_INPUT', `co-partitioned group ${describe(name)} needs at least two topics, got ${describe(topics)}`, `${where}.topics`);
-    topics.forEach((t: unknown, k) => {
-      if (typeof t !== 'string' || t === '') throw new AssignorError('E_INPUT', `a topic name must be a non-empty string, got ${describe(t)}`, `${where}.topics[${k}]`);
-      const other = topicGroup.get(t);
-      if (other !== undefined) throw new AssignorError('E_INPUT', `topic ${describe(t)} is in co-partitioned groups ${describe(other)} and ${describe(name)}; a topic can be in one group only`, `${where}.topics[${k}]`);
-      topicGroup.set(t, name);
-    });
-    return { name, topics: [...(topics as string[])] };
-  });
-}
-
 /** Throws AssignorError (E_INPUT, E_RANGE) for a bad option. */
 export function checkOptions(options: StickyAssignerOptions): Config {
-  if (options === null || typeof options !== 'object') throw new AssignorError('E_INPUT', `options must be an object, got ${describe(options)}`, 'options');
-  const rackId = options.rackId;
-  if (rackId !== undefined && rackId !== null && typeof rackId !== 'string') throw new AssignorError('E_INPUT', `rackId must be a string, got ${describe(rackId)}`, 'options.rackId');
-  const growthSkew = options.growthSkew ?? 2;
-  if (typeof growthSkew !== 'number' || Number.isNaN(growthSkew) || growthSkew < 1) {
-    throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(growthSkew)}`, 'options.growthSkew');
-  }
-  const coPartitioned = checkGroups(options.coPartitioned ?? []);
+  const plan = checkStickyOptions(options);
+  const rack = checkRackId(options.rackId);
   if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
   const growthCheckMs = options.growthCheckMs ?? 30_000;
   if (typeof growthCheckMs !== 'number' || !Number.isInteger(growthCheckMs) || growthCheckMs < 0 || growthCheckMs > 2147483647) {
     throw new AssignorError('E_RANGE', `growthCheckMs must be an integer in [0, 2147483647] (0: never check), got ${describe(growthCheckMs)}`, 'options.growthCheckMs');
   }
-  return { rack: rackId === undefined || rackId === null || rackId === '' ? null : rackId, coPartitioned, growthSkew, onAssignment: options.onAssignment, growthCheckMs, engine: options.engine };
+  return { rack, ...plan, onAssignment: options.onAssignment, growthCheckMs };
 }

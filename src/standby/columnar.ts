@@ -6,7 +6,8 @@ import { getKernels } from '../engine/kernels.js';
 import { AssignorError, describe } from '../errors.js';
 import { finishProblem, type Mode } from './problem.js';
 import { runKernel, type AssignorName, type PlaceOptions } from './place.js';
-import { isNormalized, MAX_CAPACITY, normalizeCluster, type Cluster, type ClusterSpec } from './input.js';
+import { isNormalized, MAX_CAPACITY, type Cluster, type ClusterSpec } from './input.js';
+import { normalizeCluster } from './normalize.js';
 import { clusterColumns, type ClusterColumns } from './input-columns.js';
 
 /**

@@ -1,6 +1,7 @@
 // Public API of src/standby: rack-aware standby placement (KIP-708).
 export { placeStandbys, placeCluster, askedFor, type PlaceOptions, type StandbyPlacement, type PlacementTotals, type AssignorName, type Mode } from './place.js';
-export { normalizeCluster, type ClusterSpec, type ClientSpec, type Cluster, type Client } from './input.js';
+export { type ClusterSpec, type ClientSpec, type Cluster, type Client } from './input.js';
+export { normalizeCluster } from './normalize.js';
 export {
   parseStreamsProperties,
   validateRackAwareness,

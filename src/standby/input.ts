@@ -4,7 +4,6 @@
 import { AssignorError, describe } from '../errors.js';
 import { formatTaskId, parseTaskId, scanTaskId, scanned, compareTaskIds, type TaskId } from './task-id.js';
 import { processKey, type ProcessKey } from './process-id.js';
-import { normalizeColumns } from './input-columns.js';
 import {
   CLIENT_TAG_PREFIX,
   NUM_STANDBY_REPLICAS_CONFIG,
@@ -260,21 +259,7 @@ export function readSettings(spec: unknown): { spec: Record<string, unknown>; sh
   return { spec, shared, numStandbys, tagKeys };
 }
 
-/** Validates a cluster description and puts it in canonical order. */
-export function normalizeCluster(spec: unknown): Cluster {
-  // The columnar path handles valid input; anything it does not accept (an error
-  // to report, an odd case) goes through the object path, which reports the exact
-  // first error, so both paths give one behaviour.
-  let fast: Cluster | undefined;
-  try {
-    fast = normalizeColumns(spec);
-  } catch {
-    fast = undefined;
-  }
-  return fast ?? normalizeObjects(spec);
-}
-
-/** The object path: a TaskId object per list entry, every error reported where it is first met (exported for tests). */
+/** The object path: a TaskId object per list entry, every error reported where it is first met (normalize.ts; exported for tests). */
 export function normalizeObjects(input: unknown): Cluster {
   const { spec, shared, numStandbys, tagKeys } = readSettings(input);
   const rawClients = stringArray(spec.clients, 'clients');

@@ -1,9 +1,10 @@
 // placeStandbys: validate -> flatten -> kernel -> a placement whose report is
 // built on demand (a million tasks stay flat arrays unless someone asks).
 import { getKernels, type EngineChoice } from '../engine/kernels.js';
-import { KAFKA_TAG_AWARE, KEEP_KAFKA, kafkaPlacementOf, type StandbyProblem } from '../engine/reference/standby.js';
+import { KAFKA_TAG_AWARE, KEEP_KAFKA, kafkaPlacementOf, type StandbyProblem } from '../engine/abi.js';
 import { AssignorError } from '../errors.js';
-import { normalizeCluster, isNormalized, type Cluster, type ClusterSpec } from './input.js';
+import { isNormalized, type Cluster, type ClusterSpec } from './input.js';
+import { normalizeCluster } from './normalize.js';
 import { flatten, type FlatCluster, type Mode } from './problem.js';
 import { javaHashMapOrderOf } from './hash-order.js';
 import { buildReport, type PlacementReport } from './report.js';

@@ -2,7 +2,7 @@
 // ProcessId order, tasks in TaskId order, tag values get global ids, and
 // clients with the same tuple of configured-key values form one group.
 import { AssignorError } from '../errors.js';
-import type { StandbyProblem } from '../engine/reference/standby.js';
+import type { StandbyProblem } from '../engine/abi.js';
 import type { TaskId } from './task-id.js';
 import type { Cluster, IndexedTask } from './input.js';
 import { clusterColumns, type ClusterColumns } from './input-columns.js';

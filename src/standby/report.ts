@@ -4,7 +4,7 @@
 // kafka mode, a better level was available but Kafka's algorithm skipped it.
 import { formatTaskId } from './task-id.js';
 import { keysOf, levelOf, lowerLevel, type Level, type TaskLevel } from './levels.js';
-import { maskScore } from '../engine/reference/standby.js';
+import { maskScore } from '../engine/abi.js';
 import type { StandbyPlacement } from './place.js';
 import { askedFor, compareWithKafka, existingMasks, totalsOf, type KafkaComparison, type PlacementTotals } from './totals.js';
 

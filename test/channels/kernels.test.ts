@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { engines } from '../helpers.js';
-import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../../src/engine/reference/channels.js';
+import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../../src/engine/abi.js';
 import { getKernels } from '../../src/engine/kernels.js';
 import { loadWasmCore } from '../../src/engine/core.js';
 

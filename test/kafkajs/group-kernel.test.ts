@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { engines } from '../helpers.js';
 import { getKernels } from '../../src/engine/kernels.js';
 import { loadWasmCore } from '../../src/engine/core.js';
-import type { GroupProblem } from '../../src/engine/reference/group.js';
+import type { GroupProblem } from '../../src/engine/abi.js';
 import { bruteForceMinMoves, buildProblem, checkOwners, problemSpec } from './group-problems.js';
 
 function same(a: Int32Array, b: Int32Array): boolean {

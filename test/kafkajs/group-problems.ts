@@ -1,7 +1,7 @@
 // Random flat group-balancing problems for the kernel tests, and an independent checker of what
 // the kernel guarantees (balance per topic and per class; weighted moves; owners are subscribers).
 import fc from 'fast-check';
-import type { GroupProblem } from '../../src/engine/reference/group.js';
+import type { GroupProblem } from '../../src/engine/abi.js';
 
 export interface ProblemSpec {
   members: number;

@@ -4,7 +4,7 @@
 // protocol(), JoinGroup (generation + 1), assign() on the leader, SyncGroup to every member. The
 // tracker inside the assigner sees these calls exactly as it sees KafkaJS's.
 import type { Cluster, GroupMemberAssignment, Logger, PartitionAssigner } from 'kafkajs';
-import { decodeAssignment } from '../../src/kafkajs/sticky/protocol.js';
+import { decodeAssignment } from '../../src/group/protocol.js';
 import type { StickyAssignmentReport } from '../../src/kafkajs/sticky/assigner.js';
 
 export const GROUP = 'sim-group';

@@ -45,6 +45,7 @@ const PROBE = `
     // assignor/platformatic loads without @platformatic/kafka installed (it only uses its types).
     viaPlatformatic: platformatic.createJavaCompatiblePartitioner()({ topic: 't', key: '100:48069' }, undefined, { metadata: undefined }) % 12,
     platformaticSticky: [typeof platformatic.createStickyAssigner().attach, platformatic.STICKY_ASSIGNER_NAME === kafkajs.STICKY_ASSIGNER_NAME],
+    group: group.groupAssignmentJson(group.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })) === root.groupAssignmentJson(root.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })),
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -63,6 +64,7 @@ function expectProbe(stdout: string): void {
   expect(out.sticky).toEqual(['function', 'function']);
   expect(out.viaPlatformatic).toBe(9);
   expect(out.platformaticSticky).toEqual(['function', true]);
+  expect(out.group).toBe(true);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -91,12 +93,12 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('runs from ESM', () => {
-    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'esm.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as group from 'assignor/group'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     expectProbe(run('node', ['esm.mjs']));
   });
 
   it('runs from CommonJS (require)', () => {
-    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const platformatic = require('assignor/platformatic'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
+    writeFileSync(join(app, 'cjs.cjs'), `const root = require('assignor'); const hashing = require('assignor/hashing'); const kafkajs = require('assignor/kafkajs'); const platformatic = require('assignor/platformatic'); const group = require('assignor/group'); const channels = require('assignor/channels'); const store = require('assignor/store'); const coordinator = require('assignor/coordinator'); ${PROBE}`);
     expectProbe(run('node', ['cjs.cjs']));
   });
 
@@ -158,7 +160,7 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('bundles with esbuild (ESM and CommonJS output) and the bundle runs without node_modules', async () => {
-    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
+    writeFileSync(join(app, 'bundle-entry.mjs'), `import * as root from 'assignor'; import * as hashing from 'assignor/hashing'; import * as kafkajs from 'assignor/kafkajs'; import * as platformatic from 'assignor/platformatic'; import * as group from 'assignor/group'; import * as channels from 'assignor/channels'; import * as store from 'assignor/store'; import * as coordinator from 'assignor/coordinator'; ${PROBE}`);
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const elsewhere = mkdtempSync(join(tmpdir(), 'assignor-bundle-run-'));
     for (const format of ['esm', 'cjs'] as const) {
@@ -181,6 +183,10 @@ describe('the packed package, installed into an empty project', () => {
       "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza';",
       "const plan = calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious());",
       'globalThis.out.samza = { tasks: plan.grouping.tasks.slice(0, 3), json: jobModelJson(plan) };',
+      // The consumer-group room: every strategy, the sticky one through the WASM kernel.
+      "import { assignGroup, groupAssignmentJson } from 'assignor/group';",
+      "const group = { topics: [{ name: 'orders', partitions: 4 }], members: [{ id: 'b', topics: ['orders'], owned: { orders: [0, 1, 2] } }, { id: 'a', topics: ['orders'] }] };",
+      "globalThis.out.group = ['sticky', 'range', 'round-robin'].map((strategy) => JSON.parse(groupAssignmentJson(assignGroup(group, { strategy }))).assignment);",
     ].join('\n'));
     const esbuild = join(app, 'node_modules/esbuild/bin/esbuild');
     const outfile = join(app, 'browser.js');
@@ -194,6 +200,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(out.channels).toBe(3);
     expect(out.standbys).toBeDefined();
     expect(out.samza.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 10']);
+    expect(out.group).toEqual([{ a: { orders: [2, 3] }, b: { orders: [0, 1] } }, { a: { orders: [0, 1] }, b: { orders: [2, 3] } }, { a: { orders: [0, 2] }, b: { orders: [1, 3] } }]);
     const inNode = spawnSync('node', ['--input-type=module', '-e', "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza'; process.stdout.write(jobModelJson(calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious())));"], { cwd: app, encoding: 'utf8' });
     expect(out.samza.json).toBe(inNode.stdout);
     browserOut = out;

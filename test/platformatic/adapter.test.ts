@@ -11,7 +11,7 @@ import { decodeConsumerProtocolSubscription, encodeConsumerProtocolSubscription,
 import { createJavaCompatiblePartitioner, createStickyAssigner, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type StickyAssignmentReport } from '../../src/platformatic/index.js';
 import { API_CHANNEL, claimsOf, completeClaims, planMembers, planTopics, subscriptionTopics } from '../../src/platformatic/assigner.js';
 import { ClaimArena, decodeClaims, encodeClaims, planGroup } from '../../src/platformatic/group-core.js';
-import { encodeAssignment, encodeAssignmentNote, encodeSubscription } from '../../src/kafkajs/sticky/protocol.js';
+import { encodeAssignment, encodeAssignmentNote, encodeSubscription } from '../../src/group/protocol.js';
 import { STICKY_ASSIGNER_NAME as KAFKAJS_NAME } from '../../src/kafkajs/index.js';
 import { javaUtf8Bytes, partitionForKey, toPositive } from '../../src/hashing/index.js';
 import { AssignorError } from '../../src/errors.js';
@@ -188,7 +188,7 @@ describe('createStickyAssigner: translation', () => {
     const meta = metadata({ a: 16, b: 4 });
     sticky.options.protocolsMetadata([], ['a', 'b'], meta); // joined seeing 16 partitions of a
     const answer = encodeAssignment(0, ['b', 'a'], [[2], [1, 3]], encodeAssignmentNote({ fingerprint: '00000000000000ff', counts: Int32Array.from([4, 8]) }));
-    const publish = (ownerId: number, assignment: Buffer) => channel(API_CHANNEL).publish({ apiKey: 14, connection: { ownerId }, result: { assignment } });
+    const publish = (ownerId: number, assignment: Uint8Array) => channel(API_CHANNEL).publish({ apiKey: 14, connection: { ownerId }, result: { assignment } });
     publish(consumer.instanceId + 1, encodeAssignment(0, ['a'], [[0]], encodeAssignmentNote({ fingerprint: '0000000000000001', counts: Int32Array.from([99]) }))); // another consumer's
     publish(consumer.instanceId, answer);
     consumer.join(9, [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [2] }]);
@@ -278,7 +278,7 @@ describe('createStickyAssigner: translation', () => {
     const p1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [0, 1, 2, 3] }], counts: new Map([['a', 8]]) }, ['a'], null);
     const k1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [4, 5, 6, 7] }], counts: new Map() }, ['a'], null);
     const members = decoded([
-      ['k1', encodeSubscription(0, ['a'], encodeClaims(k1))],
+      ['k1', Buffer.from(encodeSubscription(0, ['a'], encodeClaims(k1)))],
       ['p1', encodeConsumerProtocolSubscription({ version: 0, topics: ['a'], userData: Buffer.from(encodeClaims(p1)) })],
     ]);
     const pm = planMembers(members, arena);

@@ -3,7 +3,8 @@
 // Sets per list): same output, same object sharing, same first error on random
 // inputs with valid, odd and malformed task ids.
 import { describe, expect, it } from 'vitest';
-import { normalizeCluster, normalizeObjects } from '../../src/standby/input.js';
+import { normalizeObjects } from '../../src/standby/input.js';
+import { normalizeCluster } from '../../src/standby/normalize.js';
 import { normalizeCluster as referenceNormalize } from './input-reference.js';
 import { parseTaskId, scanTaskId, scanned } from '../../src/standby/task-id.js';
 import { AssignorError } from '../../src/errors.js';

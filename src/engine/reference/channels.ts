@@ -1,52 +1,7 @@
-// Channel-plan kernels (issue 4): the interface and its pure-TS twin, written
+// Channel-plan kernels (issue 4): the pure-TS twin, written
 // for obviousness. assembly/channels.ts must agree with this file exactly.
 
-/** Strategy codes of `channelPlan`. Round-robin and flink both rotate; they differ only in `start`. */
-export const STRATEGY_CONTIGUOUS = 0;
-export const STRATEGY_ROTATE = 1;
-
-export interface ChannelGrouping {
-  /** w + 1 entries: channel c's partitions are members[offsets[c] .. offsets[c + 1]). */
-  offsets: Int32Array;
-  /** n entries: the partitions, ascending within each channel. */
-  members: Int32Array;
-}
-
-export interface ChannelCheck {
-  /**
-   * state[p]: 0 when no channel lists partition p, c + 1 when only channel c
-   * does, -(c + 1) when two or more do (c the last one listed).
-   */
-  state: Int32Array;
-  /** perChannel[c]: how many distinct in-range partitions channel c lists. */
-  perChannel: Int32Array;
-  /** Entries whose partition is outside [0, n). */
-  outOfRange: number;
-  /** Partitions no channel lists. */
-  missing: number;
-  /** Partitions two or more channels list. */
-  duplicated: number;
-  /** Entries repeating a partition already listed by the same channel (the `4, 4` padding). */
-  repeats: number;
-}
-
-export interface ChannelKernels {
-  /**
-   * channelOf[p] for p in [0, n). STRATEGY_CONTIGUOUS: blocks, the first n % w
-   * one larger. STRATEGY_ROTATE: (start + p) % w, with 0 <= start < w.
-   */
-  channelPlan(strategy: number, n: number, w: number, start: number): Int32Array;
-  /** channelPlan plus its grouping by channel, computed directly (no sort). */
-  channelLayout(strategy: number, n: number, w: number, start: number): { channelOf: Int32Array } & ChannelGrouping;
-  /** Counting sort of partitions by channel; every channelOf entry must be in [0, w). */
-  channelGroup(channelOf: Int32Array, w: number): ChannelGrouping;
-  /**
-   * Checks channel lists against a topic of n partitions: channel c lists
-   * partitions[start[c] .. start[c + 1]) (start has w + 1 ascending offsets);
-   * the ids may be anything.
-   */
-  channelValidate(start: Int32Array, partitions: Int32Array, n: number): ChannelCheck;
-}
+import { STRATEGY_CONTIGUOUS, type ChannelGrouping, type ChannelKernels } from '../abi.js';
 
 export function referenceChannels(): ChannelKernels {
   return {

@@ -1,4 +1,4 @@
-import type { FoldKernels } from '../kernels.js';
+import type { FoldKernels } from '../abi.js';
 
 export function referenceFold(): FoldKernels {
   return {

@@ -1,4 +1,4 @@
-// Consumer-group balancing kernel (issue 9): the interface and its pure-TS twin. assembly/group.ts
+// Consumer-group balancing kernel (issue 9): the pure-TS twin (the interface is in ../abi.ts). assembly/group.ts
 // must agree with this file exactly, so both are written in the same flat, index-based style.
 //
 // The problem: items (a partition, or a unit the caller built: partition p of every topic of a
@@ -18,36 +18,7 @@
 // otherwise. The flow is solved by primal-dual: Dijkstra on reduced costs, then blocking flows
 // (Dinic) on the zero-reduced-cost arcs, until every extra is placed.
 
-/** A flat group-balancing problem (built by src/kafkajs/sticky/plan.ts). */
-export interface GroupProblem {
-  /** Member count. Members are 0..members-1; ties go to the lowest index. */
-  members: number;
-  /** Distinct racks: memberRack and racks hold indices below this, or -1. */
-  rackCount: number;
-  /** Per member: its rack, or -1. */
-  memberRack: Int32Array;
-  /** Per topic: the balanced class it belongs to (0..topics-1), or -1 when only per-topic balance applies. */
-  topicClass: Int32Array;
-  /** Per topic: partitions that keep their owner when one item keeps it (>= 1). */
-  topicWeight: Int32Array;
-  /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
-  subStart: Int32Array;
-  subs: Int32Array;
-  /** Items of topic t: itemStart[t] .. itemStart[t+1]. */
-  itemStart: Int32Array;
-  /** Per item: its previous owner, or -1. An owner that does not subscribe the topic counts as -1. */
-  prevOwner: Int32Array;
-  /** Per item: preferred owner when the item is placed afresh, or -1. Empty: no item has one. */
-  softOwner: Int32Array;
-  /** Replica racks of item i: racks[rackStart[i] .. rackStart[i+1]), distinct. Read only when rackCount > 0 (may be empty otherwise). */
-  rackStart: Int32Array;
-  racks: Int32Array;
-}
-
-export interface GroupKernels {
-  /** Owner (member index) of every item; -1 for items of topics without subscribers. */
-  groupAssign(p: GroupProblem): Int32Array;
-}
+import type { GroupKernels, GroupProblem } from '../abi.js';
 
 const INF = 0x3fffffff;
 

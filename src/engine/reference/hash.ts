@@ -1,6 +1,6 @@
 // Pure-TS twin of assembly/murmur2.ts: Kafka's Utils.murmur2, written for
 // obviousness. Math.imul keeps every product in 32 bits, as Java's int does.
-import type { HashKernels } from '../kernels.js';
+import type { HashKernels } from '../abi.js';
 
 const SEED = 0x9747b28c | 0;
 const M = 0x5bd1e995;

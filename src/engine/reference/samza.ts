@@ -1,7 +1,7 @@
 // The `samza` mapper's kernel (SSPGrouperProxy + HashSystemStreamPartitionMapper)
 // as plain TypeScript, written for obviousness: a Map stands in for the lookup
 // table. assembly/samza-proxy.ts must agree with it exactly.
-import { EVERY_TASK, FAIL_NOT_MULTIPLE, FAIL_NO_TASK, type SamzaKernels, type SamzaProxyInput, type SamzaProxyResult } from '../kernels.js';
+import { EVERY_TASK, FAIL_NOT_MULTIPLE, FAIL_NO_TASK, type SamzaKernels, type SamzaProxyInput, type SamzaProxyResult } from '../abi.js';
 
 export function referenceSamza(): SamzaKernels {
   return { samzaProxy };

@@ -1,4 +1,4 @@
-// Standby-selection kernels: the interface and the pure-TS twin of
+// Standby-selection kernels: the pure-TS twin of
 // assembly/standby.ts. Written in the same flat, index-based style as the
 // AssemblyScript so the two can be read side by side.
 //
@@ -7,48 +7,7 @@
 // loads are compared exactly by cross-multiplication (counts and capacities
 // stay far below 2^26, so the products are exact in f64 and in i64).
 
-/** A flat standby-placement problem (built by src/standby/problem.ts). */
-export interface StandbyProblem {
-  /** C clients, K configured tag keys, G tag groups (distinct value tuples), T stateful tasks. */
-  clients: number;
-  keys: number;
-  groups: number;
-  tasks: number;
-  /** Slots per task in the output (upper bound of standbys placed per task). */
-  width: number;
-  /** C*K: global value id of client c's value for key k, -1 when it lacks the key. */
-  clientValues: Int32Array;
-  /** V: number of global value ids (sizes the scratch arrays). */
-  values: number;
-  /** K: distinct values of key k over all clients (Kafka's tagKeyToValues sizes). */
-  distinct: Int32Array;
-  /** C: group of each client; G*K: the group's value ids. */
-  groupOf: Int32Array;
-  groupValues: Int32Array;
-  /** C: tasks held before placement (all actives, stateless too, plus existing standbys). */
-  load: Int32Array;
-  /** C: stream threads (>= 1). */
-  capacity: Int32Array;
-  /** T: client holding the task's active, -1 for none. */
-  active: Int32Array;
-  /** T: standbys to place for the task. */
-  need: Int32Array;
-  /** Existing standby holders of task t: holders[holderStart[t] .. holderStart[t+1]). */
-  holderStart: Int32Array;
-  holders: Int32Array;
-}
-
-/** Kafka-mode switches. */
-export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
-/** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
-export const NEED_EXACT = 2;
-/**
- * Balanced only: the result also carries Kafka's placement (before balanced improves it), as
- * the tasks where it differs: after the 2*T*W ints, D, then D records of 1 + 2*W ints (the
- * task, Kafka's W slots, Kafka's W masks). kafkaPlacementOf() reads it back. (Balanced
- * changes few tasks, so this is about half the size of a second full placement.)
- */
-export const KEEP_KAFKA = 4;
+import { KAFKA_TAG_AWARE, KEEP_KAFKA, NEED_EXACT, maskScore, type StandbyKernels, type StandbyProblem } from '../abi.js';
 
 /** The result of a KEEP_KAFKA call: `out` (2*T*W ints) with Kafka's placement `kafka` (same layout) appended as its differences. */
 export function withKafkaDiff(out: Int32Array, kafka: Int32Array, T: number, W: number): Int32Array {
@@ -75,58 +34,9 @@ export function withKafkaDiff(out: Int32Array, kafka: Int32Array, T: number, W: 
   return res;
 }
 
-/** Kafka's slots and masks from a KEEP_KAFKA result (fresh arrays). */
-export function kafkaPlacementOf(res: Int32Array, T: number, W: number): { slots: Int32Array; masks: Int32Array } {
-  const TW = T * W;
-  const slots = res.slice(0, TW);
-  const masks = res.slice(TW, 2 * TW);
-  const d = res[2 * TW]!;
-  let at = 2 * TW + 1;
-  for (let i = 0; i < d; i++) {
-    const t = res[at++]!;
-    for (let j = 0; j < W; j++) slots[t * W + j] = res[at++]!;
-    for (let j = 0; j < W; j++) masks[t * W + j] = res[at++]!;
-  }
-  return { slots, masks };
-}
-
-export interface StandbyKernels {
-  /**
-   * Balanced mode. Returns 2*T*W ints: [0, T*W) the client of slot (t, j) or -1,
-   * then [T*W, 2*T*W) the bit mask of keys (bit k = key k) on which that standby
-   * differs from every copy placed before it.
-   */
-  standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array;
-  /**
-   * Kafka mode, same output. `fallbackOrder` lists task indices in the order
-   * Kafka's fallback loop visits them (a java.util.HashMap order).
-   */
-  standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array;
-}
-
 /** a/ca < b/cb, exactly. */
 function lessLoad(na: number, ca: number, nb: number, cb: number): boolean {
   return na * cb < nb * ca;
-}
-
-/** Popcount of a key mask (K <= 5). */
-function popcount(x: number): number {
-  let n = 0;
-  while (x !== 0) {
-    n += x & 1;
-    x >>>= 1;
-  }
-  return n;
-}
-
-/**
- * Preference score of a mask of differing keys: more keys first, then keys of
- * higher precedence (key 0 is the most significant). Higher is better.
- */
-export function maskScore(mask: number, k: number): number {
-  let rev = 0;
-  for (let i = 0; i < k; i++) if ((mask >>> i) & 1) rev |= 1 << (k - 1 - i);
-  return (popcount(mask) << k) | rev;
 }
 
 export function referenceStandby(): StandbyKernels {

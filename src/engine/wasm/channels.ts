@@ -1,6 +1,6 @@
 // WASM binding of the channel kernels (assembly/channels.ts): copies in, calls, copies out.
 import type { WasmCore } from '../core.js';
-import type { ChannelKernels } from '../reference/channels.js';
+import type { ChannelKernels } from '../abi.js';
 
 interface ChannelExports {
   channelPlan(strategy: number, n: number, w: number, start: number, out: number): void;

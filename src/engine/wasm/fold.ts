@@ -1,5 +1,5 @@
 import type { WasmCore } from '../core.js';
-import type { FoldKernels } from '../kernels.js';
+import type { FoldKernels } from '../abi.js';
 
 export function wasmFold(core: WasmCore): FoldKernels {
   return {

@@ -1,7 +1,7 @@
 // WASM binding of the group-balancing kernel (assembly/group.ts): copy the flat problem into the
 // arena, run, copy the owners out. Views are taken only after the last allocation.
 import type { WasmCore } from '../core.js';
-import type { GroupKernels, GroupProblem } from '../reference/group.js';
+import type { GroupKernels, GroupProblem } from '../abi.js';
 
 interface GroupExports {
   groupAssign(

@@ -1,5 +1,5 @@
 import type { WasmCore } from '../core.js';
-import type { HashKernels } from '../kernels.js';
+import type { HashKernels } from '../abi.js';
 
 interface HashExports {
   hashVar(data: number, offsets: number, count: number, n: number, out: number): void;

@@ -1,7 +1,7 @@
 // WASM binding of the samza mapper's kernel (assembly/samza-proxy.ts): one arena
 // session builds the previous SSP -> task table and remaps the rows against it.
 import type { WasmCore } from '../core.js';
-import type { SamzaKernels, SamzaProxyResult } from '../kernels.js';
+import type { SamzaKernels, SamzaProxyResult } from '../abi.js';
 
 interface SamzaExports {
   samzaPreviousTable(

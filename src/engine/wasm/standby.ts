@@ -1,7 +1,7 @@
 // WASM binding of the standby kernels: copy the flat problem into the arena,
 // run, copy the slots/masks out. Views are taken only after the last alloc.
 import type { WasmCore } from '../core.js';
-import { KEEP_KAFKA, type StandbyKernels, type StandbyProblem } from '../reference/standby.js';
+import { KEEP_KAFKA, type StandbyKernels, type StandbyProblem } from '../abi.js';
 
 interface StandbyExports {
   standbyBalanced(

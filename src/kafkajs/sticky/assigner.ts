@@ -4,8 +4,9 @@
 import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
 import { AssignorError, describe } from '../../errors.js';
 import type { EngineChoice } from '../../engine/kernels.js';
-import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from './plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from './protocol.js';
+import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from '../../group/sticky/plan.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from '../../group/protocol.js';
+import { checkRackId, checkStickyOptions } from '../../group/sticky-options.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -50,34 +51,10 @@ interface Config {
 }
 
 function checkOptions(options: StickyAssignerOptions): Config {
-  if (options === null || typeof options !== 'object') throw new AssignorError('E_INPUT', `options must be an object, got ${describe(options)}`, 'options');
-  const rackId = options.rackId;
-  if (rackId !== undefined && rackId !== null && typeof rackId !== 'string') throw new AssignorError('E_INPUT', `rackId must be a string, got ${describe(rackId)}`, 'options.rackId');
-  const growthSkew = options.growthSkew ?? 2;
-  if (typeof growthSkew !== 'number' || Number.isNaN(growthSkew) || growthSkew < 1) {
-    throw new AssignorError('E_RANGE', `growthSkew must be a number >= 1 (Infinity: always keep keys), got ${describe(growthSkew)}`, 'options.growthSkew');
-  }
-  const groups = options.coPartitioned ?? [];
-  if (!Array.isArray(groups)) throw new AssignorError('E_INPUT', `coPartitioned must be an array of { name, topics }, got ${describe(groups)}`, 'options.coPartitioned');
-  const names = new Set<string>();
-  const topicGroup = new Map<string, string>();
-  const coPartitioned: CoPartitionGroup[] = groups.map((g: unknown, i) => {
-    const where = `options.coPartitioned[${i}]`;
-    const { name, topics } = (g ?? {}) as { name?: unknown; topics?: unknown };
-    if (typeof name !== 'string' || name === '') throw new AssignorError('E_INPUT', `a co-partitioned group needs a non-empty name, got ${describe(name)}`, `${where}.name`);
-    if (names.has(name)) throw new AssignorError('E_INPUT', `co-partitioned group name ${describe(name)} is used twice`, `${where}.name`);
-    names.add(name);
-    if (!Array.isArray(topics) || topics.length < 2) throw new AssignorError('E_INPUT', `co-partitioned group ${describe(name)} needs at least two topics, got ${describe(topics)}`, `${where}.topics`);
-    topics.forEach((t: unknown, k) => {
-      if (typeof t !== 'string' || t === '') throw new AssignorError('E_INPUT', `a topic name must be a non-empty string, got ${describe(t)}`, `${where}.topics[${k}]`);
-      const other = topicGroup.get(t);
-      if (other !== undefined) throw new AssignorError('E_INPUT', `topic ${describe(t)} is in co-partitioned groups ${describe(other)} and ${describe(name)}; a topic can be in one group only`, `${where}.topics[${k}]`);
-      topicGroup.set(t, name);
-    });
-    return { name, topics: [...(topics as string[])] };
-  });
+  const plan = checkStickyOptions(options);
+  const rack = checkRackId(options.rackId);
   if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
-  return { rack: rackId === undefined || rackId === null || rackId === '' ? null : rackId, coPartitioned, growthSkew, onAssignment: options.onAssignment, engine: options.engine };
+  return { rack, ...plan, onAssignment: options.onAssignment };
 }
 
 /** The claims this member sends: its current assignment, restricted to the topics it still subscribes. */
@@ -169,7 +146,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
 
       protocol({ topics }: { topics: string[] }) {
         const userData = encodeClaims(claimsOf(tracker, topics, config.rack));
-        return { name: STICKY_ASSIGNER_NAME, metadata: encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData) };
+        return { name: STICKY_ASSIGNER_NAME, metadata: asBuffer(encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData)) };
       },
 
       async assign({ members }: { members: GroupMember[]; topics: string[] }): Promise<GroupMemberAssignment[]> {
@@ -190,7 +167,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
         });
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
         const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan.topics, plan.counts, plan.fingerprint, plan.partitionsByOwner, plan.entryStart, plan.entryTopic, plan.entryFrom, plan.entryTo);
-        const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: bytes[m]! }));
+        const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: asBuffer(bytes[m]!) }));
         const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
         logReport(logger, groupId, report);
         config.onAssignment?.(report);
@@ -214,3 +191,8 @@ function logReport(logger: Logger, groupId: string, r: StickyAssignmentReport): 
 
 /** `partitionAssigners: [StickyAssigner]`: the sticky assigner with default options (no rack). */
 export const StickyAssigner: PartitionAssigner = createStickyAssigner();
+
+/** The same bytes as a Buffer, no copy: KafkaJS writes a request's bytes only when Buffer.isBuffer says so. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

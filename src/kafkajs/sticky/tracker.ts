@@ -11,7 +11,7 @@
 // only, and records what passes: nothing is changed, every call and error passes through.
 // KafkaJS 2.2.4 is its last release, so these internals are fixed; when they are missing the
 // tracker reports it and the assigner still balances, but cannot be sticky.
-import { decodeAssignment, type DecodedAssignment } from './protocol.js';
+import { decodeAssignment, type DecodedAssignment } from '../../group/protocol.js';
 
 export interface MemberState {
   /** Generation of the assignment this member holds; -1 when it holds none. */

@@ -7,9 +7,9 @@
 // otherwise turn topics into kernel topics (a topic, a topic folded after a growth to a multiple,
 // or a co-partitioned set), find the balanced classes, run the kernel, and read the owners back.
 import { getKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
-import type { GroupProblem } from '../../engine/reference/group.js';
+import type { GroupProblem } from '../../engine/abi.js';
 import { analyzeExpansion } from '../../expansion/index.js';
-import type { Claims } from './protocol.js';
+import type { Claims } from './claims.js';
 
 export interface PlanMember {
   memberId: string;
@@ -174,16 +174,100 @@ interface KernelTopic {
   from: number;
 }
 
+/** The topics the group subscribes and that have partitions, by name (topic t is names[t]). */
+interface TopicTable {
+  names: string[];
+  counts: Int32Array;
+  index: Map<string, number>;
+  info: Map<string, PlanTopic>;
+  /** Subscribed topics without partitions in the metadata. */
+  missing: string[];
+}
+
+/** Who subscribes what, as topic indices. */
+interface Subscriptions {
+  /** Per member: its topics, sorted and distinct (members with the same list share one array). */
+  memberTopics: Int32Array[];
+  /** Per distinct subscription list: the topic index of each entry (-1: none), for reading claims. */
+  listIndex: Map<readonly string[], Int32Array>;
+  /** Subscribers of topic t, ascending member index: subs[start[t] .. start[t + 1]). */
+  start: Int32Array;
+  subs: Int32Array;
+}
+
+/** The resolved claims: the owner of every partition, and the partition count each topic was claimed at. */
+interface Ownership {
+  owner: Int32Array[];
+  from: Int32Array;
+  claimed: number;
+  conflicts: number;
+  unreadable: string[];
+}
+
+/** Members' racks interned; a partition's racks are those of its replicas some member is in. */
+interface Racks {
+  count: number;
+  memberRack: Int32Array;
+  memberRackNames: (string | null)[];
+  racksOf: (t: number, p: number) => number[];
+}
+
+/**
+ * The next assignment of a sticky group. The steps: sort members and read the topics; resolve
+ * the claims (a newer generation wins a partition, then the lower member); if the group is
+ * exactly the one the claimed assignment was made for, keep it; otherwise rebalance (fold grown
+ * topics, run the kernel); then group the owners per member and report.
+ */
 export function planGroup(members: readonly PlanMember[], topicInfo: readonly PlanTopic[], options: PlanOptions): Plan {
   const kernels = getKernels({ engine: options.engine });
   const sorted = [...members].sort((x, y) => byCodeUnits(x.memberId, y.memberId));
-  const M = sorted.length;
-
-  // Members usually share one subscription array (decodeSubscription's cache): every step below
-  // that reads a subscription does it once per distinct array.
+  // Members usually share one subscription array (decodeSubscription's cache): every step that
+  // reads a subscription does it once per distinct array.
   const lists = [...new Set(sorted.map((m) => m.topics))];
+  const topics = readTopics(lists, topicInfo);
+  const subscriptions = readSubscriptions(sorted, lists, topics);
+  const ownership = resolveClaims(sorted, topics, subscriptions);
+  const racks = internRacks(sorted, topics);
+  const fingerprint = groupFingerprint(sorted, topics, subscriptions, racks, options);
+  const unchanged = sameGroup(sorted, ownership, topics, fingerprint);
+  const growth: GrowthReport[] = [];
+  const coReports: CoPartitionReport[] = [];
+  const newOwner = unchanged ? ownership.owner : rebalance(sorted.length, topics, subscriptions, ownership, racks, options, kernels, growth, coReports);
+  const byOwner = groupByOwner(sorted.length, topics.counts, subscriptions.start, subscriptions.subs, newOwner, ownership.owner);
+  const rackAware = racks.count > 0 && topicInfo.some((t) => t.racksOf !== undefined);
+  const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = byOwner;
+  return {
+    memberIds: sorted.map((m) => m.memberId),
+    topics: topics.names,
+    counts: topics.counts,
+    partitionsByOwner,
+    entryStart,
+    entryTopic,
+    entryFrom,
+    entryTo,
+    fingerprint,
+    report: {
+      members: sorted.length,
+      topics: topics.names.length,
+      partitions: topics.counts.reduce((a, b) => a + b, 0),
+      kept,
+      moved,
+      placed,
+      unchanged,
+      conflicts: ownership.conflicts,
+      rackAware,
+      rackMatched: rackAware ? rackMatchedCount(newOwner, racks) : null,
+      growth,
+      coPartitioned: coReports,
+      unreadableMembers: ownership.unreadable,
+      missingTopics: topics.missing,
+      engine: kernels.name,
+    },
+  };
+}
 
-  // Topics: subscribed and with partitions, sorted by name.
+/** Topics subscribed and with partitions, sorted by name; the others are missing. */
+function readTopics(lists: readonly (readonly string[])[], topicInfo: readonly PlanTopic[]): TopicTable {
   const info = new Map<string, PlanTopic>();
   for (const t of topicInfo) info.set(t.name, t);
   const subscribed = new Set<string>();
@@ -195,31 +279,38 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     }
   }
   const names = [...subscribed].sort(byCodeUnits);
-  const topicIndex = new Map<string, number>();
-  names.forEach((n, i) => topicIndex.set(n, i));
-  const T = names.length;
-  const counts = Int32Array.from(names, (n) => info.get(n)!.partitions);
+  const index = new Map<string, number>();
+  names.forEach((n, i) => index.set(n, i));
+  return { names, counts: Int32Array.from(names, (n) => info.get(n)!.partitions), index, info, missing: [...missing].sort(byCodeUnits) };
+}
 
-  // Per distinct list: its topics' indices (sorted, distinct), and the index of each list entry (-1: none).
+/** Per distinct list its topic indices; per member its sorted topics; per topic its subscribers. */
+function readSubscriptions(sorted: readonly PlanMember[], lists: readonly (readonly string[])[], topics: TopicTable): Subscriptions {
   const listTopics = new Map<readonly string[], Int32Array>();
   const listIndex = new Map<readonly string[], Int32Array>();
   for (const list of lists) {
     const at = new Int32Array(list.length);
     const set = new Set<number>();
     list.forEach((t, i) => {
-      at[i] = topicIndex.get(t) ?? -1;
+      at[i] = topics.index.get(t) ?? -1;
       if (at[i]! >= 0) set.add(at[i]!);
     });
     listIndex.set(list, at);
     listTopics.set(list, Int32Array.from(set).sort());
   }
   const memberTopics: Int32Array[] = sorted.map((m) => listTopics.get(m.topics)!);
-  const { start: rsubStart, subs: rsubs } = subscribersOf(T, memberTopics);
+  const { start, subs } = subscribersOf(topics.names.length, memberTopics);
+  return { memberTopics, listIndex, start, subs };
+}
 
-  // Claims -> owner per partition; the newest generation wins, then the lower member index.
-  // Flat, topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
+/**
+ * Claims -> owner per partition; the newest generation wins, then the lower member index. Flat,
+ * topic after topic (owner[t] is topic t's view): two allocations, not two per topic.
+ */
+function resolveClaims(sorted: readonly PlanMember[], topics: TopicTable, subscriptions: Subscriptions): Ownership {
+  const T = topics.names.length;
   const topicStart = new Int32Array(T + 1);
-  for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + counts[t]!;
+  for (let t = 0; t < T; t++) topicStart[t + 1] = topicStart[t]! + topics.counts[t]!;
   const ownerFlat = scratch(SCRATCH_OWNER, topicStart[T]!).fill(-1);
   const genFlat = scratch(SCRATCH_GEN, topicStart[T]!).fill(-2);
   const owner: Int32Array[] = new Array<Int32Array>(T);
@@ -228,23 +319,24 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const fromGen = new Int32Array(T).fill(-2);
   const tally = new Int32Array(2); // claimed, conflicts
   const unreadable: string[] = [];
-  for (let m = 0; m < M; m++) {
+  for (let m = 0; m < sorted.length; m++) {
     const member = sorted[m]!;
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
-    claimPartitions(c, listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
+    claimPartitions(c, subscriptions.listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
   }
-  const claimed = tally[0]!;
-  const conflicts = tally[1]!;
+  return { owner, from, claimed: tally[0]!, conflicts: tally[1]!, unreadable };
+}
 
-  // Racks: members' racks interned; an item's racks are those of its replicas that some member is in.
+/** Members' racks interned in name order; racksOf(t, p) gives partition p's racks that some member is in. */
+function internRacks(sorted: readonly PlanMember[], topics: TopicTable): Racks {
   const rackId = new Map<string, number>();
   const memberRackNames = sorted.map((m) => m.claims?.rack ?? null);
   for (const r of [...new Set(memberRackNames.filter((r): r is string => r !== null))].sort(byCodeUnits)) rackId.set(r, rackId.size);
   const memberRack = Int32Array.from(memberRackNames, (r) => (r === null ? -1 : rackId.get(r)!));
   const racksOf = (t: number, p: number): number[] => {
-    const f = info.get(names[t]!)!.racksOf;
+    const f = topics.info.get(topics.names[t]!)!.racksOf;
     if (f === undefined || rackId.size === 0) return [];
     const out: number[] = [];
     for (const r of f(p)) {
@@ -253,277 +345,296 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     }
     return out;
   };
+  return { count: rackId.size, memberRack, memberRackNames, racksOf };
+}
 
-  // Fingerprint of everything an assignment depends on, but the claims.
+/** Fingerprint of everything an assignment depends on, but the claims. */
+function groupFingerprint(sorted: readonly PlanMember[], topics: TopicTable, subscriptions: Subscriptions, racks: Racks, options: PlanOptions): string {
   const fp = new Fingerprint();
   fp.text(`growthSkew=${options.growthSkew}`);
   for (const g of options.coPartitioned) {
     fp.text(g.name);
     for (const t of g.topics) fp.text(t);
   }
-  fp.int(T);
-  for (let t = 0; t < T; t++) {
-    fp.text(names[t]!);
-    fp.int(counts[t]!);
+  fp.int(topics.names.length);
+  for (let t = 0; t < topics.names.length; t++) {
+    fp.text(topics.names[t]!);
+    fp.int(topics.counts[t]!);
   }
-  fp.int(M);
+  fp.int(sorted.length);
   const listHash = new Map<Int32Array, number>();
-  for (let m = 0; m < M; m++) {
+  for (let m = 0; m < sorted.length; m++) {
+    const mine = subscriptions.memberTopics[m]!;
     fp.text(sorted[m]!.memberId);
-    fp.text(memberRackNames[m] ?? '');
-    let h = listHash.get(memberTopics[m]!);
+    fp.text(racks.memberRackNames[m] ?? '');
+    let h = listHash.get(mine);
     if (h === undefined) {
-      h = memberTopics[m]!.length;
-      for (const t of memberTopics[m]!) h = Math.imul(h ^ t, 0x01000193) ^ (h >>> 11);
-      listHash.set(memberTopics[m]!, h);
+      h = mine.length;
+      for (const t of mine) h = Math.imul(h ^ t, 0x01000193) ^ (h >>> 11);
+      listHash.set(mine, h);
     }
-    fp.int(memberTopics[m]!.length);
+    fp.int(mine.length);
     fp.int(h);
   }
-  const fingerprint = fp.hex();
+  return fp.hex();
+}
 
-  const total = counts.reduce((a, b) => a + b, 0);
-  const growth: GrowthReport[] = [];
-  const coReports: CoPartitionReport[] = [];
-  let newOwner: Int32Array[];
-  let unchanged = false;
-
-  // The same group as at the claimed assignment (every member claims from the same, newest
-  // generation, for this very fingerprint, and the claims cover every partition once): keep it.
-  // This is what makes KafkaJS's extra rebalances (a member that saw new metadata late) free, and
-  // keeps a growth's relaxed balance until the group really changes.
-  const gen0 = M > 0 ? (sorted[0]!.claims?.generation ?? -1) : -1;
-  if (
-    M > 0 &&
+/**
+ * The same group as at the claimed assignment: every member claims from the same, newest
+ * generation, for this very fingerprint, and the claims cover every partition once. Then the
+ * assignment is kept as it is. This is what makes KafkaJS's extra rebalances (a member that saw
+ * new metadata late) free, and keeps a growth's relaxed balance until the group really changes.
+ */
+function sameGroup(sorted: readonly PlanMember[], ownership: Ownership, topics: TopicTable, fingerprint: string): boolean {
+  const gen0 = sorted.length > 0 ? (sorted[0]!.claims?.generation ?? -1) : -1;
+  return (
     gen0 >= 0 &&
-    conflicts === 0 &&
-    claimed === total &&
+    ownership.conflicts === 0 &&
+    ownership.claimed === topics.counts.reduce((a, b) => a + b, 0) &&
     sorted.every((m) => m.claims !== null && m.claims.generation === gen0 && m.claims.fingerprint === fingerprint)
-  ) {
-    unchanged = true;
-    newOwner = owner;
-  } else {
-    newOwner = rebalance();
+  );
+}
+
+/** A new assignment: co-partitioned sets, grown topics folded, the kernel on the rest, owners read back. */
+function rebalance(M: number, topics: TopicTable, subscriptions: Subscriptions, ownership: Ownership, racks: Racks, options: PlanOptions, kernels: ReturnType<typeof getKernels>, growth: GrowthReport[], coReports: CoPartitionReport[]): Int32Array[] {
+  const groups = honoredCoPartitions(topics, subscriptions, options.coPartitioned, coReports);
+  const k = kernelTopics(M, topics, subscriptions, ownership, groups, options.growthSkew, growth);
+  const problem = kernelProblem(M, k, subscriptions, ownership, racks);
+  const itemOwner = kernels.groupAssign(problem);
+  const out = ownersFromKernel(topics, k, itemOwner, problem.itemStart);
+  growthMovedShares(growth, topics, out, ownership.owner);
+  return out;
+}
+
+/** Co-partitioned groups that can be honored (every topic present, same count, same subscribers), as sorted topic indices. */
+function honoredCoPartitions(topics: TopicTable, subscriptions: Subscriptions, coPartitioned: readonly CoPartitionGroup[], coReports: CoPartitionReport[]): number[][] {
+  const { names, counts } = topics;
+  const { start, subs } = subscriptions;
+  const groups: number[][] = [];
+  for (const g of coPartitioned) {
+    const present = g.topics.map((t) => topics.index.get(t)).filter((i): i is number => i !== undefined);
+    let reason: string | undefined;
+    if (present.length < 2) reason = `fewer than two of its topics are subscribed and have partitions`;
+    else {
+      const t0 = present[0]!;
+      const subsKey = (t: number): string => subs.subarray(start[t]!, start[t + 1]!).join(',');
+      for (const t of present) {
+        if (counts[t] !== counts[t0]) reason = `partition counts differ (${names[t0]} has ${counts[t0]}, ${names[t]} has ${counts[t]})`;
+        else if (subsKey(t) !== subsKey(t0)) reason = `${names[t0]} and ${names[t]} have different subscribers`;
+        if (reason !== undefined) break;
+      }
+    }
+    coReports.push({ name: g.name, topics: g.topics, honored: reason === undefined, ...(reason === undefined ? {} : { reason }) });
+    if (reason === undefined) groups.push([...present].sort((a, b) => a - b));
   }
+  return groups;
+}
 
-  function rebalance(): Int32Array[] {
-    // Co-partitioned groups that can be honored: every topic present, same count, same subscribers.
-    const groupOf = new Int32Array(T).fill(-1);
-    const groups: number[][] = [];
-    for (const g of options.coPartitioned) {
-      const ids = g.topics.map((t) => topicIndex.get(t));
-      const present = ids.filter((i): i is number => i !== undefined);
-      let reason: string | undefined;
-      if (present.length < 2) reason = `fewer than two of its topics are subscribed and have partitions`;
-      else {
-        const t0 = present[0]!;
-        const subsKey = (t: number): string => rsubs.subarray(rsubStart[t]!, rsubStart[t + 1]!).join(',');
-        for (const t of present) {
-          if (counts[t] !== counts[t0]) reason = `partition counts differ (${names[t0]} has ${counts[t0]}, ${names[t]} has ${counts[t]})`;
-          else if (subsKey(t) !== subsKey(t0)) reason = `${names[t0]} and ${names[t]} have different subscribers`;
-          if (reason !== undefined) break;
-        }
-      }
-      coReports.push({ name: g.name, topics: g.topics, honored: reason === undefined, ...(reason === undefined ? {} : { reason }) });
-      if (reason !== undefined) continue;
-      const list = [...present].sort((a, b) => a - b);
-      for (const t of list) groupOf[t] = groups.length;
-      groups.push(list);
-    }
+/** The kernel's topics, and the real topics folded instead (their owners follow the old partitions'). */
+interface KernelTopics {
+  kts: KernelTopic[];
+  /** Real topic -> kernel topic (-1: folded). */
+  ktOf: Int32Array;
+  /** Real topic -> index into foldedOwners (-1: not folded). */
+  folded: Int32Array;
+  /** Per fold: the owner of each old partition j < B. */
+  foldedOwners: Int32Array[];
+}
 
-    // Kernel topics, in the order of their first real topic. A topic (or co-partitioned set) that
-    // grew from B to k*B is folded instead, when every old partition's owner is still here and no
-    // member would then hold more than growthSkew times its fair share: partition p joins the
-    // owner of p mod B, nothing of it moves, and it sits out of the kernel (and of the totals) for
-    // this rebalance.
-    const kts: KernelTopic[] = [];
-    const ktOf = new Int32Array(T).fill(-1);
-    const folded = new Int32Array(T).fill(-1); // real topic -> index into foldedOwners
-    const foldedOwners: Int32Array[] = []; // per fold: owner of each family j < B
-    const done = new Uint8Array(T);
-    for (let t = 0; t < T; t++) {
-      if (done[t] === 1) continue;
-      const real = groupOf[t]! >= 0 ? groups[groupOf[t]!]! : [t];
-      for (const r of real) done[r] = 1;
-      const C = counts[t]!;
-      const S = rsubStart[t + 1]! - rsubStart[t]!;
-      const owners = real.map((r) => owner[r]!);
-      // A growth is known when every real topic recorded the same smaller count.
-      const B = real.every((r) => from[r] === from[t]) && from[t]! > 0 && from[t]! < C ? from[t]! : 0;
-      let fold = false;
-      let why = '';
-      if (B > 0) {
-        const multiple = C % B === 0;
-        if (multiple && S > 0) {
-          const parent = new Int32Array(B);
-          const families = new Int32Array(M); // old partitions per owner
-          let orphans = 0;
-          let largest = 0;
-          for (let j = 0; j < B; j++) {
-            parent[j] = majority(owners, j);
-            if (parent[j]! < 0) orphans++;
-            else largest = Math.max(largest, ++families[parent[j]!]!);
-          }
-          const most = largest * (C / B);
-          if (orphans > 0) why = `${orphans} of its ${B} old partitions have no owner in the group any more`;
-          else if (most * S > options.growthSkew * C) why = `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${options.growthSkew}) times its share`;
-          else {
-            fold = true;
-            for (const r of real) folded[r] = foldedOwners.length;
-            foldedOwners.push(parent);
-          }
-        }
-        const analysis = analyzeExpansion(B, C);
-        for (const r of real) {
-          growth.push({
-            topic: names[r]!,
-            from: B,
-            to: C,
-            keysKept: fold,
-            movedShare: fold ? 0 : analysis.movedShare,
-            summary: fold
-              ? `${names[r]}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
-              : multiple
-                ? `${names[r]}: ${B} -> ${C}: ${why}; balanced instead, preferring the owner of p mod ${B} for new partition p`
-                : `${names[r]}: ${analysis.summary}`,
-          });
-        }
-      }
-      if (fold) continue;
-      const kt: KernelTopic = { real, base: C, from: B };
-      for (const r of real) ktOf[r] = kts.length;
-      kts.push(kt);
-    }
-    const K = kts.length;
-
-    // Flat kernel problem. Without co-partitioned groups kernel topic k is real topic k, so the
-    // subscriber arrays are shared, not copied.
-    const direct = K === T; // no co-partitioned set and nothing folded
-    const subStart = direct ? rsubStart : new Int32Array(K + 1);
-    const itemStart = new Int32Array(K + 1);
-    const topicWeight = new Int32Array(K);
-    for (let k = 0; k < K; k++) {
-      const t0 = kts[k]!.real[0]!;
-      if (!direct) subStart[k + 1] = subStart[k]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
-      itemStart[k + 1] = itemStart[k]! + kts[k]!.base;
-      topicWeight[k] = kts[k]!.real.length;
-    }
-    let subs = rsubs;
-    if (!direct) {
-      subs = new Int32Array(subStart[K]!);
-      for (let k = 0; k < K; k++) {
-        const t0 = kts[k]!.real[0]!;
-        subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[k]!);
+/**
+ * Kernel topics, in the order of their first real topic: a topic or a co-partitioned set. One
+ * that grew from B to k*B is folded instead when every old partition's owner is still here and
+ * no member would then hold more than growthSkew times its fair share: partition p joins the
+ * owner of p mod B, nothing of it moves, and it sits out of the kernel (and of the totals) for
+ * this rebalance.
+ */
+function kernelTopics(M: number, topics: TopicTable, subscriptions: Subscriptions, ownership: Ownership, groups: number[][], growthSkew: number, growth: GrowthReport[]): KernelTopics {
+  const T = topics.names.length;
+  const groupOf = new Int32Array(T).fill(-1);
+  groups.forEach((list, g) => {
+    for (const t of list) groupOf[t] = g;
+  });
+  const kts: KernelTopic[] = [];
+  const ktOf = new Int32Array(T).fill(-1);
+  const folded = new Int32Array(T).fill(-1);
+  const foldedOwners: Int32Array[] = [];
+  const done = new Uint8Array(T);
+  for (let t = 0; t < T; t++) {
+    if (done[t] === 1) continue;
+    const real = groupOf[t]! >= 0 ? groups[groupOf[t]!]! : [t];
+    for (const r of real) done[r] = 1;
+    const C = topics.counts[t]!;
+    // A growth is known when every real topic recorded the same smaller count.
+    const f = ownership.from;
+    const B = real.every((r) => f[r] === f[t]) && f[t]! > 0 && f[t]! < C ? f[t]! : 0;
+    if (B > 0) {
+      const S = subscriptions.start[t + 1]! - subscriptions.start[t]!;
+      const parent = foldParents(M, real.map((r) => ownership.owner[r]!), B, C, S, growthSkew);
+      reportGrowth(growth, topics.names, real, B, C, parent);
+      if (typeof parent !== 'string') {
+        for (const r of real) folded[r] = foldedOwners.length;
+        foldedOwners.push(parent);
+        continue;
       }
     }
-    const N = itemStart[K]!;
-    const prevOwner = scratch(SCRATCH_PREV, N); // every item written below
-    const softOwner = kts.some((kt) => kt.from > 0) ? scratch(SCRATCH_SOFT, N).fill(-1) : new Int32Array(0);
-    const useRacks = rackId.size > 0;
-    const rackStart = new Int32Array(useRacks ? N + 1 : 0);
-    const rackList: number[] = [];
-    for (let k = 0; k < K; k++) {
-      const kt = kts[k]!;
-      const owners = kt.real.map((r) => owner[r]!);
-      const i0 = itemStart[k]!;
-      if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
-      else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
-      if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
-      if (!useRacks) continue;
-      for (let j = 0; j < kt.base; j++) {
-        let common = racksOf(kt.real[0]!, j);
-        for (let q = 1; q < kt.real.length && common.length > 0; q++) {
-          const other = racksOf(kt.real[q]!, j);
-          common = common.filter((r) => other.includes(r));
-        }
-        for (const r of common) rackList.push(r);
-        rackStart[i0 + j + 1] = rackList.length;
-      }
-    }
-
-    const topicClass = balancedClasses(M, kts, ktOf, memberTopics, subStart, subs);
-    const problem: GroupProblem = {
-      members: M,
-      rackCount: rackId.size,
-      memberRack,
-      topicClass,
-      topicWeight,
-      subStart,
-      subs,
-      itemStart,
-      prevOwner,
-      softOwner,
-      rackStart,
-      racks: Int32Array.from(rackList),
-    };
-    const itemOwner = kernels.groupAssign(problem);
-
-    // Back to partitions: a kernel topic of one topic is read in place; folded topics follow their parents.
-    const out: Int32Array[] = new Array<Int32Array>(T);
-    for (let t = 0; t < T; t++) {
-      if (folded[t]! < 0) continue;
-      const parent = foldedOwners[folded[t]!]!;
-      // Folded only on growth to a multiple: the count is k copies of the parents' owners.
-      const o = new Int32Array(counts[t]!);
-      o.set(parent);
-      for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
-      out[t] = o;
-    }
-    for (let k = 0; k < K; k++) {
-      const kt = kts[k]!;
-      const i0 = itemStart[k]!;
-      if (kt.real.length === 1) out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
-      else for (const r of kt.real) out[r] = itemOwner.slice(i0, i0 + kt.base);
-    }
-    // Exact share of keys that changed member on a growth that was not folded, for multiples.
-    for (const g of growth) {
-      if (g.keysKept || g.to % g.from !== 0) continue;
-      const t = topicIndex.get(g.topic)!;
-      let changed = 0;
-      for (let q = 0; q < g.to; q++) if (out[t]![q] !== owner[t]![q % g.from]) changed++;
-      g.movedShare = changed / g.to;
-    }
-    return out;
+    for (const r of real) ktOf[r] = kts.length;
+    kts.push({ real, base: C, from: B });
   }
+  return { kts, ktOf, folded, foldedOwners };
+}
 
-  const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = groupByOwner(M, counts, rsubStart, rsubs, newOwner, owner);
-  let rackMatched = 0;
-  if (rackId.size > 0) {
-    for (let t = 0; t < T; t++) {
-      const o = newOwner[t]!;
-      for (let p = 0; p < o.length; p++) if (memberRack[o[p]!]! >= 0 && racksOf(t, p).includes(memberRack[o[p]!]!)) rackMatched++;
+/**
+ * The owners of the B old partitions when a growth B -> C (S subscribers) can be folded, or why
+ * not: not a multiple, an old partition without an owner, or a member over growthSkew x its share.
+ */
+function foldParents(M: number, owners: Int32Array[], B: number, C: number, S: number, growthSkew: number): Int32Array | string {
+  if (C % B !== 0 || S === 0) return '';
+  const parent = new Int32Array(B);
+  const families = new Int32Array(M); // old partitions per owner
+  let orphans = 0;
+  let largest = 0;
+  for (let j = 0; j < B; j++) {
+    parent[j] = majority(owners, j);
+    if (parent[j]! < 0) orphans++;
+    else largest = Math.max(largest, ++families[parent[j]!]!);
+  }
+  const most = largest * (C / B);
+  if (orphans > 0) return `${orphans} of its ${B} old partitions have no owner in the group any more`;
+  if (most * S > growthSkew * C) return `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${growthSkew}) times its share`;
+  return parent;
+}
+
+/** One growth report per real topic of a grown kernel topic; `parent` says whether it was folded, or why not. */
+function reportGrowth(growth: GrowthReport[], names: readonly string[], real: readonly number[], B: number, C: number, parent: Int32Array | string): void {
+  const fold = typeof parent !== 'string';
+  const analysis = analyzeExpansion(B, C);
+  for (const r of real) {
+    growth.push({
+      topic: names[r]!,
+      from: B,
+      to: C,
+      keysKept: fold,
+      movedShare: fold ? 0 : analysis.movedShare,
+      summary: fold
+        ? `${names[r]}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
+        : C % B === 0
+          ? `${names[r]}: ${B} -> ${C}: ${parent}; balanced instead, preferring the owner of p mod ${B} for new partition p`
+          : `${names[r]}: ${analysis.summary}`,
+    });
+  }
+}
+
+/**
+ * The flat kernel problem. Without co-partitioned sets or folds kernel topic k is real topic k,
+ * so the subscriber arrays are shared, not copied.
+ */
+function kernelProblem(M: number, k: KernelTopics, subscriptions: Subscriptions, ownership: Ownership, racks: Racks): GroupProblem {
+  const { kts } = k;
+  const K = kts.length;
+  const { start: rsubStart, subs: rsubs } = subscriptions;
+  const direct = K === subscriptions.start.length - 1;
+  const subStart = direct ? rsubStart : new Int32Array(K + 1);
+  const itemStart = new Int32Array(K + 1);
+  const topicWeight = new Int32Array(K);
+  for (let i = 0; i < K; i++) {
+    const t0 = kts[i]!.real[0]!;
+    if (!direct) subStart[i + 1] = subStart[i]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
+    itemStart[i + 1] = itemStart[i]! + kts[i]!.base;
+    topicWeight[i] = kts[i]!.real.length;
+  }
+  let subs = rsubs;
+  if (!direct) {
+    subs = new Int32Array(subStart[K]!);
+    for (let i = 0; i < K; i++) {
+      const t0 = kts[i]!.real[0]!;
+      subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[i]!);
     }
   }
-
-  const rackAware = rackId.size > 0 && topicInfo.some((t) => t.racksOf !== undefined);
+  const N = itemStart[K]!;
+  const prevOwner = scratch(SCRATCH_PREV, N); // every item written below
+  const softOwner = kts.some((kt) => kt.from > 0) ? scratch(SCRATCH_SOFT, N).fill(-1) : new Int32Array(0);
+  const useRacks = racks.count > 0;
+  const rackStart = new Int32Array(useRacks ? N + 1 : 0);
+  const rackList: number[] = [];
+  for (let i = 0; i < K; i++) {
+    const kt = kts[i]!;
+    const owners = kt.real.map((r) => ownership.owner[r]!);
+    const i0 = itemStart[i]!;
+    if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
+    else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
+    if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
+    if (useRacks) commonRacks(kt, i0, racks, rackStart, rackList);
+  }
   return {
-    memberIds: sorted.map((m) => m.memberId),
-    topics: names,
-    counts,
-    partitionsByOwner,
-    entryStart,
-    entryTopic,
-    entryFrom,
-    entryTo,
-    fingerprint,
-    report: {
-      members: M,
-      topics: T,
-      partitions: total,
-      kept,
-      moved,
-      placed,
-      unchanged,
-      conflicts,
-      rackAware,
-      rackMatched: rackAware ? rackMatched : null,
-      growth,
-      coPartitioned: coReports,
-      unreadableMembers: unreadable,
-      missingTopics: [...missing].sort(byCodeUnits),
-      engine: kernels.name,
-    },
+    members: M,
+    rackCount: racks.count,
+    memberRack: racks.memberRack,
+    topicClass: balancedClasses(M, kts, k.ktOf, subscriptions.memberTopics, subStart, subs),
+    topicWeight,
+    subStart,
+    subs,
+    itemStart,
+    prevOwner,
+    softOwner,
+    rackStart,
+    racks: Int32Array.from(rackList),
   };
+}
+
+/** Racks of each item of a kernel topic: those every one of its real topics' partition j is on. */
+function commonRacks(kt: KernelTopic, i0: number, racks: Racks, rackStart: Int32Array, rackList: number[]): void {
+  for (let j = 0; j < kt.base; j++) {
+    let common = racks.racksOf(kt.real[0]!, j);
+    for (let q = 1; q < kt.real.length && common.length > 0; q++) {
+      const other = racks.racksOf(kt.real[q]!, j);
+      common = common.filter((r) => other.includes(r));
+    }
+    for (const r of common) rackList.push(r);
+    rackStart[i0 + j + 1] = rackList.length;
+  }
+}
+
+/** Back to partitions: a kernel topic of one topic is read in place; folded topics follow their parents. */
+function ownersFromKernel(topics: TopicTable, k: KernelTopics, itemOwner: Int32Array, itemStart: Int32Array): Int32Array[] {
+  const T = topics.names.length;
+  const out: Int32Array[] = new Array<Int32Array>(T);
+  for (let t = 0; t < T; t++) {
+    if (k.folded[t]! < 0) continue;
+    const parent = k.foldedOwners[k.folded[t]!]!;
+    // Folded only on growth to a multiple: the count is k copies of the parents' owners.
+    const o = new Int32Array(topics.counts[t]!);
+    o.set(parent);
+    for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
+    out[t] = o;
+  }
+  for (let i = 0; i < k.kts.length; i++) {
+    const kt = k.kts[i]!;
+    const i0 = itemStart[i]!;
+    if (kt.real.length === 1) out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
+    else for (const r of kt.real) out[r] = itemOwner.slice(i0, i0 + kt.base);
+  }
+  return out;
+}
+
+/** Exact share of keys that changed member on a growth to a multiple that was not folded. */
+function growthMovedShares(growth: GrowthReport[], topics: TopicTable, out: readonly Int32Array[], owner: readonly Int32Array[]): void {
+  for (const g of growth) {
+    if (g.keysKept || g.to % g.from !== 0) continue;
+    const t = topics.index.get(g.topic)!;
+    let changed = 0;
+    for (let q = 0; q < g.to; q++) if (out[t]![q] !== owner[t]![q % g.from]) changed++;
+    g.movedShare = changed / g.to;
+  }
+}
+
+/** Partitions owned by a member in one of their replica racks. */
+function rackMatchedCount(newOwner: readonly Int32Array[], racks: Racks): number {
+  let n = 0;
+  for (let t = 0; t < newOwner.length; t++) {
+    const o = newOwner[t]!;
+    for (let p = 0; p < o.length; p++) if (racks.memberRack[o[p]!]! >= 0 && racks.racksOf(t, p).includes(racks.memberRack[o[p]!]!)) n++;
+  }
+  return n;
 }
 
 /**
@@ -613,7 +724,7 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
 /**
  * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
  * newer generation wins; in the same generation the earlier member, which claimed first. The
- * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
+ * recorded counts go into from/fromGen (the newest generation's first non-zero count); the partitions claimed and the conflicts are added to
  * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
  */
 function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
@@ -624,7 +735,9 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: In
   for (let k = 0; k < c.topic.length; k++) {
     const t = index[c.topic[k]!]!;
     if (t < 0) continue;
-    if (g > fromGen[t]!) {
+    // The count a claim recorded (0: none, as from a member that never saw a leader's note); in
+    // one generation the first known count, so a member without a note does not hide a growth.
+    if (g > fromGen[t]! || (g === fromGen[t]! && from[t] === 0)) {
       fromGen[t] = g;
       from[t] = c.count[k]!;
     }

@@ -1,5 +1,7 @@
-// Wire formats of the sticky assigner. The outer layout is the classic consumer protocol v0 that
-// KafkaJS's AssignerProtocol writes (MemberMetadata: int16 version, array<string> topics, bytes
+// Wire formats of the sticky assigner, shared by every client adapter (KafkaJS and
+// @platformatic/kafka members of one group read each other's claims). Plain Uint8Arrays, no
+// Buffer, so this runs wherever src/group/ does; an adapter wraps the bytes as its client wants.
+// The outer layout is the classic consumer protocol v0 that KafkaJS's AssignerProtocol writes (MemberMetadata: int16 version, array<string> topics, bytes
 // userData; MemberAssignment: int16 version, array<{string topic, array<int32>}>, bytes userData),
 // byte for byte: test/kafkajs/group-assigner.test.ts encodes with both and compares. It is
 // written out here, not imported, so that `assignor/kafkajs` loads without kafkajs at run time and
@@ -30,28 +32,33 @@ const utf8Decoder = new TextDecoder('utf-8');
 
 /** A growable big-endian byte writer. */
 export class Writer {
-  buf: Buffer;
+  buf: Uint8Array;
   at = 0;
   constructor(size = 256) {
-    this.buf = Buffer.allocUnsafe(size);
+    this.buf = new Uint8Array(size);
   }
   private room(n: number): void {
     if (this.at + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.at + n) size *= 2;
-    const next = Buffer.allocUnsafe(size);
-    this.buf.copy(next, 0, 0, this.at);
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.at));
     this.buf = next;
   }
   int16(v: number): this {
     this.room(2);
-    this.buf.writeInt16BE(v, this.at);
+    this.buf[this.at] = v >> 8;
+    this.buf[this.at + 1] = v;
     this.at += 2;
     return this;
   }
   int32(v: number): this {
     this.room(4);
-    this.buf.writeInt32BE(v, this.at);
+    const b = this.buf;
+    b[this.at] = v >>> 24;
+    b[this.at + 1] = v >>> 16;
+    b[this.at + 2] = v >>> 8;
+    b[this.at + 3] = v;
     this.at += 4;
     return this;
   }
@@ -75,12 +82,13 @@ export class Writer {
     this.at += bytes.length;
     return this;
   }
-  /** Kafka STRING: int16 byte length, then UTF-8 (Node's encoding, as KafkaJS writes it). */
+  /** Kafka STRING: int16 byte length, then UTF-8 (WHATWG's, as KafkaJS writes it with Node's Buffer). */
   string(s: string): this {
-    const n = Buffer.byteLength(s, 'utf8');
-    this.room(2 + n);
-    this.buf.writeInt16BE(n, this.at);
-    this.buf.write(s, this.at + 2, n, 'utf8');
+    this.room(2 + 3 * s.length);
+    const n = utf8.encodeInto(s, this.buf.subarray(this.at + 2)).written;
+    if (n > 0x7fff) throw new RangeError(`a Kafka STRING holds at most 32767 bytes, got ${n}`);
+    this.buf[this.at] = n >> 8;
+    this.buf[this.at + 1] = n;
     this.at += 2 + n;
     return this;
   }
@@ -89,7 +97,7 @@ export class Writer {
     this.int32(b.length);
     return this.raw(b);
   }
-  done(): Buffer {
+  done(): Uint8Array {
     return this.buf.subarray(0, this.at);
   }
 }
@@ -163,7 +171,7 @@ export interface Subscription {
 }
 
 /** MemberMetadata exactly as KafkaJS's AssignerProtocol.MemberMetadata.encode writes it. */
-export function encodeSubscription(version: number, topics: readonly string[], userData: Uint8Array): Buffer {
+export function encodeSubscription(version: number, topics: readonly string[], userData: Uint8Array): Uint8Array {
   const w = new Writer(64 + userData.length);
   w.int16(version).int32(topics.length);
   for (const t of topics) w.string(t);
@@ -182,8 +190,8 @@ export class TopicListCache {
   get(buf: Uint8Array, at: number, count: number): { topics: string[]; end: number } | null {
     const b = this.bytes;
     if (b === null || count !== this.count || at + b.length > buf.length) return null;
-    const same = Buffer.from(b.buffer, b.byteOffset, b.length).equals(Buffer.from(buf.buffer, buf.byteOffset + at, b.length));
-    return same ? { topics: this.topics, end: at + b.length } : null;
+    for (let i = 0; i < b.length; i++) if (b[i] !== buf[at + i]) return null;
+    return { topics: this.topics, end: at + b.length };
   }
   set(bytes: Uint8Array, count: number, topics: string[]): void {
     this.bytes = bytes;
@@ -227,7 +235,7 @@ export function decodeSubscription(buf: Uint8Array, cache?: TopicListCache): Sub
  * MemberAssignment exactly as KafkaJS's AssignerProtocol.MemberAssignment.encode writes it for
  * `assignment` with its topics in this order.
  */
-export function encodeAssignment(version: number, topics: readonly string[], partitions: readonly ArrayLike<number>[], userData: Uint8Array): Buffer {
+export function encodeAssignment(version: number, topics: readonly string[], partitions: readonly ArrayLike<number>[], userData: Uint8Array): Uint8Array {
   let size = 10 + userData.length;
   for (let i = 0; i < topics.length; i++) size += 6 + topics[i]!.length * 3 + 4 * partitions[i]!.length;
   const w = new Writer(size);
@@ -259,7 +267,7 @@ export function encodeAssignments(
   entryTopic: Int32Array,
   entryFrom: Int32Array,
   entryTo: Int32Array,
-): Buffer[] {
+): Uint8Array[] {
   const T = topics.length;
   const M = entryStart.length - 1;
   // Per topic: its Kafka STRING and the uvarint of its partition count, in two flat byte arrays.
@@ -300,9 +308,9 @@ export function encodeAssignments(
     for (let e = from; e < to; e++) n += entryBytes[entryTopic[e]!]! + 4 * (entryTo[e]! - entryFrom[e]!);
     size[m + 1] = size[m]! + n;
   }
-  const buf = Buffer.allocUnsafe(size[M]!);
+  const buf = new Uint8Array(size[M]!);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
-  const out: Buffer[] = new Array<Buffer>(M);
+  const out: Uint8Array[] = new Array<Uint8Array>(M);
   for (let m = 0; m < M; m++) {
     const from = entryStart[m]!;
     const to = entryStart[m + 1]!;
@@ -386,21 +394,9 @@ export function decodeAssignment(buf: Uint8Array): DecodedAssignment | null {
 
 // ---------------------------------------------------------------- our userData
 
-/** What a member claims: flat arrays, one entry per claimed topic. */
-export interface Claims {
-  /** Broker generation of the assignment claimed; -1 when there is none. */
-  generation: number;
-  rack: string | null;
-  /** Fingerprint of the group the assignment was made for (16 hex digits), '' when none. */
-  fingerprint: string;
-  /** Per claim: index into the subscription's topics. */
-  topic: Int32Array;
-  /** Per claim: the topic's partition count when it was assigned (0: unknown). */
-  count: Int32Array;
-  /** Claim c's partitions are partitions[start[c] .. start[c + 1]), ascending. */
-  start: Int32Array;
-  partitions: Int32Array;
-}
+// The claims' shape is client-neutral: src/group/sticky/claims.ts.
+export type { Claims } from './sticky/claims.js';
+import type { Claims } from './sticky/claims.js';
 
 const NO_FINGERPRINT = '0000000000000000';
 

@@ -1,0 +1,10 @@
+// `assignor/group`: consumer-group assignment as a domain of its own, framework-free and
+// browser-safe. A plain-object group in (docs/group.md), one of three strategies: sticky
+// (assignor's planner, the one behind assignor/kafkajs), range and round-robin (exactly Kafka's
+// RangeAssignor, KIP-881 racks included, and RoundRobinAssignor).
+export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy } from './assign.js';
+export type { Group, GroupMember, GroupMemberSpec, GroupSpec, GroupTopic, GroupTopicSpec } from './input.js';
+export type { GroupReport, GrowthMoves } from './report.js';
+export type { CoPartitionGroup } from './sticky/plan.js';
+export { explainGroup } from './explain.js';
+export { groupHtml } from './html.js';

@@ -1,0 +1,73 @@
+// The sticky strategy on a plain group: the members' owned partitions become claims and the
+// planner (sticky/plan.ts, the one the KafkaJS adapter runs) decides. A plain group carries no
+// fingerprint, so the planner always rebalances; its kernel keeps what balance allows.
+import { positionsOf, type Group, type GroupMember } from './input.js';
+import type { Claims } from './sticky/claims.js';
+import { planGroup, type PlanReport, type PlanTopic } from './sticky/plan.js';
+import { checkStickyOptions, type StickyOptions } from './sticky-options.js';
+
+export type { StickyOptions } from './sticky-options.js';
+
+/** Per entry of a subscription list: the count its claims were made at (0: no such topic). */
+function claimCounts(list: readonly string[], group: Group): Int32Array {
+  return Int32Array.from(list, (name) => {
+    const info = group.topics.get(name);
+    return info === undefined ? 0 : info.previous > 0 ? info.previous : info.partitions;
+  });
+}
+
+/** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
+function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string, number>): Claims | null {
+  const { topics, lists } = member.owned;
+  if (topics.length === 0 && member.rack === null) return null;
+  const kept: number[] = []; // indices into topics / lists
+  let total = 0;
+  for (let k = 0; k < topics.length; k++) {
+    const i = positions.get(topics[k]!);
+    if (i === undefined || counts[i] === 0 || lists[k]!.length === 0) continue;
+    kept.push(k);
+    total += lists[k]!.length;
+  }
+  const topic = new Int32Array(kept.length);
+  const count = new Int32Array(kept.length);
+  const start = new Int32Array(kept.length + 1);
+  const partitions = new Int32Array(total);
+  for (let e = 0; e < kept.length; e++) {
+    const k = kept[e]!;
+    topic[e] = positions.get(topics[k]!)!;
+    count[e] = counts[topic[e]!]!;
+    partitions.set(lists[k]!, start[e]!);
+    start[e + 1] = start[e]! + lists[k]!.length;
+  }
+  return { generation: kept.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+}
+
+/** Owner (member index) per partition of every assigned topic, and the planner's own report. */
+export function assignSticky(group: Group, options: StickyOptions = {}): { owners: Map<string, Int32Array>; plan: PlanReport } {
+  const checked = checkStickyOptions(options);
+  // Members share their subscription lists (readGroup): the counts are looked up once per list.
+  const countsByList = new Map<readonly string[], Int32Array>();
+  const positions = new Map<readonly string[], Map<string, number>>();
+  const members = group.members.map((m) => {
+    let counts = countsByList.get(m.topics);
+    if (counts === undefined) countsByList.set(m.topics, (counts = claimCounts(m.topics, group)));
+    return { memberId: m.id, topics: m.topics, claims: claimsOf(m, counts, positionsOf(m.topics, positions)), readable: true };
+  });
+  const topics: PlanTopic[] = group.assigned.map((name) => {
+    const t = group.topics.get(name)!;
+    const racks = t.racks;
+    return racks === null ? { name, partitions: t.partitions } : { name, partitions: t.partitions, racksOf: (p: number) => racks[p]! };
+  });
+  const plan = planGroup(members, topics, checked);
+  // The plan's members are in member-id order too (group.members is sorted the same way).
+  const byTopic = Array.from(plan.counts, (n) => new Int32Array(n).fill(-1));
+  for (let m = 0; m < plan.memberIds.length; m++) {
+    for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
+      const owner = byTopic[plan.entryTopic[e]!]!;
+      const byOwner = plan.partitionsByOwner[plan.entryTopic[e]!]!;
+      for (let i = plan.entryFrom[e]!, end = plan.entryTo[e]!; i < end; i++) owner[byOwner[i]!] = m;
+    }
+  }
+  const owners = new Map(plan.topics.map((name, t) => [name, byTopic[t]!]));
+  return { owners, plan: plan.report };
+}
