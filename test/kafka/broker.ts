@@ -183,13 +183,19 @@ function stopPid(pid: number, graceMs: number): Promise<void> | void {
   } catch {
     return;
   }
-  if (graceMs === 0) return;
+  // A crash too returns only once the process is gone (reaped), so a restart right after it finds no live pid.
+  if (graceMs === 0) return waitGone(pid);
   return (async () => {
     const deadline = Date.now() + graceMs;
     while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     if (alive(pid)) process.kill(pid, 'SIGKILL');
     while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
   })();
+}
+
+async function waitGone(pid: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**
