@@ -12,7 +12,8 @@
 //   * of the watches alive before a change, at most one is alive after it; every other exit is a
 //     fenced coordinator's (exit 2, one line: "another writer ... took over") or our kill -9.
 // Short form in the default run (16 events); ASSIGNOR_LONG=1 runs 200. ASSIGNOR_SOAK_SEED=<n>
-// replays a run (the seed is printed first).
+// replays a run (the seed is printed first): the same events, counts and delays; which watch is
+// alive when a kill comes still depends on the processes' timing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
