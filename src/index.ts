@@ -7,7 +7,7 @@
 
 // Errors and engines.
 export { AssignorError, ERROR_CODES, type ErrorCode } from './errors.js';
-export { getKernels, type EngineInfo } from './engine/engine-info.js';
+export { getKernels } from './engine/engine-info.js';
 export type { EngineOptions, EngineChoice, EngineName } from './engine/abi.js';
 
 // 1. Which partition does a key go to? (docs/formats.md, "Hashing API")
