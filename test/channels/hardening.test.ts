@@ -4,9 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { emitSpl, expandPlan, planChannels, planToJson, reportJsonText, rewidthPlan, validatePlan, type PlanLike } from '../../src/channels/index.js';
-import { planJsonText, readPlan } from '../../src/channels/json.js';
 import { formatRanges, STRATEGIES } from '../../src/channels/plan.js';
-import { planChunks } from '../../src/channels/json.js';
+import { planChunks, planJsonText, readPlan } from '../../src/channels/json.js';
 import { clipDots, clipRuns, idsOf } from '../../src/channels/ranges.js';
 import { findings, reportJsonChunks } from '../../src/channels/validate.js';
 import { splChunks } from '../../src/channels/spl.js';
