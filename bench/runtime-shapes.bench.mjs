@@ -156,6 +156,20 @@ const plainStrings = {
     for (let i = 0; i < keys.length; i++) out[i] = (murmurBytes(buf, 0, encode(keys[i])) & 0x7fffffff) % PARTITIONS;
     return out;
   },
+  // Java's bytes for every string: encodeInto only where no unpaired surrogate makes it differ.
+  'plain JS: encodeInto if well-formed, else charCodeAt into a buffer, + murmur2 (Java-exact)': (keys) => {
+    const enc = new TextEncoder();
+    const out = new Int32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (buf.length < k.length * 3) buf = new Uint8Array(k.length * 3);
+      const n = k.isWellFormed() ? enc.encodeInto(k, buf).written : encode(k);
+      out[i] = (murmurBytes(buf, 0, n) & 0x7fffffff) % PARTITIONS;
+    }
+    return out;
+  },
+  // Not Java's bytes for a string with an unpaired surrogate (U+FFFD where Java writes '?'); these
+  // datasets have none, so it gives the same partitions here and counts as a contender.
   'plain JS: TextEncoder.encodeInto + murmur2 (WHATWG bytes, equal here: no lone surrogates)': (keys) => {
     const enc = new TextEncoder();
     const out = new Int32Array(keys.length);

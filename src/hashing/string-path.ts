@@ -7,7 +7,8 @@
 //    as fast or faster (8 characters: 1.2x), so short ASCII keys stay in JS.
 //  - Keys that are not ASCII: in WASM their UTF-16 units are copied (Node's Buffer does it
 //    natively) and encoded in the kernel, which beats encoding in JS by about 1.5x on Node. Deno and
-//    browsers have no Buffer, and the copy by charCodeAt loses to the JS path there.
+//    browsers have no Buffer, and the copy by charCodeAt loses to the JS path there, which encodes a
+//    well-formed key with encodeInto.
 //  - JavaScriptCore (Bun, Safari): the WASM string paths lose to the plain loop (by 2-3x for
 //    non-ASCII keys), and TextEncoder.encodeInto is fast, so every string batch stays in JS and a
 //    well-formed non-ASCII key is encoded by encodeInto (for a string with no unpaired surrogate its
@@ -45,8 +46,10 @@ function detectEngine(): StringPolicy['engine'] {
 
 /** The policy for an engine (exported for the tests, which check each engine's policy). */
 export function policyFor(engine: StringPolicy['engine']): StringPolicy {
-  if (engine === 'jsc') return { engine, asciiJsMaxUnits: Infinity, nonAscii: 'js', encodeWellFormed: typeof ''.isWellFormed === 'function' };
-  return { engine, asciiJsMaxUnits: 12, nonAscii: engine === 'v8-node' ? 'wasm' : 'js', encodeWellFormed: false };
+  const encodeWellFormed = typeof ''.isWellFormed === 'function';
+  if (engine === 'jsc') return { engine, asciiJsMaxUnits: Infinity, nonAscii: 'js', encodeWellFormed };
+  // Without Buffer, non-ASCII batches are encoded by encodeInto (1.5x the Java encoder in JS on Deno).
+  return { engine, asciiJsMaxUnits: 12, nonAscii: engine === 'v8-node' ? 'wasm' : 'js', encodeWellFormed: engine === 'v8' && encodeWellFormed };
 }
 
 export const STRING_POLICY: StringPolicy = policyFor(detectEngine());
