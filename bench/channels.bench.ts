@@ -9,7 +9,8 @@ import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { getKernels } from '../src/engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../src/engine/abi.js';
-import { planChannels, validatePlan, flinkStartIndex, planToJson } from '../src/channels/index.js';
+import { planChannels, validatePlan, planToJson } from '../src/channels/index.js';
+import { flinkStartIndex } from '../src/channels/plan.js';
 
 const N = 1_000_000;
 const W = 10_000;

@@ -8,8 +8,8 @@
 // $NODE_COMPILE_CACHE), keyed by Node's version and the file's content, and later runs deserialize
 // the bundle instead of parsing it. Unlike a cache made when the package is built, it fits whatever
 // Node the user runs (one made at build time is refused by every other V8 version). Where the
-// directory cannot be written, or NODE_DISABLE_COMPILE_CACHE=1, Node runs without it. Bun and Deno
-// have no such call (and caches of their own).
+// directory cannot be written, or NODE_DISABLE_COMPILE_CACHE=1, Node runs without it. Bun 1.4
+// implements the same call (its cache holds JavaScriptCore's bytecode); Deno has no such call.
 'use strict';
 const { enableCompileCache } = require('node:module');
 

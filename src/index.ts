@@ -7,7 +7,8 @@
 
 // Errors and engines.
 export { AssignorError, ERROR_CODES, type ErrorCode } from './errors.js';
-export { getKernels, type EngineOptions, type EngineChoice, type EngineName } from './engine/kernels.js';
+export { getKernels } from './engine/engine-info.js';
+export type { EngineOptions, EngineChoice, EngineName } from './engine/abi.js';
 
 // 1. Which partition does a key go to? (docs/formats.md, "Hashing API")
 export {

@@ -4,7 +4,6 @@
 // persist, events), store selection by location, and import/export of coordinator-stream state.
 export {
   Coordinator,
-  sameCounts as samePartitionCounts,
   type CoordinatorOptions,
   type ModelEvent as CoordinatorModelEvent,
   type ModelReason as CoordinatorModelReason,
@@ -13,6 +12,5 @@ export {
   type ErrorInfo as CoordinatorErrorInfo,
 } from './coordinator.js';
 export { KafkaPartitionCounts, JobFilePartitionCounts, StaticPartitionCounts, type PartitionCountSource } from './partition-counts.js';
-export { persistCycle, computeCycle, type CapturedBatch } from './persist.js';
 export { openStore, jobCoordinatorTopic, type OpenStoreOptions } from './open-store.js';
 export { copyStore, writeDump, MessageDump, type CopyReport, type ReadableStore } from './transfer.js';

@@ -1,6 +1,5 @@
 // The two batch paths (hashKeysInJs, hashKeysInWasm) stay inside: partitionsForKeys picks between them.
 export {
-  MAX_PARTITIONS,
   NO_PARTITION,
   type Key,
   toPositive,
@@ -16,6 +15,6 @@ export {
   partitionsForInt64s,
 } from './partitioner.js';
 export { javaUtf8Bytes, encodeJavaUtf8Into, javaUtf8Bound } from './java-utf8.js';
-export { decodeKey, int32Bytes, int64Bytes, parseKeyEncoding, KEY_ENCODINGS, type KeyEncoding } from './key-encoding.js';
-export { partitionForString, partitionForBytes, murmur2OfString, murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, type StringEncoding } from './single-key.js';
+export { int32Bytes, int64Bytes, type KeyEncoding } from './key-encoding.js';
+export { partitionForString, partitionForBytes, type StringEncoding } from './single-key.js';
 export { KeyBatch, createKeyBatch, type KeyBatchOptions } from './key-batch.js';

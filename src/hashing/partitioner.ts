@@ -247,11 +247,20 @@ export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPart
 export function partitionsForInt32s(values: ArrayLike<number>, numPartitions: number, options?: EngineOptions): Int32Array {
   const n = partitionCount(numPartitions);
   if (options?.engine !== undefined) return values.length === 0 ? new Int32Array(0) : partitionsForFixed(int32sAsBytes(values), 4, n, options);
+  // An Int32Array holds int32s by construction: no check per value (it halved V8's speed here).
+  const ints = values instanceof Int32Array ? values : checkedInt32s(values);
+  const len = ints.length;
+  const out = new Int32Array(len);
+  for (let i = 0; i < len; i++) out[i] = (finish(mix(MURMUR2_SEED ^ 4, byteSwap(ints[i]!))) & 0x7fffffff) % n;
+  return out;
+}
+
+function checkedInt32s(values: ArrayLike<number>): Int32Array {
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if ((v | 0) !== v) requireInt(v, -2147483648, 2147483647, 'int32 key', `values[${i}]`);
-    out[i] = (finish(mix(MURMUR2_SEED ^ 4, byteSwap(v))) & 0x7fffffff) % n;
+    out[i] = v;
   }
   return out;
 }
@@ -271,8 +280,9 @@ export function partitionsForInt64s(values: BigInt64Array | readonly bigint[], n
     return out;
   }
   const words = new Int32Array(longs.buffer, longs.byteOffset, longs.length * 2);
-  for (let i = 0; i < longs.length; i++) {
-    const h = mix(mix(MURMUR2_SEED ^ 8, byteSwap(words[2 * i + 1]!)), byteSwap(words[2 * i]!));
+  const len = longs.length;
+  for (let i = 0, w = 0; i < len; i++, w += 2) {
+    const h = mix(mix(MURMUR2_SEED ^ 8, byteSwap(words[w + 1]!)), byteSwap(words[w]!));
     out[i] = (finish(h) & 0x7fffffff) % n;
   }
   return out;

@@ -101,12 +101,13 @@ export function murmur2OfString(s: string, encoding: StringEncoding = 'java'): n
 }
 
 /**
- * Java's murmur2 of a string encoded first, with no ASCII pass: encodeInto when the string is
- * well-formed (its bytes are then Java's), Java's encoder in JS otherwise.
+ * Java's murmur2 of a string encoded first, with no ASCII pass (for batches that are not ASCII):
+ * where encodeInto is the fast encoder (string-path.ts), it encodes a well-formed string (its bytes
+ * are then Java's); Java's encoder in JS encodes the rest.
  */
 export function murmur2OfEncoded(s: string): number {
   const buf = scratchFor(s.length);
-  const len = s.isWellFormed() ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
+  const len = ENCODE_WELL_FORMED && s.isWellFormed() ? utf8.encodeInto(s, buf).written : encodeJavaUtf8Into(s, buf, 0);
   return murmur2OfBytes(buf, 0, len);
 }
 

@@ -6,8 +6,8 @@
 //    pays for itself (UUIDs: 1.7-2.2x); up to about 12 characters the plain loop over charCodeAt is
 //    as fast or faster (8 characters: 1.2x), so short ASCII keys stay in JS.
 //  - Keys that are not ASCII: in WASM their UTF-16 units are copied (Node's Buffer does it
-//    natively) and encoded in the kernel, which beats encoding in JS by about 1.5x on Node. Deno and
-//    browsers have no Buffer, and the copy by charCodeAt loses to the JS path there.
+//    natively) and encoded in the kernel, which beats encoding in JS by about 1.5x on Node. Browsers
+//    have no Buffer, and Deno's copies slowly: there the copy loses to encoding in JS.
 //  - JavaScriptCore (Bun, Safari): the WASM string paths lose to the plain loop (by 2-3x for
 //    non-ASCII keys), and TextEncoder.encodeInto is fast, so every string batch stays in JS and a
 //    well-formed non-ASCII key is encoded by encodeInto (for a string with no unpaired surrogate its
@@ -15,13 +15,13 @@
 
 /**
  * `js`: murmur2 per key from its UTF-16 units while it is ASCII (single-key.ts); `js-encode`: every
- * key encoded first (TextEncoder.encodeInto when well-formed), for batches that are not ASCII where
- * that encoder is fast; `wasm`: the kernel over runs of bytes.
+ * key encoded first, with no ASCII pass (by encodeInto when well-formed, where that encoder is
+ * fast), for batches that are not ASCII; `wasm`: the kernel over runs of bytes.
  */
 export type StringPath = 'js' | 'js-encode' | 'wasm';
 
 export interface StringPolicy {
-  /** The JS engine, as detected: V8 with Node's Buffer, V8 without it (Deno, Chromium), JavaScriptCore. */
+  /** The JS engine, as detected: V8 with Node's Buffer, V8 without a fast one (Deno, Chromium), JavaScriptCore. */
   engine: 'v8-node' | 'v8' | 'jsc';
   /** ASCII keys whose mean length (UTF-16 units) is at most this go the JS way. */
   asciiJsMaxUnits: number;
@@ -37,10 +37,14 @@ const SAMPLE = 16;
 declare const Bun: unknown;
 declare const navigator: { vendor?: string } | undefined;
 
+declare const Deno: unknown;
+
 function detectEngine(): StringPolicy['engine'] {
   if (typeof Bun !== 'undefined') return 'jsc';
   if (typeof navigator !== 'undefined' && navigator?.vendor === 'Apple Computer, Inc.') return 'jsc';
-  return typeof Buffer === 'function' ? 'v8-node' : 'v8';
+  // Deno has a Buffer too, but its UTF-16 copy is slow: the WASM non-ASCII path lost there (259 ms
+  // against 211 in JS per million mixed keys).
+  return typeof Buffer === 'function' && typeof Deno === 'undefined' ? 'v8-node' : 'v8';
 }
 
 /** The policy for an engine (exported for the tests, which check each engine's policy). */
@@ -68,6 +72,6 @@ export function stringPathOf(keys: readonly unknown[], policy: StringPolicy = ST
     } else if (k !== null && k !== undefined) return policy.asciiJsMaxUnits === Infinity ? 'js' : 'wasm';
   }
   if (seen === 0) return policy.asciiJsMaxUnits === Infinity ? 'js' : 'wasm';
-  if (or >= 0x80) return policy.nonAscii === 'js' && policy.encodeWellFormed ? 'js-encode' : policy.nonAscii;
+  if (or >= 0x80) return policy.nonAscii === 'js' ? 'js-encode' : policy.nonAscii;
   return units / seen <= policy.asciiJsMaxUnits ? 'js' : 'wasm';
 }

@@ -1,12 +1,7 @@
 // Public API of src/samza: Samza job models with partition expansion (SEP-5).
 export { SamzaError, type SamzaExceptionType } from './errors.js';
 export {
-  compareJava,
-  compareSsp,
-  parseSystemStream,
   ssp,
-  sspToString,
-  SspSet,
   type SSP,
   type SspInput,
   type SystemStream,
@@ -16,7 +11,7 @@ export {
   type TaskGrouping,
 } from './model.js';
 export { type MapInput } from './inputs.js';
-export { SamzaConfig, type ConfigInput, KEYS as SAMZA_CONFIG_KEYS, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
+export { SamzaConfig, type ConfigInput, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
 export { GroupByPartition, GroupBySystemStreamPartition, AllSspToSingleTaskGrouper, createSspGrouper, type SspGrouper } from './groupers.js';
 export { hashMapperPreviousSsp, sspGrouperProxy } from './samza-proxy.js';
 export {
@@ -30,7 +25,6 @@ export {
 export { assignChangelogPartitions, mergeChangelogMappings } from './changelog.js';
 export {
   calculateJobModel,
-  emptyPrevious,
   type JobInput,
   type JobSpec,
   type JobModelPlan,
@@ -42,8 +36,7 @@ export {
 } from './plan.js';
 export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
 export { toJobModel, jobModelJson, jobModelJsonBytes, jobModelJsonChunks, type JobModel } from './job-model.js';
-export { runCycle, readPrevious, type CycleResult, type Changes } from './cycle.js';
-export { MemoryCoordinatorStore, type CoordinatorStoreLike } from './store-types.js';
+export { runCycle, type CycleResult, type Changes } from './cycle.js';
+export type { CoordinatorStoreLike } from './store-types.js';
 export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';
 export { parseJobFile, type JobFile } from './job-file.js';
-export { summarize as summarizeSamzaPlan } from './summary.js';

@@ -4,19 +4,14 @@ export { type ClusterSpec, type ClientSpec, type Cluster, type Client } from './
 export { normalizeCluster } from './normalize.js';
 export {
   parseStreamsProperties,
-  validateRackAwareness,
-  toPropertyMap,
-  CLIENT_TAG_PREFIX,
-  RACK_AWARE_ASSIGNMENT_TAGS_CONFIG,
-  NUM_STANDBY_REPLICAS_CONFIG,
   type StreamsStandbyConfig,
   type PropertiesLike,
 } from './properties.js';
-export { parseTaskId, formatTaskId, compareTaskIds, taskIdHashCode, type TaskId } from './task-id.js';
-export { processKey, compareProcessKeys, isUuid, type ProcessKey } from './process-id.js';
+export { parseTaskId, formatTaskId, type TaskId } from './task-id.js';
+export { compareProcessKeys, type ProcessKey } from './process-id.js';
 export { javaHashMapOrder } from './hash-order.js';
-export { levelOf, lowerLevel, levelRank, LEVELS, type Level, type TaskLevel } from './levels.js';
-export { buildReport, type PlacementReport, type TaskReport, type ClientReport, type StandbyReport } from './report.js';
-export { explainText, explainLines } from './explain.js';
-export { htmlReport, HTML_MAX_TASKS } from './html-report.js';
+export type { Level, TaskLevel } from './levels.js';
+export { type PlacementReport, type TaskReport, type ClientReport, type StandbyReport } from './report.js';
+export { explainText } from './explain.js';
+export { htmlReport } from './html-report.js';
 export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './columnar.js';

@@ -4,7 +4,6 @@
 // Names carry a Coordinator/STORE prefix so they read unambiguously next to the root's exports.
 export {
   CoordinatorStore,
-  CoordinatorStore as FileCoordinatorStore,
   LOG_FILE as STORE_LOG_FILE,
   LOCK_FILE as STORE_LOCK_FILE,
   AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
@@ -32,4 +31,6 @@ export {
 } from './messages.js';
 export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
 export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
-export { parseKafkaLocation, samzaCoordinatorTopic, type KafkaLocation } from './kafka-location.js';
+export { samzaCoordinatorTopic } from './kafka-location.js';
+/** @deprecated Use `CoordinatorStore`, the same class; this second name goes in the next release. */
+export { CoordinatorStore as FileCoordinatorStore } from './coordinator-store.js';

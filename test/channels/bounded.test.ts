@@ -10,7 +10,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { channelPartitions, expandPlan, planChannels, planToJson, readPlan, rewidthPlan, validatePlan, STRATEGIES, type ChannelPlan } from '../../src/channels/index.js';
+import { channelPartitions, expandPlan, planChannels, planToJson, rewidthPlan, validatePlan, type ChannelPlan } from '../../src/channels/index.js';
+import { readPlan } from '../../src/channels/json.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 import { CLI, ROOT, cli } from '../helpers.js';
 
 const WIDE = 1 << 26;

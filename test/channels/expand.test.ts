@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { expandPlan, planChannels, planToJson, validatePlan, STRATEGIES, type ChannelPlan } from '../../src/channels/index.js';
+import { expandPlan, planChannels, planToJson, validatePlan, type ChannelPlan } from '../../src/channels/index.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 import { partitionsForKeys } from '../../src/hashing/partitioner.js';
 import { AssignorError } from '../../src/errors.js';
 

@@ -3,21 +3,9 @@
 // expandPlan, and outputs that come in bounded pieces however large the plan.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  emitSpl,
-  expandPlan,
-  planChannels,
-  planJsonText,
-  planToJson,
-  readPlan,
-  reportJsonText,
-  rewidthPlan,
-  validatePlan,
-  formatRanges,
-  STRATEGIES,
-  type PlanLike,
-} from '../../src/channels/index.js';
-import { planChunks } from '../../src/channels/json.js';
+import { emitSpl, expandPlan, planChannels, planToJson, reportJsonText, rewidthPlan, validatePlan, type PlanLike } from '../../src/channels/index.js';
+import { formatRanges, STRATEGIES } from '../../src/channels/plan.js';
+import { planChunks, planJsonText, readPlan } from '../../src/channels/json.js';
 import { clipDots, clipRuns, idsOf } from '../../src/channels/ranges.js';
 import { findings, reportJsonChunks } from '../../src/channels/validate.js';
 import { splChunks } from '../../src/channels/spl.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  planChannels,
-  planTopics,
-  channelOfPartition,
-  channelPartitions,
-  javaStringHashCode,
-  flinkStartIndex,
-  formatRanges,
-  STRATEGIES,
-  type ChannelPlan,
-} from '../../src/channels/index.js';
+import { planChannels, planTopics, channelOfPartition, channelPartitions, javaStringHashCode, type ChannelPlan } from '../../src/channels/index.js';
+import { flinkStartIndex, formatRanges, STRATEGIES } from '../../src/channels/plan.js';
 import { AssignorError } from '../../src/errors.js';
 
 const lists = (plan: ChannelPlan): number[][] => Array.from({ length: plan.width }, (_, c) => Array.from(channelPartitions(plan, c)));

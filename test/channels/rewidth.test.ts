@@ -2,7 +2,8 @@
 // changes, which keys follow, and the widths that move nothing or the least.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { expandPlan, planChannels, planToJson, rewidthPlan, channelPartitions, STRATEGIES, type ChannelPlan } from '../../src/channels/index.js';
+import { expandPlan, planChannels, planToJson, rewidthPlan, channelPartitions, type ChannelPlan } from '../../src/channels/index.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 import { stickyLayout } from '../../src/channels/rewidth.js';
 import { partitionsForKeys } from '../../src/hashing/partitioner.js';
 import { caught } from '../helpers.js';

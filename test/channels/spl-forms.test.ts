@@ -5,7 +5,8 @@
 // JavaScript (the operators used mean the same in both, integer division aside).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { emitSpl, expandPlan, planChannels, channelPartitions, STRATEGIES, MAX_FORM_ARITY, type ChannelPlan } from '../../src/channels/index.js';
+import { emitSpl, expandPlan, planChannels, channelPartitions, MAX_FORM_ARITY, type ChannelPlan } from '../../src/channels/index.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 import { parallelForm, submissionForm } from '../../src/channels/spl.js';
 import { compileSpl } from '../../src/channels/spl-eval.js';
 import { caught } from '../helpers.js';

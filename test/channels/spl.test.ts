@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { emitSpl, expandPlan, planChannels, channelPartitions, STRATEGIES, type ChannelPlan } from '../../src/channels/index.js';
+import { emitSpl, expandPlan, planChannels, channelPartitions, type ChannelPlan } from '../../src/channels/index.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 
 /** The `partition:` line of the @parallel form, or null. */
 function parallelLine(spl: string): string | null {

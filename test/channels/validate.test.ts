@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { channelPartitions, planChannels, planToJson, validatePlan, readPlan, STRATEGIES } from '../../src/channels/index.js';
+import { channelPartitions, planChannels, planToJson, validatePlan } from '../../src/channels/index.js';
+import { readPlan } from '../../src/channels/json.js';
+import { STRATEGIES } from '../../src/channels/plan.js';
 import { AssignorError } from '../../src/errors.js';
 
 /** Naive model: Sets and Maps, obviously right, slow. */

@@ -2,17 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { getKernels, rereadEngineSetting } from '../../src/engine/kernels.js';
-import {
-  decodeKey,
-  partitionForKey,
-  partitionsForFixed,
-  partitionsForInt32s,
-  partitionsForInt64s,
-  partitionsForKeys,
-  partitionsForPacked,
-  partitionForInt32,
-  partitionForInt64,
-} from '../../src/hashing/index.js';
+import { partitionForKey, partitionsForFixed, partitionsForInt32s, partitionsForInt64s, partitionsForKeys, partitionsForPacked, partitionForInt32, partitionForInt64 } from '../../src/hashing/index.js';
+import { decodeKey } from '../../src/hashing/key-encoding.js';
 
 function code(f: () => unknown): string {
   try {

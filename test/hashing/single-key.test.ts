@@ -4,21 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { murmur2Ref } from '../../src/engine/reference/hash.js';
-import {
-  int32Bytes,
-  int64Bytes,
-  javaUtf8Bytes,
-  murmur2,
-  murmur2OfBytes,
-  murmur2OfInt32,
-  murmur2OfInt64,
-  murmur2OfString,
-  partitionForBytes,
-  partitionForInt32,
-  partitionForInt64,
-  partitionForKey,
-  partitionForString,
-} from '../../src/hashing/index.js';
+import { int32Bytes, int64Bytes, javaUtf8Bytes, murmur2, partitionForBytes, partitionForInt32, partitionForInt64, partitionForKey, partitionForString } from '../../src/hashing/index.js';
+import { murmur2OfBytes, murmur2OfInt32, murmur2OfInt64, murmur2OfString } from '../../src/hashing/single-key.js';
 import { AssignorError } from '../../src/errors.js';
 
 const whatwg = new TextEncoder();

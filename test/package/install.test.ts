@@ -180,8 +180,8 @@ describe('the packed package, installed into an empty project', () => {
       "  channels: planToJson(planChannels({ partitions: 6, width: 3 })).channels.length,",
       "  standbys: placeStandbys({ numStandbys: 1, clients: [{ id: 'a', active: ['0_0'] }, { id: 'b' }] }).report().totals };",
       // The Samza planner keeps GroupByPartition names as bytes (AsciiColumn): no Buffer there.
-      "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza';",
-      "const plan = calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious());",
+      "import { calculateJobModel, jobModelJson } from 'assignor/samza';",
+      "const plan = calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } });",
       'globalThis.out.samza = { tasks: plan.grouping.tasks.slice(0, 3), json: jobModelJson(plan) };',
       // The consumer-group room: every strategy, the sticky one through the WASM kernel.
       "import { assignGroup, groupAssignmentJson } from 'assignor/group';",
@@ -201,7 +201,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(out.standbys).toBeDefined();
     expect(out.samza.tasks).toEqual(['Partition 0', 'Partition 1', 'Partition 10']);
     expect(out.group).toEqual([{ a: { orders: [2, 3] }, b: { orders: [0, 1] } }, { a: { orders: [0, 1] }, b: { orders: [2, 3] } }, { a: { orders: [0, 2] }, b: { orders: [1, 3] } }]);
-    const inNode = spawnSync('node', ['--input-type=module', '-e', "import { calculateJobModel, emptyPrevious, jobModelJson } from 'assignor/samza'; process.stdout.write(jobModelJson(calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } }, emptyPrevious())));"], { cwd: app, encoding: 'utf8' });
+    const inNode = spawnSync('node', ['--input-type=module', '-e', "import { calculateJobModel, jobModelJson } from 'assignor/samza'; process.stdout.write(jobModelJson(calculateJobModel({ config: { 'task.inputs': 'kafka.A', 'job.container.count': '2' }, partitionCounts: { 'kafka.A': 1500 } })));"], { cwd: app, encoding: 'utf8' });
     expect(out.samza.json).toBe(inNode.stdout);
     browserOut = out;
   });

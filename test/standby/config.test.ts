@@ -2,7 +2,9 @@
 // parsing, and cluster.json errors that name the place in the input.
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { parseStreamsProperties, placeStandbys, normalizeCluster, parseTaskId, formatTaskId, compareTaskIds, processKey, compareProcessKeys } from '../../src/standby/index.js';
+import { parseStreamsProperties, placeStandbys, normalizeCluster, parseTaskId, formatTaskId, compareProcessKeys } from '../../src/standby/index.js';
+import { compareTaskIds } from '../../src/standby/task-id.js';
+import { processKey } from '../../src/standby/process-id.js';
 
 function err(f: () => unknown): AssignorError {
   try {

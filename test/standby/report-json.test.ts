@@ -4,7 +4,8 @@
 // whose ids, tag keys and tag values need JSON escaping or look like object keys.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildReport, normalizeCluster, placeCluster, type ClusterSpec, type Mode, type StandbyPlacement } from '../../src/standby/index.js';
+import { normalizeCluster, placeCluster, type ClusterSpec, type Mode, type StandbyPlacement } from '../../src/standby/index.js';
+import { buildReport } from '../../src/standby/report.js';
 import { arbCluster, skewedCluster } from './generators.js';
 import { reportJson } from '../../src/standby/report-json.js';
 
