@@ -328,9 +328,12 @@ function rows(): Row[] {
         try {
           const n = (x: number): string => x.toLocaleString('en-US');
           const before = store.stats();
-          store.compact();
+          const done = store.compact();
           const after = store.stats();
-          return `compacted ${store.dir}: ${n(before.fileBytes)} -> ${n(after.fileBytes)} bytes, ${n(before.records)} -> ${n(after.records)} records (${n(after.liveKeys)} live keys)\n`;
+          // The two lines src/cli/store.ts prints: compacted, or nothing to save (the log is left as it is).
+          return done.compacted
+            ? `compacted ${store.dir}: ${n(before.fileBytes)} -> ${n(after.fileBytes)} bytes, ${n(before.records)} -> ${n(after.records)} records (${n(after.liveKeys)} live keys)\n`
+            : `nothing to save in ${store.dir}: the compacted log would be ${n(done.rewrittenBytes)} bytes, not less than the log's ${n(before.fileBytes)}; the log is left as it is (${n(before.records)} records, ${n(before.liveKeys)} live keys)\n`;
         } finally {
           store.close();
         }
