@@ -2,7 +2,7 @@
 // @platformatic/kafka assigners), checked once at the boundary, one way for all three.
 import { AssignorError, describe } from '../errors.js';
 import type { EngineChoice } from '../engine/kernels.js';
-import type { CoPartitionGroup } from './sticky/plan.js';
+import type { CoPartitionGroup, PlanReport } from './sticky/plan.js';
 
 export interface StickyOptions {
   /** After a topic grows from B to k*B, keep every key when no member then holds more than growthSkew x its share. Default 2. */
@@ -10,6 +10,36 @@ export interface StickyOptions {
   /** Named sets of topics whose partition p always goes to one member (same partition count and subscribers required). */
   coPartitioned?: readonly CoPartitionGroup[];
   engine?: EngineChoice;
+}
+
+/** What a client adapter's sticky assigner reports on the leader after every assignment. */
+export interface StickyAssignmentReport extends PlanReport {
+  /** The generation this assignment is for (from the JoinGroup answer), when known. */
+  generation: number | null;
+  /** Wall time of the assignment on the leader. */
+  ms: number;
+}
+
+/** The options every client adapter's sticky assigner takes (an adapter may add its own). */
+export interface StickyAssignerOptions extends StickyOptions {
+  /** This consumer's rack (the value the client is given as its rack). Members in a rack holding a replica are preferred. */
+  rackId?: string | null;
+  /** Called on the leader after every assignment (tests, metrics, logs). */
+  onAssignment?: (report: StickyAssignmentReport) => void;
+}
+
+/** An adapter's checked options: the planner's, the rack and the callback. */
+export interface CheckedAssignerOptions extends CheckedStickyOptions {
+  rack: string | null;
+  onAssignment: ((report: StickyAssignmentReport) => void) | undefined;
+}
+
+/** Checks an adapter's options (checkStickyOptions, the rack, the callback). */
+export function checkAssignerOptions(options: StickyAssignerOptions): CheckedAssignerOptions {
+  const plan = checkStickyOptions(options);
+  const rack = checkRackId(options.rackId);
+  if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
+  return { ...plan, rack, onAssignment: options.onAssignment };
 }
 
 export interface CheckedStickyOptions {

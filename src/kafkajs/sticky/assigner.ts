@@ -2,11 +2,9 @@
 // only translates: KafkaJS's join/assign calls and metadata in, the planner (plan.ts) in the
 // middle, KafkaJS's MemberAssignment bytes out. See docs/kafkajs.md for the guarantees.
 import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
-import { AssignorError, describe } from '../../errors.js';
-import type { EngineChoice } from '../../engine/kernels.js';
-import { planGroup, type CoPartitionGroup, type PlanMember, type PlanReport, type PlanTopic } from '../../group/sticky/plan.js';
+import { planGroup, type PlanMember, type PlanTopic } from '../../group/sticky/plan.js';
 import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from '../../group/protocol.js';
-import { checkRackId, checkStickyOptions } from '../../group/sticky-options.js';
+import { checkAssignerOptions, type CheckedAssignerOptions, type StickyAssignerOptions, type StickyAssignmentReport } from '../../group/sticky-options.js';
 import { trackMember, type Tracker } from './tracker.js';
 
 /** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
@@ -19,43 +17,8 @@ export const STICKY_ASSIGNER_NAME = 'AssignorStickyAssigner';
  */
 export const STICKY_ASSIGNER_VERSION = 0;
 
-export interface StickyAssignmentReport extends PlanReport {
-  /** The generation this assignment is for (from the JoinGroup answer), when known. */
-  generation: number | null;
-  /** Wall time of the assignment on the leader, metadata fetch included. */
-  ms: number;
-}
-
-export interface StickyAssignerOptions {
-  /** This consumer's rack; pass the same value as the consumer's `rackId`. Members in a rack holding a replica are preferred. */
-  rackId?: string | null;
-  /** Named sets of topics whose partition p always goes to one member (same partition count and subscribers required). */
-  coPartitioned?: readonly CoPartitionGroup[];
-  /**
-   * After a topic grows from B to k*B partitions, partition p joins the owner of p mod B (no key
-   * changes member) when no member then holds more than growthSkew times its fair share of the
-   * topic; otherwise the topic is rebalanced evenly. Default 2 (true whenever B >= subscribers / 2).
-   */
-  growthSkew?: number;
-  /** Called on the leader after every assignment (tests, metrics, logs). */
-  onAssignment?: (report: StickyAssignmentReport) => void;
-  engine?: EngineChoice;
-}
-
-interface Config {
-  rack: string | null;
-  coPartitioned: CoPartitionGroup[];
-  growthSkew: number;
-  onAssignment: ((report: StickyAssignmentReport) => void) | undefined;
-  engine: EngineChoice | undefined;
-}
-
-function checkOptions(options: StickyAssignerOptions): Config {
-  const plan = checkStickyOptions(options);
-  const rack = checkRackId(options.rackId);
-  if (options.onAssignment !== undefined && typeof options.onAssignment !== 'function') throw new AssignorError('E_INPUT', 'onAssignment must be a function', 'options.onAssignment');
-  return { rack, ...plan, onAssignment: options.onAssignment };
-}
+export type { StickyAssignerOptions, StickyAssignmentReport } from '../../group/sticky-options.js';
+type Config = CheckedAssignerOptions;
 
 /** The claims this member sends: its current assignment, restricted to the topics it still subscribes. */
 function claimsOf(tracker: Tracker, topics: readonly string[], rack: string | null): Claims {
@@ -133,7 +96,7 @@ async function topicMetadata(cluster: Cluster, topics: string[], logger: Logger)
  * Throws AssignorError (E_INPUT, E_RANGE) for bad options, at creation.
  */
 export function createStickyAssigner(options: StickyAssignerOptions = {}): PartitionAssigner {
-  const config = checkOptions(options);
+  const config = checkAssignerOptions(options);
   return ({ cluster, groupId, logger }: { cluster: Cluster; groupId: string; logger: Logger }): Assigner => {
     const tracker = trackMember(cluster, groupId);
     const arena = new ClaimArena();
