@@ -724,7 +724,7 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
 /**
  * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
  * newer generation wins; in the same generation the earlier member, which claimed first. The
- * recorded counts go into from/fromGen (the newest generation's first non-zero count); the partitions claimed and the conflicts are added to
+ * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
  * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
  */
 function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
@@ -735,9 +735,7 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: In
   for (let k = 0; k < c.topic.length; k++) {
     const t = index[c.topic[k]!]!;
     if (t < 0) continue;
-    // The count a claim recorded (0: none, as from a member that never saw a leader's note); in
-    // one generation the first known count, so a member without a note does not hide a growth.
-    if (g > fromGen[t]! || (g === fromGen[t]! && from[t] === 0)) {
+    if (g > fromGen[t]!) {
       fromGen[t] = g;
       from[t] = c.count[k]!;
     }
