@@ -75,10 +75,10 @@ describe('the path choice (string-path.ts)', () => {
     expect(stringPathOf(['user-1234567'], policyFor('v8'))).toBe('js');
   });
 
-  it('this runtime was recognised', () => {
-    const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
-    const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined';
-    expect(STRING_POLICY.engine).toBe(isBun ? 'jsc' : typeof Buffer === 'function' && !isDeno ? 'v8-node' : 'v8');
+  // Independent of how string-path.ts detects it: the runtime .ci/run says it started.
+  it.runIf(process.env.ASSIGNOR_EXPECT_RUNTIME !== undefined)('this runtime was recognised as the one .ci/run started', () => {
+    const expected = { bun: 'jsc', deno: 'v8' }[process.env.ASSIGNOR_EXPECT_RUNTIME as string] ?? 'v8-node';
+    expect(STRING_POLICY.engine).toBe(expected);
   });
 });
 
