@@ -74,11 +74,40 @@ export interface StickyAssigner {
 
 /** What this member holds: the assignment of one generation, with the partition counts it saw when it joined for it. */
 interface Held {
+  /** The generation its claims name: the first of the unbroken run of generations that gave it exactly this assignment. */
   generation: number;
+  /** The last generation that gave it this assignment (the same as `generation` when the run is one long). */
+  latest?: number;
   assignments: readonly GroupAssignment[];
   counts: Map<string, number>;
   /** The group fingerprint from the leader's note ('' when none came). */
   fingerprint?: string;
+}
+
+const partitionsKey = (as: readonly GroupAssignment[]): string =>
+  JSON.stringify(
+    as
+      .filter((a) => a.partitions.length > 0)
+      .map((a) => [a.topic, [...a.partitions].sort((x, y) => x - y)] as const)
+      .sort(([x], [y]) => byCodeUnits(x, y)),
+  );
+
+const sameCounts = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => a.size === b.size && [...a].every(([t, n]) => b.get(t) === n);
+
+/**
+ * What a member holds after the SyncGroup of \`next\`. When the generation right after the last one
+ * gave it the same partitions, counts and fingerprint, its claims keep naming the generation the
+ * run began in, so that its join metadata stays byte for byte the same. Why: @platformatic/kafka
+ * 2.12.1 rejoins after a commit that failed during a rebalance, also when that rebalance is over,
+ * and the broker starts a new rebalance for a member whose metadata changed ("Updating metadata
+ * for member ... during Stable"). With the generation in the claims moving on each time, those
+ * rejoins fed each other (seen on the broker: 20 rebalances in a row, none changing anything).
+ * Safe for the planner: no other member can have held these partitions in between.
+ */
+export function nextHeld(held: Held | null, next: Held): Held {
+  const last = held === null ? -2 : (held.latest ?? held.generation);
+  const continues = held !== null && next.generation === last + 1 && (held.fingerprint ?? '') === (next.fingerprint ?? '') && sameCounts(held.counts, next.counts) && partitionsKey(held.assignments) === partitionsKey(next.assignments);
+  return continues ? { ...held, latest: next.generation } : { ...next, latest: next.generation };
 }
 
 /** What a leader remembers of the assignment it made: the note the KafkaJS assigner sends with it. */
@@ -140,10 +169,14 @@ function countsIn(metadata: ClusterMetadata | undefined, topics: readonly string
  * Fills in what the members could not echo. A claim of a generation this leader assigned gets
  * that assignment's fingerprint and counts; any other unknown count (0) takes the count another
  * member of the same generation recorded for the topic (a KafkaJS member after a
- * @platformatic/kafka leader records none).
+ * @platformatic/kafka leader records none), or else the newest count recorded at an earlier
+ * generation that still covers every partition the claim names: a @platformatic/kafka member's
+ * claims name the first generation of its unchanged run (nextHeld), and a run ends when a count
+ * changes, so its count held for the later generations of the run too.
  */
 export function completeClaims(members: readonly PlanMember[], notes: ReadonlyMap<number, Note>): void {
   const known = new Map<string, number>(); // `${generation} ${topic}` -> count
+  const earlier = new Map<string, { generation: number; count: number }[]>(); // topic -> recorded counts
   const each = (fn: (c: Claims, topic: string, k: number) => void): void => {
     for (const m of members) {
       const c = m.claims;
@@ -157,10 +190,22 @@ export function completeClaims(members: readonly PlanMember[], notes: ReadonlyMa
   }
   each((c, t, k) => {
     if (c.count[k] === 0) c.count[k] = notes.get(c.generation)?.counts.get(t) ?? 0;
-    if (c.count[k]! > 0 && !known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
+    if (c.count[k]! === 0) return;
+    if (!known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
+    earlier.set(t, [...(earlier.get(t) ?? []), { generation: c.generation, count: c.count[k]! }]);
   });
   each((c, t, k) => {
-    if (c.count[k] === 0) c.count[k] = known.get(`${c.generation} ${t}`) ?? 0;
+    if (c.count[k] !== 0) return;
+    const same = known.get(`${c.generation} ${t}`);
+    if (same !== undefined) {
+      c.count[k] = same;
+      return;
+    }
+    let highest = -1;
+    for (let i = c.start[k]!; i < c.start[k + 1]!; i++) highest = Math.max(highest, c.partitions[i]!);
+    let best: { generation: number; count: number } | undefined;
+    for (const r of earlier.get(t) ?? []) if (r.generation < c.generation && r.count > highest && (best === undefined || r.generation > best.generation)) best = r;
+    if (best !== undefined) c.count[k] = best.count;
   });
 }
 
@@ -314,7 +359,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       c.on('consumer:group:join', (payload) => {
         const generation = payload?.generationId;
         const counts = answered?.counts ?? joinCounts;
-        held = typeof generation === 'number' && generation >= 0 ? { generation, assignments: payload.assignments ?? [], counts, fingerprint: answered?.fingerprint ?? '' } : null;
+        held = typeof generation === 'number' && generation >= 0 ? nextHeld(held, { generation, assignments: payload.assignments ?? [], counts, fingerprint: answered?.fingerprint ?? '' }) : null;
         answered = null;
       });
       // A member that left owns nothing: if it comes back, it comes back empty-handed.

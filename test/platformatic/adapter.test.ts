@@ -202,6 +202,80 @@ describe('createStickyAssigner: translation', () => {
     consumer.emit('client:close');
   });
 
+  it('join metadata stays byte for byte the same across generations that change nothing for the member, so a redundant rejoin starts no rebalance', () => {
+    const sticky = createStickyAssigner();
+    const consumer = new FakeConsumer();
+    sticky.attach(consumer);
+    const meta = metadata({ a: 8, b: 4 });
+    const join = () => Buffer.from(sticky.options.protocolsMetadata([], ['a', 'b'], meta));
+    join();
+    consumer.join(5, [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [2] }]);
+    const at5 = join();
+    expect(decodeClaims(at5, 2)!.generation).toBe(5);
+    // Generations 6 and 7 give the same partitions (listed in another order): the claims still name 5.
+    consumer.join(6, [{ topic: 'b', partitions: [2] }, { topic: 'a', partitions: [3, 1] }]);
+    expect(join().equals(at5)).toBe(true);
+    consumer.join(7, [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [2] }]);
+    expect(join().equals(at5)).toBe(true);
+    // A generation missed (9 after 7: the member was not given 8) ends the run, so does a change.
+    consumer.join(9, [{ topic: 'a', partitions: [1, 3] }, { topic: 'b', partitions: [2] }]);
+    expect(decodeClaims(join(), 2)!.generation).toBe(9);
+    consumer.join(10, [{ topic: 'a', partitions: [1] }, { topic: 'b', partitions: [2] }]);
+    expect(decodeClaims(join(), 2)!.generation).toBe(10);
+    consumer.join(11, [{ topic: 'a', partitions: [1] }, { topic: 'b', partitions: [2] }]);
+    expect(decodeClaims(join(), 2)!.generation).toBe(10);
+    // New counts at the join (a topic grew) end it too, even with the same partitions.
+    sticky.options.protocolsMetadata([], ['a', 'b'], metadata({ a: 16, b: 4 }));
+    consumer.join(12, [{ topic: 'a', partitions: [1] }, { topic: 'b', partitions: [2] }]);
+    expect(decodeClaims(join(), 2)!.generation).toBe(12);
+  });
+
+  it('claims of one group from different generations that cover every partition once keep the assignment as it is', () => {
+    const topics = { a: 8, b: 6 };
+    const meta = metadata(topics);
+    const ids = ['p1', 'p2', 'p3'];
+    const reports: StickyAssignmentReport[] = [];
+    const assigners = ids.map(() => createStickyAssigner({ onAssignment: (r) => reports.push(r) }));
+    const consumers = ids.map(() => new FakeConsumer());
+    assigners.forEach((s, i) => s.attach(consumers[i]!));
+    const round = (generation: number, synced: string[]): GroupPartitionsAssignments[] => {
+      const subs = ids.map((id) => [id, encodeConsumerProtocolSubscription({ version: 0, topics: Object.keys(topics), userData: assigners[ids.indexOf(id)]!.options.protocolsMetadata([], Object.keys(topics), meta) })] as [string, Buffer]);
+      consumers[0]!.generationId = generation;
+      const out = assigners[0]!.options.partitionAssigner('p1', decoded(subs), new Set(), meta);
+      for (const id of synced) consumers[ids.indexOf(id)]!.join(generation, asHeld(out, id));
+      return out;
+    };
+    const first = round(1, ids);
+    round(2, ['p1', 'p2']); // p3's SyncGroup failed: it still names generation 1, the others 1 too (unchanged run)
+    round(3, ids); // p3 now names 3, p1 and p2 still 1
+    const fourth = round(4, ids);
+    expect(reports.slice(1).map((r) => r.unchanged)).toEqual([true, true, true]);
+    expect([...owners(fourth)]).toEqual([...owners(first)]);
+  });
+
+  it('completeClaims: a count unknown at a generation no one else recorded takes the newest earlier count that covers its partitions', () => {
+    const arena = new ClaimArena();
+    // p1 names generation 4 (the start of its unchanged run); k1 (KafkaJS, behind a @platformatic/kafka leader now gone) names 6 with no count.
+    const p1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [0, 1, 2, 3] }], counts: new Map([['a', 8]]) }, ['a'], null);
+    const k1 = claimsOf({ generation: 6, assignments: [{ topic: 'a', partitions: [4, 5, 6, 7] }], counts: new Map() }, ['a'], null);
+    const members = (k: typeof k1) =>
+      planMembers(
+        decoded([
+          ['k1', Buffer.from(encodeSubscription(0, ['a'], encodeClaims(k)))],
+          ['p1', encodeConsumerProtocolSubscription({ version: 0, topics: ['a'], userData: Buffer.from(encodeClaims(p1)) })],
+        ]),
+        arena,
+      );
+    const pm = members(k1);
+    completeClaims(pm, new Map());
+    expect(Array.from(pm[0]!.claims!.count)).toEqual([8]);
+    // Not when that count would not cover what the claim names: it stays unknown.
+    const k2 = claimsOf({ generation: 6, assignments: [{ topic: 'a', partitions: [4, 12] }], counts: new Map() }, ['a'], null);
+    const pm2 = members(k2);
+    completeClaims(pm2, new Map());
+    expect(Array.from(pm2[0]!.claims!.count)).toEqual([0]);
+  });
+
   it('a claimed partition beyond the count seen at the join makes that count unknown (0)', () => {
     const c = claimsOf({ generation: 3, assignments: [{ topic: 'a', partitions: [9] }], counts: new Map([['a', 8]]) }, ['a'], null);
     expect(Array.from(c.count)).toEqual([0]);

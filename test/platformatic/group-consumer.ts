@@ -12,6 +12,7 @@
 import './node-guard.js';
 import { Consumer, MessagesStreamModes, stringDeserializers, type GroupAssignment } from '@platformatic/kafka';
 import { createStickyAssigner } from '../../src/platformatic/index.js';
+import { decodeClaims } from '../../src/group/protocol.js';
 
 const [brokers, groupId, topicList, name] = process.argv.slice(2) as [string, string, string, string];
 const topics = topicList.split(',');
@@ -21,6 +22,16 @@ const emit = (event: object): void => {
 
 // New partitions are noticed within a second, as the KafkaJS members' metadataMaxAge of 1000.
 const sticky = createStickyAssigner({ growthCheckMs: 1000, onAssignment: (report) => emit({ type: 'report', name, report }) });
+// With ASSIGNOR_GROUP_LOG=2 (diagnostics): the claims this member sends at each join.
+const protocolsMetadata: typeof sticky.options.protocolsMetadata = (protocols, subscribed, metadata) => {
+  const userData = sticky.options.protocolsMetadata(protocols, subscribed, metadata);
+  if (process.env.ASSIGNOR_GROUP_LOG !== '2') return userData;
+  const sorted = [...new Set(subscribed)].sort();
+  const c = decodeClaims(userData, sorted.length);
+  const owned = c === null ? null : Object.fromEntries(Array.from(c.topic, (t, k) => [sorted[t], { count: c.count[k], partitions: Array.from(c.partitions.subarray(c.start[k], c.start[k + 1])) }]));
+  emit({ type: 'claims', name, generation: c?.generation ?? null, owned, consumerGeneration: consumer.generationId });
+  return userData;
+};
 const consumer = new Consumer({
   clientId: name,
   bootstrapBrokers: [brokers],
@@ -34,6 +45,7 @@ const consumer = new Consumer({
   retryDelay: 250,
   maxWaitTime: 250,
   ...sticky.options,
+  protocolsMetadata,
 });
 sticky.attach(consumer);
 
@@ -51,9 +63,18 @@ consumer.on('consumer:group:join', (e) => {
   emit({ type: 'join', name, memberId: e.memberId, generation: e.generationId, assignment: assignmentOf(e.assignments) });
 });
 
+// No commit between a rebalance's start (a heartbeat or commit answered REBALANCE_IN_PROGRESS:
+// 'consumer:group:rebalance') and its SyncGroup ('consumer:group:join'). @platformatic/kafka
+// 2.12.1 answers a failed commit by joining again, beside the heartbeat's own rejoin; those
+// overlapping joins were seen to complete one SyncGroup twice and then to stop heartbeating, so
+// the broker expired a live member (docs/platformatic.md, "Committing").
+let rebalancing = false;
+consumer.on('consumer:group:rebalance', () => (rebalancing = true));
+consumer.on('consumer:group:join', () => (rebalancing = false));
+
 let committing = false;
 async function commitRead(): Promise<void> {
-  if (committing || pending.size === 0) return;
+  if (committing || rebalancing || pending.size === 0) return;
   committing = true;
   const offsets = [...pending.values()];
   pending = new Map();

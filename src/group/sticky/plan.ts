@@ -380,18 +380,20 @@ function groupFingerprint(sorted: readonly PlanMember[], topics: TopicTable, sub
 }
 
 /**
- * The same group as at the claimed assignment: every member claims from the same, newest
- * generation, for this very fingerprint, and the claims cover every partition once. Then the
- * assignment is kept as it is. This is what makes KafkaJS's extra rebalances (a member that saw
- * new metadata late) free, and keeps a growth's relaxed balance until the group really changes.
+ * The same group as at the claimed assignment: every member claims, for this very fingerprint,
+ * and the claims cover every partition exactly once. Then the assignment is kept as it is. This
+ * is what makes KafkaJS's extra rebalances (a member that saw new metadata late) free, and keeps
+ * a growth's relaxed balance until the group really changes. The claims need not name one
+ * generation: a @platformatic/kafka member names the first generation of its unchanged run
+ * (src/platformatic/assigner.ts nextHeld). Disjoint covering claims of one group's plans are still
+ * a plan of that group: each member's share came from a plan balanced for these very counts.
  */
 function sameGroup(sorted: readonly PlanMember[], ownership: Ownership, topics: TopicTable, fingerprint: string): boolean {
-  const gen0 = sorted.length > 0 ? (sorted[0]!.claims?.generation ?? -1) : -1;
   return (
-    gen0 >= 0 &&
+    sorted.length > 0 &&
     ownership.conflicts === 0 &&
     ownership.claimed === topics.counts.reduce((a, b) => a + b, 0) &&
-    sorted.every((m) => m.claims !== null && m.claims.generation === gen0 && m.claims.fingerprint === fingerprint)
+    sorted.every((m) => m.claims !== null && m.claims.generation >= 0 && m.claims.fingerprint === fingerprint)
   );
 }
 
