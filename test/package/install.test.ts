@@ -45,7 +45,9 @@ const PROBE = `
     // assignor/platformatic loads without @platformatic/kafka installed (it only uses its types).
     viaPlatformatic: platformatic.createJavaCompatiblePartitioner()({ topic: 't', key: '100:48069' }, undefined, { metadata: undefined }) % 12,
     platformaticSticky: [typeof platformatic.createStickyAssigner().attach, platformatic.STICKY_ASSIGNER_NAME === kafkajs.STICKY_ASSIGNER_NAME],
-    group: group.groupAssignmentJson(group.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })) === root.groupAssignmentJson(root.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })),
+    group: group.groupAssignmentJson(group.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })) === group.groupAssignmentJson(root.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })),
+    // A deprecated root name (one release, CHANGELOG.md) is the very value of its subpath.
+    deprecated: [root.murmur2 === hashing.murmur2, root.KeyBatch === hashing.KeyBatch, 'placeCluster' in root],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -65,6 +67,7 @@ function expectProbe(stdout: string): void {
   expect(out.viaPlatformatic).toBe(9);
   expect(out.platformaticSticky).toEqual(['function', true]);
   expect(out.group).toBe(true);
+  expect(out.deprecated).toEqual([true, true, false]);
 }
 
 describe('the packed package, installed into an empty project', () => {
