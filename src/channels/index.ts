@@ -15,7 +15,6 @@ export { emitSpl, MAX_FORM_ARITY, type SplOptions } from './spl.js';
 export {
   planToJson,
   type PlanJson,
-  type PlanInput,
   type PlanLike,
   type PlanJsonInput,
   type ChannelJson,
