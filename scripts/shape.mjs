@@ -52,13 +52,17 @@ export function isDocumented(name, docs) {
   return new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`).test(docs);
 }
 
-/** True when the export (its specifier, its `export { }` statement or its own declaration) carries `@deprecated`. */
+/**
+ * True when the export carries `@deprecated` where TypeScript honours it (an editor then strikes
+ * the name through): on the export specifier itself (`export { /** @deprecated ... *\/ x } from`),
+ * or on the declaration (a function, class, or the statement of a variable). A tag on a whole
+ * `export { ... }` statement is ignored by TypeScript, and so here.
+ */
 function isDeprecated(decl) {
-  for (let n = decl; n !== undefined && !ts.isSourceFile(n); n = n.parent) {
-    if (ts.getJSDocTags(n).some((t) => t.tagName.text === 'deprecated')) return true;
-    if (ts.isExportDeclaration(n) || ts.isVariableStatement(n) || ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n)) break;
-  }
-  return false;
+  const tagged = (n) => ts.getJSDocTags(n).some((t) => t.tagName.text === 'deprecated');
+  if (ts.isExportSpecifier(decl)) return tagged(decl);
+  if (ts.isVariableDeclaration(decl)) return tagged(decl) || (decl.parent?.parent !== undefined && tagged(decl.parent.parent));
+  return tagged(decl);
 }
 
 function surface(root, docs) {

@@ -27,42 +27,89 @@ export { assignGroup, type GroupSpec, type AssignGroupOptions, type GroupAssignm
 
 // Deprecated since 0.2.0: the root's copies of subpath names. Each stays for this release, the
 // same value as at its subpath, and leaves in the next (CHANGELOG.md, "Deprecated").
-/** @deprecated since 0.2.0: import these from 'assignor/hashing' */
 export {
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionForString,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionForBytes,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionForInt32,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionForInt64,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionsForPacked,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionsForFixed,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionsForInt32s,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionsForInt64s,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   murmur2,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   murmur2Batch,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   toPositive,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   int32Bytes,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   int64Bytes,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   encodeJavaUtf8Into,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   createKeyBatch,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   KeyBatch,
+  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   type KeyEncoding,
 } from './hashing/index.js';
-/** @deprecated since 0.2.0: import these from 'assignor/samza' */
-export { runCycle, parseJobFile } from './samza/index.js';
-/** @deprecated since 0.2.0: import these from 'assignor/channels' */
-export { channelPartitions, expandPlan, rewidthPlan, emitSpl, type Expansion } from './channels/index.js';
-/** @deprecated since 0.2.0: import these from 'assignor/standby' */
 export {
+  /** @deprecated since 0.2.0: import it from 'assignor/samza' */
+  runCycle,
+  /** @deprecated since 0.2.0: import it from 'assignor/samza' */
+  parseJobFile,
+} from './samza/index.js';
+export {
+  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
+  channelPartitions,
+  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
+  expandPlan,
+  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
+  rewidthPlan,
+  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
+  emitSpl,
+  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
+  type Expansion,
+} from './channels/index.js';
+export {
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   normalizeCluster,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   explainText,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   htmlReport,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   parseStreamsProperties,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   parseTaskId,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   formatTaskId,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   javaHashMapOrder,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   placeStandbysColumnar,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   columnarOf,
+  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   type Cluster,
 } from './standby/index.js';
-/** @deprecated since 0.2.0: import these from 'assignor/group' */
-export { groupAssignmentJson, GROUP_STRATEGIES, type GroupStrategy, type GroupReport } from './group/index.js';
+export {
+  /** @deprecated since 0.2.0: import it from 'assignor/group' */
+  groupAssignmentJson,
+  /** @deprecated since 0.2.0: import it from 'assignor/group' */
+  GROUP_STRATEGIES,
+  /** @deprecated since 0.2.0: import it from 'assignor/group' */
+  type GroupStrategy,
+  /** @deprecated since 0.2.0: import it from 'assignor/group' */
+  type GroupReport,
+} from './group/index.js';

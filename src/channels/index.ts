@@ -20,7 +20,11 @@ export {
   type ChannelJson,
 } from './json.js';
 
-/** @deprecated since 0.2.0: internal to the flink strategy (Java's String.hashCode); planChannels applies it */
-export { javaStringHashCode } from './plan.js';
-/** @deprecated since 0.2.0: the CLI's writer of a validation report; JSON.stringify the report, or run `assignor channels validate` */
-export { reportJsonText } from './validate.js';
+export {
+  /** @deprecated since 0.2.0: internal to the flink strategy (Java's String.hashCode); planChannels applies it */
+  javaStringHashCode,
+} from './plan.js';
+export {
+  /** @deprecated since 0.2.0: the CLI's writer of a validation report; JSON.stringify the report, or run `assignor channels validate` */
+  reportJsonText,
+} from './validate.js';

@@ -13,5 +13,7 @@ export { KafkaPartitionCounts, JobFilePartitionCounts, StaticPartitionCounts, ty
 export { openStore, type OpenStoreOptions } from './open-store.js';
 export { copyStore, writeDump, MessageDump, type CopyReport } from './transfer.js';
 
-/** @deprecated since 0.2.0: use samzaCoordinatorTopic(jobName, jobId) from 'assignor/store' */
-export { jobCoordinatorTopic } from './open-store.js';
+export {
+  /** @deprecated since 0.2.0: use samzaCoordinatorTopic(jobName, jobId) from 'assignor/store' */
+  jobCoordinatorTopic,
+} from './open-store.js';

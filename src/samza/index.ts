@@ -37,9 +37,21 @@ export { parseJobFile, type JobFile } from './job-file.js';
 
 // Deprecated since 0.2.0: internals of the planner (calculateJobModel and SamzaConfig read the
 // config; sspGrouperProxy applies the hash mapper; jobModelJsonBytes is the one streamed writer).
-/** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
-export { broadcastSsps, inputStreams, allInputStreams, readSettings } from './config.js';
-/** @deprecated since 0.2.0: a step of sspGrouperProxy; call sspGrouperProxy */
-export { hashMapperPreviousSsp } from './samza-proxy.js';
-/** @deprecated since 0.2.0: use jobModelJsonBytes (the same text as UTF-8 pieces) or jobModelJson */
-export { jobModelJsonChunks } from './job-model.js';
+export {
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  broadcastSsps,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  inputStreams,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  allInputStreams,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  readSettings,
+} from './config.js';
+export {
+  /** @deprecated since 0.2.0: a step of sspGrouperProxy; call sspGrouperProxy */
+  hashMapperPreviousSsp,
+} from './samza-proxy.js';
+export {
+  /** @deprecated since 0.2.0: use jobModelJsonBytes (the same text as UTF-8 pieces) or jobModelJson */
+  jobModelJsonChunks,
+} from './job-model.js';

@@ -14,9 +14,15 @@ export { explainText } from './explain.js';
 export { htmlReport } from './html-report.js';
 export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './columnar.js';
 
-/** @deprecated since 0.2.0: placeStandbys takes a normalized Cluster too (the mode is `options.mode`) */
-export { placeCluster } from './place.js';
-/** @deprecated since 0.2.0: internal helpers of placement and its report */
-export { askedFor } from './place.js';
-/** @deprecated since 0.2.0: internal helpers of placement and its report */
-export { compareProcessKeys } from './process-id.js';
+export {
+  /** @deprecated since 0.2.0: placeStandbys takes a normalized Cluster too (the mode is `options.mode`) */
+  placeCluster,
+} from './place.js';
+export {
+  /** @deprecated since 0.2.0: internal helpers of placement and its report */
+  askedFor,
+} from './place.js';
+export {
+  /** @deprecated since 0.2.0: internal helpers of placement and its report */
+  compareProcessKeys,
+} from './process-id.js';

@@ -17,17 +17,45 @@ export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } f
 export { samzaCoordinatorTopic } from './kafka-location.js';
 
 // Deprecated since 0.2.0: each stays for this release and leaves in the next (CHANGELOG.md).
-/** @deprecated since 0.2.0: use `CoordinatorStore`, the same class under its one name */
-export { CoordinatorStore as FileCoordinatorStore } from './coordinator-store.js';
-/** @deprecated since 0.2.0: the second table of the same strings; import SAMZA_MESSAGE_TYPES from 'assignor/samza' */
-export { MessageType as CoordinatorMessageType } from './messages.js';
-/** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
-export { KEY_VERSION as COORDINATOR_KEY_VERSION, SAMZA_SOURCE as COORDINATOR_SOURCE } from './messages.js';
-/** @deprecated since 0.2.0: constants of the file format, internal to the store */
-export { LOG_FILE as STORE_LOG_FILE, LOCK_FILE as STORE_LOCK_FILE, AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES } from './coordinator-store.js';
-/** @deprecated since 0.2.0: constants of the file format, internal to the store */
-export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
-/** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
-export type { SspRows as CoordinatorSspRows, SspAssignment as CoordinatorSspAssignment, SharedFields as CoordinatorSharedFields } from './backend.js';
-/** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
-export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from './texts.js';
+export {
+  /** @deprecated since 0.2.0: use `CoordinatorStore`, the same class under its one name */
+  CoordinatorStore as FileCoordinatorStore,
+} from './coordinator-store.js';
+export {
+  /** @deprecated since 0.2.0: the second table of the same strings; import SAMZA_MESSAGE_TYPES from 'assignor/samza' */
+  MessageType as CoordinatorMessageType,
+} from './messages.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
+  KEY_VERSION as COORDINATOR_KEY_VERSION,
+  /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
+  SAMZA_SOURCE as COORDINATOR_SOURCE,
+} from './messages.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  LOG_FILE as STORE_LOG_FILE,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  LOCK_FILE as STORE_LOCK_FILE,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
+} from './coordinator-store.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  MAGIC as STORE_MAGIC,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  FORMAT_VERSION as STORE_FORMAT_VERSION,
+} from './format.js';
+export type {
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SspRows as CoordinatorSspRows,
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SspAssignment as CoordinatorSspAssignment,
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SharedFields as CoordinatorSharedFields,
+} from './backend.js';
+export {
+  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
+  ArrayTexts as CoordinatorArrayTexts,
+  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
+  type Texts as CoordinatorTexts,
+} from './texts.js';
