@@ -139,6 +139,22 @@ describe('the packed package, installed into an empty project', () => {
     run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.kafkajs.json']);
   });
 
+  it("marks the deprecated re-exports deprecated in the installed types, as an editor shows them", () => {
+    writeFileSync(join(app, 'uses-old-names.mts'), "import { murmur2, partitionForKey } from 'assignor';\nimport { CoordinatorMessageType, CoordinatorStore } from 'assignor/store';\nconsole.log(murmur2, partitionForKey, CoordinatorMessageType, CoordinatorStore);\n");
+    // TypeScript's language service reports a use of a deprecated name as suggestion 6385.
+    writeFileSync(join(app, 'deprecated.cjs'), [
+      "const ts = require('typescript'); const path = require('path');",
+      "const file = path.resolve('uses-old-names.mts');",
+      "const options = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: ['node'] };",
+      "const host = { getScriptFileNames: () => [file], getScriptVersion: () => '1', getScriptSnapshot: (f) => ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)) : undefined,",
+      "  getCurrentDirectory: () => process.cwd(), getCompilationSettings: () => options, getDefaultLibFileName: ts.getDefaultLibFilePath, fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory };",
+      "const ls = ts.createLanguageService(host);",
+      "const names = ls.getSuggestionDiagnostics(file).filter((d) => d.code === 6385).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ').split(\"'\")[1]);",
+      "console.log(JSON.stringify([...new Set(names)].sort()));",
+    ].join('\n'));
+    expect(JSON.parse(run('node', ['deprecated.cjs']).trim())).toEqual(['CoordinatorMessageType', 'murmur2']);
+  });
+
   it('runs the CLI: npx assignor --version and a hash', () => {
     expect(run('npx', ['--no-install', 'assignor', '--version']).trim()).toBe(pkg.version);
     expect(run('npx', ['--no-install', 'assignor', 'hash', '--partitions', '12', '--key', '100:48069']).trim()).toBe('9');
