@@ -20,6 +20,7 @@ export {
   type ChannelJson,
 } from './json.js';
 
+// Deprecated since 0.2.0 (CHANGELOG.md): each stays for this release and leaves in the next.
 export {
   /** @deprecated since 0.2.0: internal to the flink strategy (Java's String.hashCode); planChannels applies it */
   javaStringHashCode,

@@ -14,6 +14,7 @@ export { explainText } from './explain.js';
 export { htmlReport } from './html-report.js';
 export { placeStandbysColumnar, columnarOf, type ColumnarCluster, type ColumnarPlacement } from './columnar.js';
 
+// Deprecated since 0.2.0 (CHANGELOG.md): each stays for this release and leaves in the next.
 export {
   /** @deprecated since 0.2.0: placeStandbys takes a normalized Cluster too (the mode is `options.mode`) */
   placeCluster,
