@@ -6,11 +6,15 @@ export {
   Coordinator,
   type CoordinatorOptions,
   type ModelEvent as CoordinatorModelEvent,
-  type ModelReason as CoordinatorModelReason,
   type RefusedEvent as CoordinatorRefusedEvent,
-  type RefusedStream as CoordinatorRefusedStream,
   type ErrorInfo as CoordinatorErrorInfo,
 } from './coordinator.js';
 export { KafkaPartitionCounts, JobFilePartitionCounts, StaticPartitionCounts, type PartitionCountSource } from './partition-counts.js';
-export { openStore, jobCoordinatorTopic, type OpenStoreOptions } from './open-store.js';
-export { copyStore, writeDump, MessageDump, type CopyReport, type ReadableStore } from './transfer.js';
+export { openStore, type OpenStoreOptions } from './open-store.js';
+export { copyStore, writeDump, MessageDump, type CopyReport } from './transfer.js';
+
+// Deprecated since 0.2.0 (CHANGELOG.md): it stays for this release and leaves in the next.
+export {
+  /** @deprecated since 0.2.0: use samzaCoordinatorTopic(jobName, jobId) from 'assignor/store' */
+  jobCoordinatorTopic,
+} from './open-store.js';

@@ -1,19 +1,16 @@
 // Public API of src/samza: Samza job models with partition expansion (SEP-5).
-export { SamzaError, type SamzaExceptionType } from './errors.js';
+export { SamzaError } from './errors.js';
 export {
   ssp,
   type SSP,
   type SspInput,
-  type SystemStream,
-  type TaskMode,
   type TaskModel,
   type ContainerModel,
-  type TaskGrouping,
 } from './model.js';
 export { type MapInput } from './inputs.js';
-export { SamzaConfig, type ConfigInput, broadcastSsps, inputStreams, allInputStreams, readSettings, type JobSettings } from './config.js';
+export { SamzaConfig, type ConfigInput } from './config.js';
 export { GroupByPartition, GroupBySystemStreamPartition, AllSspToSingleTaskGrouper, createSspGrouper, type SspGrouper } from './groupers.js';
-export { hashMapperPreviousSsp, sspGrouperProxy } from './samza-proxy.js';
+export { sspGrouperProxy } from './samza-proxy.js';
 export {
   groupByContainerCount,
   balanceByContainerCount,
@@ -25,18 +22,36 @@ export {
 export { assignChangelogPartitions, mergeChangelogMappings } from './changelog.js';
 export {
   calculateJobModel,
-  type JobInput,
   type JobSpec,
   type JobModelPlan,
-  type MapperMode,
   type PlanOptions as SamzaPlanOptions,
-  type PreviousState,
   type PreviousInput,
-  type StreamReport,
 } from './plan.js';
 export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
-export { toJobModel, jobModelJson, jobModelJsonBytes, jobModelJsonChunks, type JobModel } from './job-model.js';
-export { runCycle, type CycleResult, type Changes } from './cycle.js';
+export { toJobModel, jobModelJson, jobModelJsonBytes, type JobModel } from './job-model.js';
+export { runCycle, type CycleResult } from './cycle.js';
 export type { CoordinatorStoreLike } from './store-types.js';
+// What a reader of a coordinator stream needs (docs/samza.md, "Coordinator store records").
 export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';
 export { parseJobFile, type JobFile } from './job-file.js';
+
+// Deprecated since 0.2.0: internals of the planner (calculateJobModel and SamzaConfig read the
+// config; sspGrouperProxy applies the hash mapper; jobModelJsonBytes is the one streamed writer).
+export {
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  broadcastSsps,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  inputStreams,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  allInputStreams,
+  /** @deprecated since 0.2.0: internal config readers; calculateJobModel reads the config, SamzaConfig#get reads a key */
+  readSettings,
+} from './config.js';
+export {
+  /** @deprecated since 0.2.0: a step of sspGrouperProxy; call sspGrouperProxy */
+  hashMapperPreviousSsp,
+} from './samza-proxy.js';
+export {
+  /** @deprecated since 0.2.0: use jobModelJsonBytes (the same text as UTF-8 pieces) or jobModelJson */
+  jobModelJsonChunks,
+} from './job-model.js';

@@ -1,36 +1,61 @@
 /// <reference types="node" preserve="true" />
 // Node-only (files, Kafka): types need @types/node, declared as an optional peer dependency.
-// Public API of src/store: the coordinator-store interface and its embedded (file) backend.
-// Names carry a Coordinator/STORE prefix so they read unambiguously next to the root's exports.
+// Public API of src/store: the coordinator-store interface, its embedded (file) backend and its
+// Kafka backend, and the coordinator-stream key codec. Names carry a Coordinator prefix so they
+// read unambiguously next to the root's exports. The message types are `SAMZA_MESSAGE_TYPES` of
+// 'assignor/samza', with the SSP key codec a Samza reader needs.
 export {
   CoordinatorStore,
-  LOG_FILE as STORE_LOG_FILE,
-  LOCK_FILE as STORE_LOCK_FILE,
-  AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
   type StoreOptions as CoordinatorStoreOptions,
   type StoreRecord as CoordinatorStoreRecord,
   type OpenReport as CoordinatorStoreOpenReport,
   type CompactResult,
 } from './coordinator-store.js';
-export type {
-  CoordinatorStoreBackend,
-  SspRows as CoordinatorSspRows,
-  SspAssignment as CoordinatorSspAssignment,
-  SharedFields as CoordinatorSharedFields,
-  StoreStats as CoordinatorStoreStats,
-} from './backend.js';
-// A backend's sharedFields and listTexts hand out Texts; ArrayTexts makes one from strings.
-export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from './texts.js';
-export {
-  MessageType as CoordinatorMessageType,
-  KEY_VERSION as COORDINATOR_KEY_VERSION,
-  SAMZA_SOURCE as COORDINATOR_SOURCE,
-  encodeKey as encodeCoordinatorKey,
-  decodeKey as decodeCoordinatorKey,
-  type Envelope as CoordinatorEnvelope,
-} from './messages.js';
-export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
+export type { CoordinatorStoreBackend, StoreStats as CoordinatorStoreStats } from './backend.js';
+export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from './messages.js';
 export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';
-/** @deprecated Use `CoordinatorStore`, the same class; this second name goes in the next release. */
-export { CoordinatorStore as FileCoordinatorStore } from './coordinator-store.js';
+
+// Deprecated since 0.2.0: each stays for this release and leaves in the next (CHANGELOG.md).
+export {
+  /** @deprecated since 0.2.0: use `CoordinatorStore`, the same class under its one name */
+  CoordinatorStore as FileCoordinatorStore,
+} from './coordinator-store.js';
+export {
+  /** @deprecated since 0.2.0: the second table of the same strings; import SAMZA_MESSAGE_TYPES from 'assignor/samza' */
+  MessageType as CoordinatorMessageType,
+} from './messages.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
+  KEY_VERSION as COORDINATOR_KEY_VERSION,
+  /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
+  SAMZA_SOURCE as COORDINATOR_SOURCE,
+} from './messages.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  LOG_FILE as STORE_LOG_FILE,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  LOCK_FILE as STORE_LOCK_FILE,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
+} from './coordinator-store.js';
+export {
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  MAGIC as STORE_MAGIC,
+  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
+  FORMAT_VERSION as STORE_FORMAT_VERSION,
+} from './format.js';
+export type {
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SspRows as CoordinatorSspRows,
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SspAssignment as CoordinatorSspAssignment,
+  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
+  SharedFields as CoordinatorSharedFields,
+} from './backend.js';
+export {
+  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
+  ArrayTexts as CoordinatorArrayTexts,
+  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
+  type Texts as CoordinatorTexts,
+} from './texts.js';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planChannels, channelPartitions, expandPlan, type ChannelPlan, type Strategy } from '../../src/channels/index.js';
+import { planChannels, channelPartitions, expandPlan, type ChannelPlan } from '../../src/channels/index.js';
+import type { Strategy } from '../../src/channels/plan.js';
 import { compileSpl } from '../../src/channels/spl-eval.js';
 import { ROOT, cli } from '../helpers.js';
 

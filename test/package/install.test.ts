@@ -45,7 +45,9 @@ const PROBE = `
     // assignor/platformatic loads without @platformatic/kafka installed (it only uses its types).
     viaPlatformatic: platformatic.createJavaCompatiblePartitioner()({ topic: 't', key: '100:48069' }, undefined, { metadata: undefined }) % 12,
     platformaticSticky: [typeof platformatic.createStickyAssigner().attach, platformatic.STICKY_ASSIGNER_NAME === kafkajs.STICKY_ASSIGNER_NAME],
-    group: group.groupAssignmentJson(group.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })) === root.groupAssignmentJson(root.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })),
+    group: group.groupAssignmentJson(group.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })) === group.groupAssignmentJson(root.assignGroup({ topics: [{ name: 't', partitions: 3 }], members: [{ id: 'm', topics: ['t'] }] }, { strategy: 'range' })),
+    // A deprecated root name (one release, CHANGELOG.md) is the very value of its subpath.
+    deprecated: [root.murmur2 === hashing.murmur2, root.KeyBatch === hashing.KeyBatch, 'placeCluster' in root],
     error: (() => { try { root.partitionForKey('x', 0); } catch (e) { return [e instanceof root.AssignorError, e.code]; } })(),
   };
   console.log(JSON.stringify(out));
@@ -65,6 +67,7 @@ function expectProbe(stdout: string): void {
   expect(out.viaPlatformatic).toBe(9);
   expect(out.platformaticSticky).toEqual(['function', true]);
   expect(out.group).toBe(true);
+  expect(out.deprecated).toEqual([true, true, false]);
 }
 
 describe('the packed package, installed into an empty project', () => {
@@ -134,6 +137,22 @@ describe('the packed package, installed into an empty project', () => {
     writeFileSync(join(app, 'node.cts'), `import { CoordinatorStore } from 'assignor/store';\nimport { Coordinator, KafkaPartitionCounts } from 'assignor/coordinator';\n${node}`);
     writeFileSync(join(app, 'tsconfig.kafkajs.json'), JSON.stringify(tsconfig(['node'], ['producer.mts', 'producer.cts', 'node.mts', 'node.cts'])));
     run('node', [join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.kafkajs.json']);
+  });
+
+  it("marks the deprecated re-exports deprecated in the installed types, as an editor shows them", () => {
+    writeFileSync(join(app, 'uses-old-names.mts'), "import { murmur2, partitionForKey } from 'assignor';\nimport { CoordinatorMessageType, CoordinatorStore } from 'assignor/store';\nconsole.log(murmur2, partitionForKey, CoordinatorMessageType, CoordinatorStore);\n");
+    // TypeScript's language service reports a use of a deprecated name as suggestion 6385.
+    writeFileSync(join(app, 'deprecated.cjs'), [
+      "const ts = require('typescript'); const path = require('path');",
+      "const file = path.resolve('uses-old-names.mts');",
+      "const options = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: ['node'] };",
+      "const host = { getScriptFileNames: () => [file], getScriptVersion: () => '1', getScriptSnapshot: (f) => ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)) : undefined,",
+      "  getCurrentDirectory: () => process.cwd(), getCompilationSettings: () => options, getDefaultLibFileName: ts.getDefaultLibFilePath, fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory };",
+      "const ls = ts.createLanguageService(host);",
+      "const names = ls.getSuggestionDiagnostics(file).filter((d) => d.code === 6385).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ').split(\"'\")[1]);",
+      "console.log(JSON.stringify([...new Set(names)].sort()));",
+    ].join('\n'));
+    expect(JSON.parse(run('node', ['deprecated.cjs']).trim())).toEqual(['CoordinatorMessageType', 'murmur2']);
   });
 
   it('runs the CLI: npx assignor --version and a hash', () => {

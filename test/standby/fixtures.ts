@@ -1,5 +1,5 @@
 // Shared cluster builders for the standby tests.
-import type { ClientSpec, ClusterSpec } from '../../src/standby/index.js';
+import type { ClientSpec, ClusterSpec } from '../../src/standby/input.js';
 
 export interface Node {
   id: string;

@@ -1,6 +1,6 @@
 // fast-check generators and a seeded generator for standby clusters.
 import fc from 'fast-check';
-import type { ClientSpec, ClusterSpec } from '../../src/standby/index.js';
+import type { ClientSpec, ClusterSpec } from '../../src/standby/input.js';
 
 export interface GenOptions {
   maxClients?: number;
