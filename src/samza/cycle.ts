@@ -31,9 +31,10 @@ import {
 } from './managers.js';
 import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
-import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
+import { SspTable } from '../coordinator-stream/ssp-table.js';
+import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { ArrayColumn, ColumnMap, RepeatedKeys, TaskRows, type ValueColumn } from './task-columns.js';
-import { textsOf, type Texts } from '../store/texts.js';
+import { textsOf, type Texts } from '../columns/texts.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {

@@ -1,8 +1,8 @@
 // The flat form of an SSP -> task grouping: task names plus one row per
 // (task, SSP) membership in typed arrays, so 10 million SSPs cost four
 // Int32Arrays rather than 10 million objects. Both mapper modes end here.
-import { AsciiColumn } from '../store/ascii-column.js';
-import { ArrayTexts, type Texts } from '../store/texts.js';
+import { AsciiColumn } from '../columns/ascii-column.js';
+import { ArrayTexts, type Texts } from '../columns/texts.js';
 import { compareJava, compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
 
 export interface Grouping {

@@ -4,8 +4,8 @@
 // The cycle walks its tasks in the order it wrote them, so a lookup first tries the row a hint
 // names (no hashing when the order is unchanged) and falls back to the index.
 
-import type { Texts } from '../store/texts.js';
-import { AsciiColumn, sameRow } from '../store/ascii-column.js';
+import type { Texts } from '../columns/texts.js';
+import { AsciiColumn, sameRow } from '../columns/ascii-column.js';
 
 /** A column of values by row (undefined: no value), compared in place where it can be. */
 export interface ValueColumn<V> {

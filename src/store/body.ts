@@ -6,8 +6,8 @@
 import os from 'node:os';
 import { isAscii } from 'node:buffer';
 import { fail } from '../errors.js';
-import { AsciiColumn } from './ascii-column.js';
-import type { SystemStream } from './ssp-table.js';
+import { AsciiColumn } from '../columns/ascii-column.js';
+import type { SystemStream } from '../coordinator-stream/columns.js';
 
 export const SECTION_MESSAGES = 1;
 export const SECTION_FIELDS = 2;

@@ -20,7 +20,7 @@ export type {
   StoreStats as CoordinatorStoreStats,
 } from './backend.js';
 // A backend's sharedFields and listTexts hand out Texts; ArrayTexts makes one from strings.
-export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from './texts.js';
+export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from '../columns/texts.js';
 export {
   MessageType as CoordinatorMessageType,
   KEY_VERSION as COORDINATOR_KEY_VERSION,
@@ -28,7 +28,7 @@ export {
   encodeKey as encodeCoordinatorKey,
   decodeKey as decodeCoordinatorKey,
   type Envelope as CoordinatorEnvelope,
-} from './messages.js';
+} from '../coordinator-stream/messages.js';
 export { MAGIC as STORE_MAGIC, FORMAT_VERSION as STORE_FORMAT_VERSION } from './format.js';
 export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';

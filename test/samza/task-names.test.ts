@@ -4,8 +4,8 @@
 // answer from the bytes what it answers from strings.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AsciiColumn, holdsRowAt, sameRow } from '../../src/store/ascii-column.js';
-import { ArrayTexts, type Texts } from '../../src/store/texts.js';
+import { AsciiColumn, holdsRowAt, sameRow } from '../../src/columns/ascii-column.js';
+import { ArrayTexts, type Texts } from '../../src/columns/texts.js';
 import { partitionTaskName, partitionTaskNameColumn } from '../../src/samza/groupers.js';
 import { groupFlat, groupRows, type FlatGroupInput } from '../../src/samza/flat-grouping.js';
 import { namesAreBytes, taskNames, withNames } from '../../src/samza/grouping.js';

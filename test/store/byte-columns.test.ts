@@ -3,9 +3,9 @@
 // would from strings: the same records, the same order, the same column reads.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AsciiColumn } from '../../src/store/ascii-column.js';
+import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/store/texts.js';
+import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/columns/texts.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 
 afterEach(cleanupTempDirs);
