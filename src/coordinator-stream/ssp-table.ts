@@ -3,7 +3,7 @@
 // one JSON envelope per SSP. Only records whose key is the canonical SSP JSON and whose value is
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
-import { StringColumn, type LazyTexts, type Texts } from '../columns/texts.js';
+import { StringColumn, type Texts } from '../columns/texts.js';
 import type { SspAssignment, SystemStream } from './columns.js';
 
 /** Grows a typed array to hold at least `need` elements (doubling), copying the used part. */
@@ -130,16 +130,16 @@ export class SspTable {
   }
 
   /** Maps a section's list table into this table's ids (adopted as is while the table has none). */
-  adoptLists(column: readonly string[] | LazyTexts): Int32Array {
+  adoptLists(column: readonly string[] | Texts): Int32Array {
     const out = new Int32Array(column.length);
     if (this.listCount === 0 && this.listIds === undefined) {
       if (Array.isArray(column)) this.lists = column.slice();
-      else this.listCol.bytes = column as LazyTexts;
+      else this.listCol.bytes = column as Texts;
       for (let i = 0; i < out.length; i++) out[i] = i;
       // Duplicate strings in the section would only mean two ids for one list: harmless.
       return out;
     }
-    const lists = Array.isArray(column) ? (column as readonly string[]) : (column as LazyTexts).strings();
+    const lists = Array.isArray(column) ? (column as readonly string[]) : (column as Texts).toArray();
     for (let i = 0; i < lists.length; i++) out[i] = this.listId(lists[i]!);
     return out;
   }

@@ -7,7 +7,8 @@ import type { EngineChoice } from '../engine/kernels.js';
 import { SamzaError, MSG } from './errors.js';
 import type { SspGrouperKind } from './config.js';
 import { allSspTaskName, partitionTaskName, partitionTaskNameColumn } from './groupers.js';
-import { fromRows, type Grouping, type TaskNameList } from './grouping.js';
+import { fromRows, type Grouping } from './grouping.js';
+import type { Texts } from '../columns/texts.js';
 import { decimalStringOrder } from './java-order.js';
 import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
 
@@ -44,7 +45,7 @@ function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
 }
 
 /** A grouper's output before the sort by task: rows in SSP order, each with its task. */
-export interface GroupRows<Names extends TaskNameList = string[]> {
+export interface GroupRows<Names extends string[] | Texts = string[]> {
   streams: SystemStream[];
   /** Task names sorted in Java String order. */
   tasks: Names;
@@ -108,8 +109,8 @@ export function inputRows(input: FlatGroupInput): { stream: Int32Array; partitio
  * `bytes`: GroupByPartition's names may come as one byte column (see taskNames in grouping.ts).
  */
 export function groupRows(input: FlatGroupInput): GroupRows;
-export function groupRows(input: FlatGroupInput, bytes: boolean): GroupRows<TaskNameList>;
-export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<TaskNameList> {
+export function groupRows(input: FlatGroupInput, bytes: boolean): GroupRows<string[] | Texts>;
+export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<string[] | Texts> {
   const { stream, partition, skip } = inputRows(input);
   const slot = slotsOf(input, stream, partition);
   const keys = taskKeys(input, skip, slot);
@@ -178,7 +179,7 @@ function taskKeys(input: FlatGroupInput, skip: Map<number, Set<number>>, slot: I
 }
 
 /** GroupByPartition's tasks, "Partition <p>[ <bucket>]": made in Java order directly, from the decimal order of p and bucket. */
-function partitionTasks(F: number, used: Uint8Array, bytes: boolean): { sorted: TaskNameList; taskOfKey: Int32Array } {
+function partitionTasks(F: number, used: Uint8Array, bytes: boolean): { sorted: string[] | Texts; taskOfKey: Int32Array } {
   const keys = used.length;
   const taskOfKey = new Int32Array(keys).fill(-1);
   const buckets = F === 1 ? null : decimalStringOrder(F);

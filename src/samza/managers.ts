@@ -2,7 +2,6 @@
 // keys and `values` maps exactly as Samza writes them. The store value of a
 // record is Samza's `values` map (host/username/timestamp are not kept: they
 // would make two identical plans write different bytes).
-import { holdsRowAt } from '../columns/ascii-column.js';
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
@@ -338,7 +337,7 @@ export class TaskLists {
 
   /** Whether list l is the plain one-name list of `names` row j (isPlainOne, and that name), both read in place. */
   isOneName(l: number, names: Texts, j: number): boolean {
-    return this.plain[l] === 1 && this.texts.lengthOf(l) === names.lengthOf(j) + 4 && holdsRowAt(this.texts, l, 2, names, j);
+    return this.plain[l] === 1 && this.texts.lengthOf(l) === names.lengthOf(j) + 4 && this.texts.holdsAt(l, 2, names, j);
   }
 
   /** How many names list l holds, without slicing one-name lists. */

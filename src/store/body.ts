@@ -141,7 +141,7 @@ export interface DecodedTable {
 
 /** A column's strings in a fresh array (the caller may change it). */
 export function columnStrings(c: Column): string[] {
-  return Array.isArray(c) ? (c as string[]) : (c as AsciiColumn).strings();
+  return Array.isArray(c) ? (c as string[]) : (c as AsciiColumn).toArray();
 }
 
 /** Tables shorter than this are decoded to strings: the byte form only pays for big columns. */

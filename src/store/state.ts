@@ -119,7 +119,7 @@ export class KeyedTable {
       return;
     }
     const keys = columnStrings(keyColumn);
-    const vals = valColumn instanceof AsciiColumn ? valColumn.strings() : valColumn;
+    const vals = valColumn instanceof AsciiColumn ? valColumn.toArray() : valColumn;
     const need = this.n + keys.length;
     if (need > this.kind.length) {
       this.kind = growI32(this.kind, need);
@@ -386,7 +386,7 @@ export class StoreState {
           t.keyed.appendFresh(s.keys, f, s.values, meta, s.meta === null ? metaIds[0]! : undefined);
         } else {
           const keys = columnStrings(s.keys);
-          const values = s.values instanceof AsciiColumn ? s.values.strings() : s.values;
+          const values = s.values instanceof AsciiColumn ? s.values.toArray() : s.values;
           for (let i = 0; i < keys.length; i++) this.applyField(s.type, keys[i]!, f, values[i]!, meta(i));
         }
       } else {
