@@ -3,7 +3,8 @@
 import { AssignorError } from '../errors.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
 import { ColumnMap } from './task-columns.js';
-import { ArrayTexts, type Texts } from '../store/texts.js';
+import { ArrayTexts, type Texts } from '../columns/texts.js';
+import { MessageType } from '../coordinator-stream/messages.js';
 
 /**
  * `tasks` sorted by name; returns each task's changelog partition. `hint` (optional): per task, the
@@ -23,7 +24,7 @@ export function changelogPartitionsOf(names: Texts, existingInput: MapInput<numb
   for (let i = 0; i < out.length; i++) {
     const p = columns !== undefined ? columns.getNamed(names, i, hint![i]!) : existing.get(names.at(i));
     if (p === undefined && max >= 2147483647) {
-      throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(names.at(i))}: the stored mapping already uses partition 2147483647`, 'set-changelog');
+      throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(names.at(i))}: the stored mapping already uses partition 2147483647`, MessageType.Changelog);
     }
     out[i] = p !== undefined ? p : ++max;
   }

@@ -31,9 +31,10 @@ import {
 } from './managers.js';
 import { compareJava, type TaskMode } from './model.js';
 import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
-import { canonicalSspKey, parseCanonical, SspTable } from '../store/ssp-table.js';
+import { SspTable } from '../coordinator-stream/ssp-table.js';
+import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { ArrayColumn, ColumnMap, RepeatedKeys, TaskRows, type ValueColumn } from './task-columns.js';
-import { textsOf, type Texts } from '../store/texts.js';
+import { textsOf, type Texts } from '../columns/texts.js';
 
 /** The field of Samza's value for each per-task type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -351,42 +352,83 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   // 1. Read.
   const snap = readPrevious(store, columns);
   const prev = snap.previous;
-  const stored = (type: string): StoredType => snap.stored.get(type)!;
   // 2. Compute.
   // The samza mapper reads the whole previous assignment: hand it over flat, from the columns.
   const planPrev = options.mapper === 'samza' ? { ...prev, taskToSsps: previousRowsOfAssignment(snap.assignment, prev.taskModes) } : prev;
   const plan = calculateJobModel(job, planPrev, { ...options, warn });
+  const tasks = planTasks(plan);
   // 3. Samza's updateTaskAssignments: every task's container and mode record, after deleting the
   //    previous ones when the task count or the standby set changed.
-  // Every task (active and standby) in container order, as parallel arrays: no Map of a million names.
-  // (Arrays of their final size: a million pushes would grow and copy them several times.)
+  const records: StoreRecord[] = [];
+  const aligned = taskRecords(snap, tasks, records, warn);
+  // The SSP assignment: compared row by row against the stored columns.
+  const { rows, changes } = compareAssignments(snap, plan, newAssignment(plan), records);
+  // 4. Changelog: the new mapping overlaid with the previous one (previous entries win); base counts and config.
+  changelogRecords(snap, tasks, aligned, records);
+  planRecords(snap, plan, records);
+  // 5. Report.
+  return {
+    plan,
+    changes: { ...changes, ...taskChanges(snap, plan, tasks, aligned, rows.n === 0 && changes.sspsGone === 0) },
+    recordsWritten: records.length + rows.n,
+    warnings,
+    records,
+    ssps: rows,
+    dryRun: true,
+  };
+}
+
+/**
+ * Every task of a plan (active and standby) in container order, as parallel arrays: no Map of a
+ * million names. Task i is grouping task taskOf[i], as standby copy replicaOf[i] (-1: active).
+ * Names are made only where they are read: not at all when the stored rows are this plan's tasks
+ * in order.
+ */
+interface PlanTasks {
+  total: number;
+  taskOf: Int32Array;
+  replicaOf: Int32Array;
+  containerIds: string[];
+  modes: TaskMode[];
+  changelog: Int32Array;
+  /** The active tasks' names (the grouping's, read in place). */
+  names: Texts;
+  /** Task i's name, made now. */
+  nameOf(i: number): string;
+  /**
+   * Every task's name, made once when a path reads them all (a store read as Maps, rows in another
+   * order), from the grouping's strings (a byte column makes them in one go, not one call each).
+   */
+  all(): string[];
+  /** Task i's name: from all() once made, else nameOf(i). */
+  nameAt(i: number): string;
+}
+
+function planTasks(plan: JobModelPlan): PlanTasks {
   const layouts = containerLayouts(plan);
   let total = 0;
   for (const layout of layouts) total += layout.tasks.length;
-  // Task i is grouping task taskOf[i], as standby copy replicaOf[i] (-1: active). Names are made
-  // only where they are read: not at all when the stored rows are this plan's tasks in order.
+  // (Arrays of their final size: a million pushes would grow and copy them several times.)
   const taskOf = new Int32Array(total);
   const replicaOf = new Int32Array(total);
-  const taskContainerIds: string[] = new Array(total);
-  const taskModesNow: TaskMode[] = new Array(total);
-  const taskChangelog = new Int32Array(total);
+  const containerIds: string[] = new Array(total);
+  const modes: TaskMode[] = new Array(total);
+  const changelog = new Int32Array(total);
   let at = 0;
   for (const layout of layouts) {
     const mode: TaskMode = layout.replica < 0 ? 'Active' : 'Standby';
     for (const t of layout.tasks) {
       taskOf[at] = t;
       replicaOf[at] = layout.replica;
-      taskContainerIds[at] = layout.id;
-      taskModesNow[at] = mode;
-      taskChangelog[at++] = plan.changelog[t]!;
+      containerIds[at] = layout.id;
+      modes[at] = mode;
+      changelog[at++] = plan.changelog[t]!;
     }
   }
   const names = planTaskNames(plan.grouping);
   const nameOf = (i: number): string => (replicaOf[i]! < 0 ? names.at(taskOf[i]!) : standbyTaskName(names.at(taskOf[i]!), replicaOf[i]!));
-  // Every task's name, made once when a path reads them all (a store read as Maps, rows in another
-  // order), from the grouping's strings (a byte column makes them in one go, not one call each).
   let allNames: string[] | undefined;
-  const taskNames = (): string[] => {
+  const all = (): string[] => {
     if (allNames === undefined) {
       const tasks = plan.grouping.tasks;
       allNames = Array.from({ length: total }, (_, i) => (replicaOf[i]! < 0 ? tasks[taskOf[i]!]! : standbyTaskName(tasks[taskOf[i]!]!, replicaOf[i]!)));
@@ -394,9 +436,18 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     return allNames;
   };
   const nameAt = (i: number): string => (allNames !== undefined ? allNames[i]! : nameOf(i));
-  const records: StoreRecord[] = [];
-  const containers = stored(TYPES.taskContainer);
-  const modes = stored(TYPES.taskMode);
+  return { total, taskOf, replicaOf, containerIds, modes, changelog, names, nameOf, all, nameAt };
+}
+
+/**
+ * The container and mode records that differ, and deletes of the previous ones when the task count
+ * or the standby set changed. Returns whether the stored rows are this plan's tasks in order.
+ */
+function taskRecords(snap: StoreSnapshot, tasks: PlanTasks, records: StoreRecord[], warn: (m: string) => void): boolean {
+  const prev = snap.previous;
+  const { total, taskOf, replicaOf, containerIds, modes: modesNow, names, nameOf, nameAt } = tasks;
+  const containers = snap.stored.get(TYPES.taskContainer)!;
+  const modes = snap.stored.get(TYPES.taskMode)!;
   const prevActive = countActive(prev.taskContainer, prev.taskModes);
   const activeNow = names.length;
   const deletes = new Set<string>();
@@ -406,15 +457,7 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     for (const t of modes.keys()) deletes.add(t);
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
-  const prevStandby: string[] = [];
-  // (No [key, value] pair per task, and no push(...) of a list that can hold a million names: arguments have a limit.)
-  if (prev.taskModes instanceof ColumnMap) for (const t of prev.taskModes.keysOf('Standby')) prevStandby.push(t);
-  else prev.taskModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
-  prevStandby.sort(compareJava);
-  const nowStandby: string[] = [];
-  for (let i = 0; i < total; i++) if (taskModesNow[i] === 'Standby') nowStandby.push(nameAt(i));
-  nowStandby.sort(compareJava);
-  if (prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i])) for (const t of prevStandby) deletes.add(t);
+  for (const t of standbyBeforeIfChanged(prev.taskModes, tasks)) deletes.add(t);
   // Rows were read by position (the plan's changelog lookups): they stand if the stored keys are
   // unique, which is free to see when they are exactly this plan's tasks in order (then row i is
   // task i, with no lookups below). Active tasks' names are compared where they lie.
@@ -425,51 +468,75 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
   const modeCol = aligned ? modes.cols?.vals : undefined;
   for (let i = 0; i < total; i++) {
     // Row i is the first guess: the records were written in this order.
-    const sameContainer = containerCol !== undefined ? containerCol.is(i, taskContainerIds[i]!) : containers.holds(taskNames()[i]!, taskContainerIds[i]!, i, aligned);
-    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: nameAt(i), value: { containerId: taskContainerIds[i]! } });
-    const sameMode = modeCol !== undefined ? modeCol.is(i, taskModesNow[i]!) : modes.holds(taskNames()[i]!, taskModesNow[i]!, i, aligned);
-    if (!sameMode) records.push({ type: TYPES.taskMode, key: nameAt(i), value: { taskMode: taskModesNow[i]! } });
+    const sameContainer = containerCol !== undefined ? containerCol.is(i, containerIds[i]!) : containers.holds(tasks.all()[i]!, containerIds[i]!, i, aligned);
+    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: nameAt(i), value: { containerId: containerIds[i]! } });
+    const sameMode = modeCol !== undefined ? modeCol.is(i, modesNow[i]!) : modes.holds(tasks.all()[i]!, modesNow[i]!, i, aligned);
+    if (!sameMode) records.push({ type: TYPES.taskMode, key: nameAt(i), value: { taskMode: modesNow[i]! } });
   }
-  const current = deletes.size > 0 ? new Set(taskNames()) : undefined;
+  const current = deletes.size > 0 ? new Set(tasks.all()) : undefined;
   for (const t of deletes) {
     if (current!.has(t)) continue; // rewritten above
     if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
     if (modes.has(t)) records.push({ type: TYPES.taskMode, key: t, value: null });
   }
-  // The SSP assignment: compared row by row against the stored columns.
-  const now = newAssignment(plan);
-  const { rows, changes } = compareAssignments(snap, plan, now, records);
-  // 4. Changelog: the new mapping overlaid with the previous one (previous entries win).
-  const changelog = stored(TYPES.changelog);
-  const prevChangelog = prev.changelog;
-  for (let i = 0; i < total; i++) {
+  return aligned;
+}
+
+/** The standby tasks before (by mode record), sorted, when they are not the plan's standby tasks; else none. */
+function standbyBeforeIfChanged(prevModes: ReadonlyMap<string, TaskMode>, tasks: PlanTasks): string[] {
+  const prevStandby: string[] = [];
+  // (No [key, value] pair per task, and no push(...) of a list that can hold a million names: arguments have a limit.)
+  if (prevModes instanceof ColumnMap) for (const t of prevModes.keysOf('Standby')) prevStandby.push(t);
+  else prevModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
+  prevStandby.sort(compareJava);
+  const nowStandby: string[] = [];
+  for (let i = 0; i < tasks.total; i++) if (tasks.modes[i] === 'Standby') nowStandby.push(tasks.nameAt(i));
+  nowStandby.sort(compareJava);
+  return prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i]) ? prevStandby : [];
+}
+
+/** The changelog records of tasks the previous mapping does not hold (previous entries win). */
+function changelogRecords(snap: StoreSnapshot, tasks: PlanTasks, aligned: boolean, records: StoreRecord[]): void {
+  const changelog = snap.stored.get(TYPES.changelog)!;
+  const prevChangelog = snap.previous.changelog;
+  for (let i = 0; i < tasks.total; i++) {
     // (Aligned: row i is task i, and the stored changelog is a column over those rows.)
     if (aligned && prevChangelog instanceof ColumnMap) {
       if (prevChangelog.hasRow(i)) continue;
-    } else if (prevChangelog instanceof ColumnMap ? prevChangelog.getAt(taskNames()[i]!, i) !== undefined : prevChangelog.has(taskNames()[i]!)) continue;
-    if (!changelog.holds(nameAt(i), String(taskChangelog[i]), i, aligned)) records.push(changelogRecord(nameAt(i), taskChangelog[i]!));
+    } else if (prevChangelog instanceof ColumnMap ? prevChangelog.getAt(tasks.all()[i]!, i) !== undefined : prevChangelog.has(tasks.all()[i]!)) continue;
+    const p = tasks.changelog[i]!;
+    if (!changelog.holds(tasks.nameAt(i), String(p), i, aligned)) records.push(changelogRecord(tasks.nameAt(i), p));
   }
-  const bases = stored(TYPES.baseCount);
+}
+
+/** The base-count and config records that differ from the stored ones. */
+function planRecords(snap: StoreSnapshot, plan: JobModelPlan, records: StoreRecord[]): void {
+  const bases = snap.stored.get(TYPES.baseCount)!;
   for (const [name, base] of plan.baseCounts) if (!bases.holds(name, String(base))) records.push(baseCountRecord(name, base));
-  const config = stored(TYPES.config);
+  const config = snap.stored.get(TYPES.config)!;
   for (const k of config.keys()) if (!plan.config.map.has(k)) records.push(configRecord(k, null));
   for (const [k, v] of plan.config.map) if (!config.holds(k, v)) records.push(configRecord(k, v));
-  // 5. Report.
+}
+
+/** The report's task and config changes. `sspsSame`: no SSP row changed or went. */
+function taskChanges(snap: StoreSnapshot, plan: JobModelPlan, tasks: PlanTasks, aligned: boolean, sspsSame: boolean): Pick<Changes, 'tasksAdded' | 'tasksRemoved' | 'tasksChangedContainer' | 'configChanged'> {
+  const prev = snap.previous;
   // Tasks added and removed: when the assignment is unchanged, no task is standby and there are no
   // standby copies, the tasks holding SSPs are the same before and after, so no set of names is built.
-  const same = rows.n === 0 && changes.sspsGone === 0 && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
+  const same = sspsSame && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
   const prevTasks = same ? undefined : previousActiveTasks(snap);
   // (No set of a million names for a first plan: with no task before, none was added or removed.)
   const nowTasks = prevTasks === undefined || prevTasks.size === 0 ? undefined : new Set(plan.grouping.tasks);
   let tasksChangedContainer = 0;
   const tc = prev.taskContainer;
-  for (let i = 0; i < total; i++) {
+  const ids = tasks.containerIds;
+  for (let i = 0; i < tasks.total; i++) {
     if (tc instanceof ColumnMap) {
-      if (aligned ? tc.differsAtRow(i, taskContainerIds[i]!) : tc.differsAt(taskNames()[i]!, i, false, taskContainerIds[i]!)) tasksChangedContainer++;
+      if (aligned ? tc.differsAtRow(i, ids[i]!) : tc.differsAt(tasks.all()[i]!, i, false, ids[i]!)) tasksChangedContainer++;
       continue;
     }
-    const before = tc.get(taskNames()[i]!);
-    if (before !== undefined && before !== taskContainerIds[i]) tasksChangedContainer++;
+    const before = tc.get(tasks.all()[i]!);
+    if (before !== undefined && before !== ids[i]) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
   if (snap.config.size > 0) {
@@ -477,22 +544,12 @@ function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOpt
     for (const k of snap.config.keys()) if (!plan.config.map.has(k)) configChanged.push(k);
   }
   return {
-    plan,
-    changes: {
-      ...changes,
-      tasksAdded: nowTasks === undefined ? [] : [...nowTasks].filter((t) => !prevTasks!.has(t)).sort(compareJava),
-      tasksRemoved: nowTasks === undefined ? [] : [...prevTasks!].filter((t) => !nowTasks.has(t)).sort(compareJava),
-      tasksChangedContainer,
-      configChanged: configChanged.sort(),
-    },
-    recordsWritten: records.length + rows.n,
-    warnings,
-    records,
-    ssps: rows,
-    dryRun: true,
+    tasksAdded: nowTasks === undefined ? [] : [...nowTasks].filter((t) => !prevTasks!.has(t)).sort(compareJava),
+    tasksRemoved: nowTasks === undefined ? [] : [...prevTasks!].filter((t) => !nowTasks.has(t)).sort(compareJava),
+    tasksChangedContainer,
+    configChanged: configChanged.sort(),
   };
 }
-
 /** Tasks with a container record that are active (no mode record: active). */
 function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap<string, TaskMode>): number {
   let n = 0;
@@ -521,16 +578,54 @@ function previousActiveTasks(snap: StoreSnapshot): Set<string> {
   return out;
 }
 
+type SspChanges = Pick<Changes, 'sspsNew' | 'sspsMoved' | 'sspsGone' | 'movedExamples'>;
+
 /**
  * Compares the new assignment with the stored one: changed rows go to the returned SspRows, key
  * deletions of other forms to `records`; counts new, moved and gone SSPs for the report.
  */
-function compareAssignments(
-  snap: StoreSnapshot,
-  plan: JobModelPlan,
-  now: NewAssignment,
-  records: StoreRecord[],
-): { rows: SspRows; changes: Pick<Changes, 'sspsNew' | 'sspsMoved' | 'sspsGone' | 'movedExamples'> } {
+function compareAssignments(snap: StoreSnapshot, plan: JobModelPlan, now: NewAssignment, records: StoreRecord[]): { rows: SspRows; changes: SspChanges } {
+  const matched = matchRows(snap, plan, now, records);
+  const { sspsGone, gone } = goneRows(snap, plan, now, matched.seen, records);
+  const changes = { sspsNew: matched.sspsNew, sspsMoved: matched.sspsMoved, sspsGone, movedExamples: matched.movedExamples };
+  return { rows: rowsToWrite(snap, now, matched.changed, matched.nChanged, gone), changes };
+}
+
+/** The new SSP's canonical key (row r of the new table). */
+function newKeyOf(nt: SspTable, r: number): string {
+  const s = nt.streams[nt.stream[r]!]!;
+  return canonicalSspKey(s.system, s.stream, nt.partition[r]!, nt.bucket[r]!);
+}
+
+/** How the stored list of a row compares with the new one: by small ids, by the one task name, or by text. */
+function listComparer(snap: StoreSnapshot, now: NewAssignment): (ol: number, nl: number) => boolean {
+  const a = snap.assignment;
+  const nt = now.table;
+  // The stored texts are read in place (the store may hold them as bytes).
+  const oldTexts = a.listTexts;
+  // List texts as small integers, so rows compare by number: equal text, equal id. Only worth it
+  // when lists are few and shared by many rows (GroupByPartition); with a list per row (a task per
+  // SSP) the strings are compared directly, or against the task's name (oneName).
+  if (nt.lists.length + oldTexts.length < nt.n / 4) {
+    makeListTexts(now);
+    const textIds = new Map<string, number>();
+    const textId = (t: string): number => {
+      let id = textIds.get(t);
+      if (id === undefined) textIds.set(t, (id = textIds.size));
+      return id;
+    };
+    const newText = Int32Array.from(nt.lists, textId);
+    const oldText = Int32Array.from(a.table.lists, textId);
+    return (ol, nl) => oldText[ol] === newText[nl];
+  }
+  const oneName = now.oneName;
+  // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
+  if (oneName !== undefined) return (ol, nl) => (a.listTasks.isPlainOne(ol) ? a.listTasks.isOneName(ol, oneName, nl) : oldTexts.is(ol, listText(now, nl)));
+  return (ol, nl) => oldTexts.is(ol, nt.lists[nl]!);
+}
+
+/** Row by row of the new table: which rows changed, which stored rows were seen, and new and moved SSPs. */
+function matchRows(snap: StoreSnapshot, plan: JobModelPlan, now: NewAssignment, records: StoreRecord[]) {
   const a = snap.assignment;
   const old = a.table;
   const nt = now.table;
@@ -541,31 +636,13 @@ function compareAssignments(
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
   const oneName = now.oneName;
   const planNames = oneName ?? planTaskNames(plan.grouping);
-  // List texts as small integers, so rows compare by number: equal text, equal id.
-  const textIds = new Map<string, number>();
-  const textId = (t: string): number => {
-    let id = textIds.get(t);
-    if (id === undefined) textIds.set(t, (id = textIds.size));
-    return id;
-  };
-  // Only worth it when lists are few and shared by many rows (GroupByPartition); with a list per row
-  // (a task per SSP) the strings are compared directly, or against the task's name (oneName).
-  // The stored texts are read in place (the store may hold them as bytes).
-  const oldTexts = a.listTexts;
-  const byId = nt.lists.length + oldTexts.length < nt.n / 4;
-  if (byId) makeListTexts(now);
-  const newText = byId ? Int32Array.from(nt.lists, textId) : undefined;
-  const oldText = byId ? Int32Array.from(old.lists, textId) : undefined;
+  const sameList = listComparer(snap, now);
   const seen = new Uint8Array(old.rows);
   const changed = new Int32Array(nt.n);
   let nChanged = 0;
   let sspsNew = 0;
   let sspsMoved = 0;
   const movedExamples: string[] = [];
-  const keyOf = (r: number): string => {
-    const s = nt.streams[nt.stream[r]!]!;
-    return canonicalSspKey(s.system, s.stream, nt.partition[r]!, nt.bucket[r]!);
-  };
   for (let r = 0; r < nt.n; r++) {
     const os = oldStream[nt.stream[r]!]!;
     const orow = os < 0 ? -1 : old.findById(os, nt.partition[r]!, nt.bucket[r]!);
@@ -575,12 +652,7 @@ function compareAssignments(
     if (orow >= 0) {
       seen[orow] = 1;
       const ol = old.list[orow]!;
-      let same: boolean;
-      if (byId) same = oldText![ol] === newText![nt.list[r]!];
-      else if (oneName !== undefined) {
-        // A plain one-name text (checked when read) holding exactly this name is the text JSON.stringify makes.
-        same = a.listTasks.isPlainOne(ol) ? a.listTasks.isOneName(ol, oneName, nt.list[r]!) : oldTexts.is(ol, listText(now, nt.list[r]!));
-      } else same = oldTexts.is(ol, nt.lists[nt.list[r]!]!);
+      const same = sameList(ol, nt.list[r]!);
       if (!same) changed[nChanged++] = r;
       // Unchanged `["name"]` with no standby before: its one active task was this row's task.
       if (same && oneName !== undefined && !standbyBefore) own = true;
@@ -588,14 +660,14 @@ function compareAssignments(
     } else {
       changed[nChanged++] = r;
       if (a.extra.size > 0) {
-        const e = a.extra.get(keyOf(r));
+        const e = a.extra.get(newKeyOf(nt, r));
         if (e !== undefined) {
           const act = e.tasks.filter(activeBefore);
           before = act.length === 0 ? '' : act.length === 1 ? act[0]! : SEVERAL;
         }
       }
     }
-    if (a.oldKeys.size > 0 && !dropStale) for (const k of a.oldKeys.get(keyOf(r)) ?? []) records.push({ type: TYPES.taskPartition, key: k, value: null });
+    if (a.oldKeys.size > 0 && !dropStale) for (const k of a.oldKeys.get(newKeyOf(nt, r)) ?? []) records.push({ type: TYPES.taskPartition, key: k, value: null });
     if (t < 0 || own) continue; // in several tasks or every task: not counted, as before; or where it was
     if (before === '') sspsNew++;
     else if (before !== SEVERAL && !planNames.is(t, before)) {
@@ -607,7 +679,18 @@ function compareAssignments(
       }
     }
   }
-  // SSPs stored but no longer in the model: the base mapper deletes them (and every older-form key); Samza keeps them.
+  return { seen, changed, nChanged, sspsNew, sspsMoved, movedExamples };
+}
+
+/**
+ * SSPs stored but no longer in the model: counted; the base mapper deletes them (and every
+ * older-form key, into `records`); Samza keeps them. Returns the stored rows to delete.
+ */
+function goneRows(snap: StoreSnapshot, plan: JobModelPlan, now: NewAssignment, seen: Uint8Array, records: StoreRecord[]): { sspsGone: number; gone: number[] } {
+  const a = snap.assignment;
+  const old = a.table;
+  const nt = now.table;
+  const dropStale = plan.mapper === 'base';
   let sspsGone = 0;
   const gone: number[] = [];
   for (let r = 0; r < old.rows; r++) {
@@ -627,14 +710,19 @@ function compareAssignments(
       if (sid < 0 || nt.find(sid, c!.partition, c!.bucket) < 0) records.push({ type: TYPES.taskPartition, key, value: null });
     }
   }
-  // The rows to write: changed rows of the new table, then tombstones for gone rows.
+  return { sspsGone, gone };
+}
+
+/** The rows to write: the changed rows of the new table, then tombstones for the gone stored rows. */
+function rowsToWrite(snap: StoreSnapshot, now: NewAssignment, changed: Int32Array, nChanged: number, gone: readonly number[]): SspRows {
+  const old = snap.assignment.table;
+  const nt = now.table;
   if (gone.length === 0 && nChanged === nt.n) {
     // Everything changed (a first plan): the new table's columns are the rows, no copy.
     let anyBucket = false;
     for (let r = 0; r < nt.n && !anyBucket; r++) if (nt.bucket[r] !== -1) anyBucket = true;
     makeListTexts(now);
-    const rows = { streams: nt.streams, lists: nt.lists, n: nt.n, stream: nt.stream, partition: nt.partition, bucket: anyBucket ? nt.bucket : null, list: nt.list };
-    return { rows, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
+    return { streams: nt.streams, lists: nt.lists, n: nt.n, stream: nt.stream, partition: nt.partition, bucket: anyBucket ? nt.bucket : null, list: nt.list };
   }
   const n = nChanged + gone.length;
   const streams = nt.streams.slice();
@@ -680,5 +768,5 @@ function compareAssignments(
     w++;
   }
   if (anyBucket) out.bucket = bucket;
-  return { rows: out, changes: { sspsNew, sspsMoved, sspsGone, movedExamples } };
+  return out;
 }

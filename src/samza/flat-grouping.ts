@@ -7,7 +7,8 @@ import type { EngineChoice } from '../engine/kernels.js';
 import { SamzaError, MSG } from './errors.js';
 import type { SspGrouperKind } from './config.js';
 import { allSspTaskName, partitionTaskName, partitionTaskNameColumn } from './groupers.js';
-import { fromRows, type Grouping, type TaskNameList } from './grouping.js';
+import { fromRows, type Grouping } from './grouping.js';
+import type { Texts } from '../columns/texts.js';
 import { decimalStringOrder } from './java-order.js';
 import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
 
@@ -44,7 +45,7 @@ function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
 }
 
 /** A grouper's output before the sort by task: rows in SSP order, each with its task. */
-export interface GroupRows<Names extends TaskNameList = string[]> {
+export interface GroupRows<Names extends string[] | Texts = string[]> {
   streams: SystemStream[];
   /** Task names sorted in Java String order. */
   tasks: Names;
@@ -108,15 +109,22 @@ export function inputRows(input: FlatGroupInput): { stream: Int32Array; partitio
  * `bytes`: GroupByPartition's names may come as one byte column (see taskNames in grouping.ts).
  */
 export function groupRows(input: FlatGroupInput): GroupRows;
-export function groupRows(input: FlatGroupInput, bytes: boolean): GroupRows<TaskNameList>;
-export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<TaskNameList> {
-  const { streams, counts, rules, broadcast } = input;
-  const F = input.elasticityFactor;
-  const S = streams.length;
+export function groupRows(input: FlatGroupInput, bytes: boolean): GroupRows<string[] | Texts>;
+export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<string[] | Texts> {
   const { stream, partition, skip } = inputRows(input);
-  const n = stream.length;
+  const slot = slotsOf(input, stream, partition);
+  const keys = taskKeys(input, skip, slot);
+  const { sorted, taskOfKey } = keys.byPartition ? partitionTasks(input.elasticityFactor, keys.used, bytes) : sspTasks(input, keys);
+  const rows = taskRows(input.elasticityFactor, keys, taskOfKey, stream, partition, slot);
+  // No task exists for broadcast SSPs alone, so with no rows there are no tasks to join.
+  return { streams: input.streams, tasks: sorted, ...rows, everyTask: sorted.length === 0 ? [] : input.broadcast };
+}
 
-  // slot = p mod base[stream]; identity streams use their own count, so p mod C = p.
+/** Per input row, its slot: p mod base[stream] (identity streams use their own count, so p mod C = p), or the rule's table. */
+function slotsOf(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Int32Array {
+  const { counts, rules } = input;
+  const S = input.streams.length;
+  const n = stream.length;
   const bases = new Int32Array(S);
   for (let s = 0; s < S; s++) bases[s] = rules[s]!.kind === 'fold' ? (rules[s] as { base: number }).base : Math.max(1, counts[s]!);
   // Identity rules need no fold: p mod count = p for every p < count.
@@ -129,8 +137,22 @@ export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<TaskN
     if (rule.kind === 'table') for (let k = r; k < end; k++) slot[k] = rule.slotOf[partition[k]!]!;
     r = end;
   }
+  return slot;
+}
 
-  // Task key per (slot, bucket): shared across streams for GroupByPartition, per stream otherwise.
+/** The task keys, one per (slot, bucket): shared across streams for GroupByPartition, per stream (from offset[s]) otherwise. */
+interface TaskKeys {
+  byPartition: boolean;
+  offset: Int32Array;
+  keys: number;
+  /** 1 where a key's task exists. */
+  used: Uint8Array;
+}
+
+function taskKeys(input: FlatGroupInput, skip: Map<number, Set<number>>, slot: Int32Array): TaskKeys {
+  const { counts, rules } = input;
+  const F = input.elasticityFactor;
+  const S = input.streams.length;
   const byPartition = input.grouper === 'GroupByPartition';
   const offset = new Int32Array(S + 1);
   let keys = 0;
@@ -153,73 +175,78 @@ export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<TaskN
     }
     r += rows;
   }
-  const taskOfKey = new Int32Array(keys).fill(-1);
-  let sorted: TaskNameList;
-  if (byPartition) {
-    // "Partition <p>[ <bucket>]": made in Java order directly, from the decimal order of p and bucket.
-    const buckets = F === 1 ? null : decimalStringOrder(F);
-    const nameP = new Int32Array(keys);
-    const nameB = buckets === null ? null : new Int32Array(keys);
-    let count = 0;
-    for (const q of decimalStringOrder(keys / F)) {
-      for (let j = 0; j < F; j++) {
-        const b = buckets === null ? -1 : buckets[j]!;
-        const k = q * F + (b === -1 ? 0 : b);
-        if (used[k] === 0) continue;
-        taskOfKey[k] = count;
-        nameP[count] = q;
-        if (nameB !== null) nameB[count] = b;
-        count++;
-      }
-    }
-    if (bytes) sorted = partitionTaskNameColumn(nameP, nameB, count);
-    else {
-      sorted = new Array<string>(count);
-      for (let t = 0; t < count; t++) sorted[t] = partitionTaskName(nameP[t]!, nameB === null ? -1 : nameB[t]!);
-    }
-  } else {
-    const keyOfName: number[] = [];
-    const names: string[] = [];
-    for (let s = 0, k = 0; k < keys; k++) {
-      while (offset[s + 1]! <= k) s++;
-      if (used[k] === 0) continue;
-      const st = streams[s]!;
-      names.push(sspToString(ssp(st.system, st.stream, Math.floor((k - offset[s]!) / F), F === 1 ? -1 : k % F)));
-      keyOfName.push(k);
-    }
-    const ranked = rankNames(names);
-    sorted = ranked.sorted;
-    keyOfName.forEach((k, idx) => (taskOfKey[k] = ranked.rank[idx]!));
-  }
+  return { byPartition, offset, keys, used };
+}
 
-  const rows = n * F;
-  let rowTask: Int32Array;
-  let rowStream = stream;
-  let rowPartition = partition;
-  let rowBucket: Int32Array | null = null;
+/** GroupByPartition's tasks, "Partition <p>[ <bucket>]": made in Java order directly, from the decimal order of p and bucket. */
+function partitionTasks(F: number, used: Uint8Array, bytes: boolean): { sorted: string[] | Texts; taskOfKey: Int32Array } {
+  const keys = used.length;
+  const taskOfKey = new Int32Array(keys).fill(-1);
+  const buckets = F === 1 ? null : decimalStringOrder(F);
+  const nameP = new Int32Array(keys);
+  const nameB = buckets === null ? null : new Int32Array(keys);
+  let count = 0;
+  for (const q of decimalStringOrder(keys / F)) {
+    for (let j = 0; j < F; j++) {
+      const b = buckets === null ? -1 : buckets[j]!;
+      const k = q * F + (b === -1 ? 0 : b);
+      if (used[k] === 0) continue;
+      taskOfKey[k] = count;
+      nameP[count] = q;
+      if (nameB !== null) nameB[count] = b;
+      count++;
+    }
+  }
+  if (bytes) return { sorted: partitionTaskNameColumn(nameP, nameB, count), taskOfKey };
+  const sorted = new Array<string>(count);
+  for (let t = 0; t < count; t++) sorted[t] = partitionTaskName(nameP[t]!, nameB === null ? -1 : nameB[t]!);
+  return { sorted, taskOfKey };
+}
+
+/** GroupBySystemStreamPartition's tasks: one per used key, named after its SSP, ranked in Java order. */
+function sspTasks(input: FlatGroupInput, { offset, keys, used }: TaskKeys): { sorted: string[]; taskOfKey: Int32Array } {
+  const F = input.elasticityFactor;
+  const taskOfKey = new Int32Array(keys).fill(-1);
+  const keyOfName: number[] = [];
+  const names: string[] = [];
+  for (let s = 0, k = 0; k < keys; k++) {
+    while (offset[s + 1]! <= k) s++;
+    if (used[k] === 0) continue;
+    const st = input.streams[s]!;
+    names.push(sspToString(ssp(st.system, st.stream, Math.floor((k - offset[s]!) / F), F === 1 ? -1 : k % F)));
+    keyOfName.push(k);
+  }
+  const ranked = rankNames(names);
+  keyOfName.forEach((k, idx) => (taskOfKey[k] = ranked.rank[idx]!));
+  return { sorted: ranked.sorted, taskOfKey };
+}
+
+/** The grouping's rows: each input row's task (one row per key bucket when F > 1). */
+function taskRows(F: number, { byPartition, offset }: TaskKeys, taskOfKey: Int32Array, stream: Int32Array, partition: Int32Array, slot: Int32Array) {
+  const n = stream.length;
   if (F === 1) {
     // The slot array becomes the row -> task array in place: no second 10M-entry array.
-    rowTask = slot;
+    const rowTask = slot;
     if (byPartition) for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[slot[r]!]!;
     else for (let r = 0; r < n; r++) rowTask[r] = taskOfKey[offset[stream[r]!]! + slot[r]!]!;
-  } else {
-    rowTask = new Int32Array(rows);
-    rowStream = new Int32Array(rows);
-    rowPartition = new Int32Array(rows);
-    rowBucket = new Int32Array(rows);
-    for (let r = 0; r < n; r++) {
-      const base = (byPartition ? 0 : offset[stream[r]!]!) + slot[r]! * F;
-      for (let b = 0; b < F; b++) {
-        const o = r * F + b;
-        rowTask[o] = taskOfKey[base + b]!;
-        rowStream[o] = stream[r]!;
-        rowPartition[o] = partition[r]!;
-        rowBucket[o] = b;
-      }
+    return { rowTask, stream, partition, bucket: null as Int32Array | null };
+  }
+  const rows = n * F;
+  const rowTask = new Int32Array(rows);
+  const rowStream = new Int32Array(rows);
+  const rowPartition = new Int32Array(rows);
+  const rowBucket = new Int32Array(rows);
+  for (let r = 0; r < n; r++) {
+    const base = (byPartition ? 0 : offset[stream[r]!]!) + slot[r]! * F;
+    for (let b = 0; b < F; b++) {
+      const o = r * F + b;
+      rowTask[o] = taskOfKey[base + b]!;
+      rowStream[o] = stream[r]!;
+      rowPartition[o] = partition[r]!;
+      rowBucket[o] = b;
     }
   }
-  // No task exists for broadcast SSPs alone, so with no rows there are no tasks to join.
-  return { streams, tasks: sorted, rowTask, stream: rowStream, partition: rowPartition, bucket: rowBucket, everyTask: sorted.length === 0 ? [] : broadcast };
+  return { rowTask, stream: rowStream, partition: rowPartition, bucket: rowBucket as Int32Array | null };
 }
 
 function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Grouping {

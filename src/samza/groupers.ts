@@ -1,7 +1,7 @@
 // Samza's SSP -> task groupers, on SSP objects. This is the exact-semantics
 // path (samza mapper mode, tests); the base mapper's large-scale path lives in
 // flat-plan.ts and is checked against these in tests.
-import { AsciiColumn, asciiBytes } from '../store/ascii-column.js';
+import { AsciiColumn, asciiBytes } from '../columns/ascii-column.js';
 import { decimalLength, putDecimal } from './decimal-bytes.js';
 import { SamzaError, MSG } from './errors.js';
 import { KEYS, SamzaConfig, broadcastSsps, elasticityFactor, sspGrouper, type ConfigInput, type SspGrouperKind } from './config.js';

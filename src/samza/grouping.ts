@@ -1,8 +1,7 @@
 // The flat form of an SSP -> task grouping: task names plus one row per
 // (task, SSP) membership in typed arrays, so 10 million SSPs cost four
 // Int32Arrays rather than 10 million objects. Both mapper modes end here.
-import { AsciiColumn } from '../store/ascii-column.js';
-import { ArrayTexts, type Texts } from '../store/texts.js';
+import { ArrayTexts, type Texts } from '../columns/texts.js';
 import { compareJava, compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
 
 export interface Grouping {
@@ -28,22 +27,19 @@ export interface Grouping {
   everyTask: SSP[];
 }
 
-/** Task names as the groupers make them: strings, or one byte column (sorted and distinct by construction). */
-export type TaskNameList = string[] | AsciiColumn;
-
 /**
  * Groupings whose names the planner made as one byte column, until their `tasks` is first read.
  * Kept beside the grouping, not in it: a copy (`{ ...g, tasks }`) is a grouping of its own, read by
  * its `tasks`.
  */
-const byteNames = new WeakMap<Grouping, AsciiColumn>();
+const byteNames = new WeakMap<Grouping, Texts>();
 
 /**
  * A grouping over `names`: strings as given, or bytes whose strings are made on the first read of
  * `tasks`. From that read on, the strings are the names (whoever holds the array may change it, or
  * assign another), and the bytes are let go. Fields keep their order (`tasks` second).
  */
-export function withNames(fields: Omit<Grouping, 'tasks'>, names: TaskNameList): Grouping {
+export function withNames(fields: Omit<Grouping, 'tasks'>, names: string[] | Texts): Grouping {
   const { streams, taskStart, order, stream, partition, bucket, everyTask } = fields;
   if (Array.isArray(names)) return { streams, tasks: names, taskStart, order, stream, partition, bucket, everyTask };
   let made: string[] | undefined;
@@ -56,7 +52,7 @@ export function withNames(fields: Omit<Grouping, 'tasks'>, names: TaskNameList):
     configurable: true,
     get: (): string[] => {
       if (made === undefined) {
-        made = names.strings();
+        made = names.toArray();
         byteNames.delete(g);
       }
       return made;
@@ -153,7 +149,7 @@ export function toTaskGrouping(g: Grouping): TaskGrouping {
  */
 export function fromRows(
   streams: SystemStream[],
-  tasks: TaskNameList,
+  tasks: string[] | Texts,
   rowTask: Int32Array,
   stream: Int32Array,
   partition: Int32Array,

@@ -1,7 +1,7 @@
 // The JobModel a plan describes: as objects (API, small jobs) or as JSON text
 // produced in chunks (the CLI; large jobs never hold the whole text at once).
-import { AsciiColumn } from '../store/ascii-column.js';
-import type { Texts } from '../store/texts.js';
+import { AsciiColumn } from '../columns/ascii-column.js';
+import type { Texts } from '../columns/texts.js';
 import { standbyContainerId, standbyTaskName } from './container-groupers.js';
 import { taskNames, taskSsps, type Grouping } from './grouping.js';
 import { putDecimal } from './decimal-bytes.js';

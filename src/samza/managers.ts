@@ -2,51 +2,39 @@
 // keys and `values` maps exactly as Samza writes them. The store value of a
 // record is Samza's `values` map (host/username/timestamp are not kept: they
 // would make two identical plans write different bytes).
-import { holdsRowAt } from '../store/ascii-column.js';
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
 import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
-import { parseCanonical, sspAssignmentOf, SspTable } from '../store/ssp-table.js';
-import type { SspAssignment } from '../store/backend.js';
-import { ArrayTexts, type Texts } from '../store/texts.js';
+import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
+import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
+import { MessageType } from '../coordinator-stream/messages.js';
+import type { SspAssignment } from '../coordinator-stream/columns.js';
+import { ArrayTexts, type Texts } from '../columns/texts.js';
 import { ColumnMap } from './task-columns.js';
 
+/** The coordinator-stream message types the planner reads and writes (Samza's, from the one table, and one of ours). */
 export const TYPES = {
-  taskPartition: 'set-task-partition-assignment',
-  changelog: 'set-changelog',
-  taskContainer: 'set-task-container-assignment',
-  taskMode: 'set-task-mode-assignment',
-  containerHost: 'set-container-host-assignment',
-  config: 'set-config',
+  taskPartition: MessageType.TaskPartitionAssignment,
+  changelog: MessageType.Changelog,
+  taskContainer: MessageType.TaskContainerAssignment,
+  taskMode: MessageType.TaskModeAssignment,
+  containerHost: MessageType.ContainerHostAssignment,
+  config: MessageType.Config,
   /** Ours (not Samza's): the base partition count of a stream, key `system.stream`. */
   baseCount: 'set-stream-base-partition-count',
 } as const;
 
-/**
- * The SSP key Samza writes today: Jackson serializing a HashMap, whose
- * iteration order puts the fields as system, partition, stream, keyBucket.
- */
+/** The SSP key Samza writes today (see coordinator-stream/ssp-key.ts). */
 export function sspKeyJson(s: SSP): string {
-  return `{"system":${JSON.stringify(s.system)},"partition":${s.partition},"stream":${JSON.stringify(s.stream)},"keyBucket":${s.keyBucket}}`;
-}
-
-// The canonical form, matched exactly: JSON strings cannot contain an unescaped quote, so this is unambiguous.
-const CANONICAL = /^\{"system":("(?:[^"\\]|\\.)*"),"partition":(\d+),"stream":("(?:[^"\\]|\\.)*"),"keyBucket":(-?\d+)\}$/;
-
-function jsonString(quoted: string): string {
-  return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
+  return canonicalSspKey(s.system, s.stream, s.partition, s.keyBucket);
 }
 
 /** The SSP of a key in the canonical form (what we write), or undefined for any other form. */
 export function parseCanonicalSspKey(key: string): SSP | undefined {
-  const m = CANONICAL.exec(key);
-  if (m === null) return undefined;
-  const partition = Number(m[2]);
-  const bucket = Number(m[4]);
-  if (partition > INT_MAX || bucket < -1 || bucket > INT_MAX) return undefined;
-  return ssp(jsonString(m[1]!), jsonString(m[3]!), partition, bucket);
+  const c = parseCanonical(key);
+  return c === undefined ? undefined : ssp(c.system, c.stream, c.partition, c.bucket);
 }
 
 /** Parses both key forms: with keyBucket (2022+) and without (older Samza; keyBucket -1). Any field order. */
@@ -349,7 +337,7 @@ export class TaskLists {
 
   /** Whether list l is the plain one-name list of `names` row j (isPlainOne, and that name), both read in place. */
   isOneName(l: number, names: Texts, j: number): boolean {
-    return this.plain[l] === 1 && this.texts.lengthOf(l) === names.lengthOf(j) + 4 && holdsRowAt(this.texts, l, 2, names, j);
+    return this.plain[l] === 1 && this.texts.lengthOf(l) === names.lengthOf(j) + 4 && this.texts.holdsAt(l, 2, names, j);
   }
 
   /** How many names list l holds, without slicing one-name lists. */

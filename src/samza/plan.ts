@@ -173,15 +173,7 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
   const previous = readPreviousInput(previousInput);
   const givenProcessors = options.processors === undefined ? undefined : toMap(options.processors, 'processors', VALUES.string);
   const settings = readSettings(config, warn);
-  if (givenProcessors === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
-    throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
-  }
-  // Samza's JobModelHelper puts container ids 0..n-1 in a HashMap and hands the groupers its keys in
-  // the HashMap's order (GroupByContainerIds deals tasks out in that order: 0, 11, 1, 2, ... for 12).
-  const processors = new Map<string, string>(
-    givenProcessors ??
-      javaHashMapKeyOrder(Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => String(i))).map((id) => [id, previous.containerHosts.get(id) ?? ANY_HOST] as [string, string]),
-  );
+  const processors = processorsOf(settings, previous, givenProcessors);
   const counts = settings.inputs.map((s) => {
     const name = systemStreamName(s);
     const c = partitionCounts.get(name);
@@ -189,93 +181,8 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     return c;
   });
   checkPlanSize(settings, counts, processors.size, givenProcessors === undefined ? KEYS.containerCount : 'processors', mapper);
-  const prevPartitions = previous.partitionCounts ?? previousPartitionCounts(previous.rows());
-  const streams: StreamReport[] = [];
-  const baseCounts = new Map<string, number>();
-  let grouping: Grouping;
-
-  if (mapper === 'samza') {
-    if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
-    // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
-    const processorList = javaSplit([...processors.keys()].join(','), ',');
-    const r = samzaGrouping({ settings, counts, processors: processorList, previous: previous.rows(), ...(options.engine !== undefined ? { engine: options.engine } : {}) });
-    grouping = r.grouping;
-    if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
-    const bypass =
-      r.bypass === 'stateless'
-        ? 'stateless job (no persistent store): the proxy returns the raw grouping'
-        : r.bypass === 'first-run'
-          ? 'no previous assignment: raw grouping'
-          : r.bypass === 'disabled'
-            ? `${KEYS.expansionEnabled} = false: raw grouping`
-            : undefined;
-    settings.inputs.forEach((s, i) => {
-      const name = systemStreamName(s);
-      const base = previous.baseCounts.get(name) ?? counts[i]!;
-      baseCounts.set(name, base);
-      const prev = prevPartitions.get(name);
-      streams.push({
-        name,
-        partitions: counts[i]!,
-        ...(prev !== undefined ? { previousPartitions: prev } : {}),
-        base,
-        handling: bypass !== undefined ? 'samza-bypass' : 'samza-proxy',
-        why: bypass ?? (prev !== undefined && prev !== counts[i] ? `samza mapper: partition n joins the previous task of n mod the previous count` : 'samza proxy: each SSP returns to its previous task'),
-      });
-    });
-  } else {
-    const rules: SlotRule[] = [];
-    const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
-    const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(previous.rows(), settings.grouper, unknown);
-    settings.inputs.forEach((s, i) => {
-      const name = systemStreamName(s);
-      const c = counts[i]!;
-      const prev = prevPartitions.get(name);
-      const known = previous.baseCounts.get(name) ?? inferred.get(name);
-      const report = (handling: StreamHandling, base: number, why: string, extra: Partial<StreamReport> = {}): void => {
-        baseCounts.set(name, base);
-        streams.push({ name, partitions: c, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
-      };
-      // A SEP-5 `...WithFixedTaskNum` grouper asks for a fixed task set outright, stateful or not.
-      const fixed = settings.stateful || settings.fixedTaskNum;
-      if (!settings.expansionEnabled || !fixed || known === undefined) {
-        rules.push({ kind: 'identity' });
-        if (known === undefined) report('new', c, `first plan for this stream: grouped as is, base ${c} recorded`);
-        else if (!settings.expansionEnabled) report('rebased', c, `${KEYS.expansionEnabled} = false: grouped as is, base now ${c}`);
-        else report('rebased', c, `stateless job (no persistent store): grouped as is, base now ${c}`);
-      } else if (c === known) {
-        rules.push({ kind: 'identity' });
-        report('unchanged', known, `partition count equals base ${known}`);
-      } else if (c % known === 0) {
-        rules.push({ kind: 'fold', base: known });
-        report('folded', known, `${c} is a multiple of base ${known}: partition p joins the task of partition p mod ${known}, every key stays on its task`);
-      } else {
-        const a = analyzeExpansion(known, c);
-        const pct = `${Number.isInteger(a.movedShare * 100) ? a.movedShare * 100 : (a.movedShare * 100).toFixed(2)}%`;
-        const share = `${a.moved.numerator}/${a.moved.denominator} of keys (${pct}) would change task (1 - gcd(${known}, ${c})/${known})`;
-        if (!options.allowKeyMovement) {
-          throw new AssignorError(
-            'E_KEY_MOVEMENT',
-            `cannot change ${name} from base ${known} to ${c} partitions without moving keys: ${share}; partition counts that keep every key: ${a.nearestSafe.join(' or ')}. Set allowKeyMovement (--allow-key-movement) to accept the movement`,
-            `partitions.${name}`,
-          );
-        }
-        rules.push({ kind: 'table', base: known, slotOf: reassignWithKeyMovement(known, c).slotOf });
-        report('key-movement', known, `allowKeyMovement: ${c} is not a multiple of base ${known}; ${share.replace('would change', 'changed')}`, { movedShare: a.movedShare });
-      }
-    });
-    grouping = groupFlat({
-      grouper: settings.grouper,
-      elasticityFactor: settings.elasticityFactor,
-      streams: settings.inputs,
-      counts,
-      rules,
-      broadcast: settings.broadcast,
-      processors: [...processors.keys()],
-      ...(options.engine !== undefined ? { engine: options.engine } : {}),
-    });
-  }
-
+  const streams = new StreamReports(settings, counts, previous.partitionCounts ?? previousPartitionCounts(previous.rows()));
+  const grouping = mapper === 'samza' ? samzaMapperGrouping(settings, counts, processors, previous, streams, options, warn) : baseMapperGrouping(settings, counts, processors, previous, streams, options);
   // Containers are grouped first (an error is raised after the changelog's, in Samza's order): the
   // container order is the order the store cycle wrote each task's records in, so it says which
   // stored row to try first for each task's changelog partition.
@@ -301,10 +208,123 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
     containers: assignment,
     ...(note !== undefined ? { containerNote: note } : {}),
     maxChangeLogStreamPartitions: maxCl + 1,
-    streams,
-    baseCounts,
+    streams: streams.reports,
+    baseCounts: streams.baseCounts,
     processors,
   };
+}
+
+/** Processor id -> host: the given ones, or container ids 0..n-1 with their previous hosts. */
+function processorsOf(settings: JobSettings, previous: Previous, given: ReadonlyMap<string, string> | undefined): Map<string, string> {
+  if (given === undefined && settings.containerCount > PLAN_LIMITS.tasks) {
+    throw new AssignorError('E_SAMZA_TOO_LARGE', `container count ${settings.containerCount} is more than the ${PLAN_LIMITS.tasks} tasks a plan can have`, KEYS.containerCount);
+  }
+  // Samza's JobModelHelper puts container ids 0..n-1 in a HashMap and hands the groupers its keys in
+  // the HashMap's order (GroupByContainerIds deals tasks out in that order: 0, 11, 1, 2, ... for 12).
+  return new Map<string, string>(
+    given ?? javaHashMapKeyOrder(Array.from({ length: Math.max(0, settings.containerCount) }, (_, i) => String(i))).map((id) => [id, previous.containerHosts.get(id) ?? ANY_HOST] as [string, string]),
+  );
+}
+
+/** The per-stream report and base counts, in input order. */
+class StreamReports {
+  readonly reports: StreamReport[] = [];
+  readonly baseCounts = new Map<string, number>();
+
+  constructor(
+    private readonly settings: JobSettings,
+    private readonly counts: readonly number[],
+    private readonly prevPartitions: ReadonlyMap<string, number>,
+  ) {}
+
+  /** Input stream i: its base and how it was handled. */
+  add(i: number, handling: StreamHandling, base: number, why: string, extra: Partial<StreamReport> = {}): void {
+    const name = systemStreamName(this.settings.inputs[i]!);
+    const prev = this.prevPartitions.get(name);
+    this.baseCounts.set(name, base);
+    this.reports.push({ name, partitions: this.counts[i]!, ...(prev !== undefined ? { previousPartitions: prev } : {}), base, handling, why, ...extra });
+  }
+
+  previousCount(i: number): number | undefined {
+    return this.prevPartitions.get(systemStreamName(this.settings.inputs[i]!));
+  }
+}
+
+/** The samza mapper: Samza's grouper behind its SSPGrouperProxy (or the raw grouping where the proxy steps aside). */
+function samzaMapperGrouping(settings: JobSettings, counts: readonly number[], processors: Map<string, string>, previous: Previous, streams: StreamReports, options: PlanOptions, warn: (m: string) => void): Grouping {
+  if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
+  // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
+  const processorList = javaSplit([...processors.keys()].join(','), ',');
+  const r = samzaGrouping({ settings, counts: counts as number[], processors: processorList, previous: previous.rows(), ...(options.engine !== undefined ? { engine: options.engine } : {}) });
+  if (r.bypass === 'disabled') warn(`${KEYS.expansionEnabled} is false: SSPs are grouped without the SSPGrouperProxy`);
+  const bypass =
+    r.bypass === 'stateless'
+      ? 'stateless job (no persistent store): the proxy returns the raw grouping'
+      : r.bypass === 'first-run'
+        ? 'no previous assignment: raw grouping'
+        : r.bypass === 'disabled'
+          ? `${KEYS.expansionEnabled} = false: raw grouping`
+          : undefined;
+  settings.inputs.forEach((s, i) => {
+    const base = previous.baseCounts.get(systemStreamName(s)) ?? counts[i]!;
+    const prev = streams.previousCount(i);
+    const why = bypass ?? (prev !== undefined && prev !== counts[i] ? `samza mapper: partition n joins the previous task of n mod the previous count` : 'samza proxy: each SSP returns to its previous task');
+    streams.add(i, bypass !== undefined ? 'samza-bypass' : 'samza-proxy', base, why);
+  });
+  return r.grouping;
+}
+
+/** The base mapper: each stream's slot rule from its base count (identity, fold, or a key-movement table), then the flat grouping. */
+function baseMapperGrouping(settings: JobSettings, counts: readonly number[], processors: Map<string, string>, previous: Previous, streams: StreamReports, options: PlanOptions): Grouping {
+  const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
+  const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(previous.rows(), settings.grouper, unknown);
+  const rules = settings.inputs.map((s, i) => {
+    const name = systemStreamName(s);
+    return slotRule(settings, i, name, counts[i]!, previous.baseCounts.get(name) ?? inferred.get(name), streams, options);
+  });
+  return groupFlat({
+    grouper: settings.grouper,
+    elasticityFactor: settings.elasticityFactor,
+    streams: settings.inputs,
+    counts: counts as number[],
+    rules,
+    broadcast: settings.broadcast,
+    processors: [...processors.keys()],
+    ...(options.engine !== undefined ? { engine: options.engine } : {}),
+  });
+}
+
+/** Input stream i's slot rule from its known base (undefined: none), reported. */
+function slotRule(settings: JobSettings, i: number, name: string, c: number, known: number | undefined, streams: StreamReports, options: PlanOptions): SlotRule {
+  // A SEP-5 `...WithFixedTaskNum` grouper asks for a fixed task set outright, stateful or not.
+  const fixed = settings.stateful || settings.fixedTaskNum;
+  if (!settings.expansionEnabled || !fixed || known === undefined) {
+    if (known === undefined) streams.add(i, 'new', c, `first plan for this stream: grouped as is, base ${c} recorded`);
+    else if (!settings.expansionEnabled) streams.add(i, 'rebased', c, `${KEYS.expansionEnabled} = false: grouped as is, base now ${c}`);
+    else streams.add(i, 'rebased', c, `stateless job (no persistent store): grouped as is, base now ${c}`);
+    return { kind: 'identity' };
+  }
+  if (c === known) {
+    streams.add(i, 'unchanged', known, `partition count equals base ${known}`);
+    return { kind: 'identity' };
+  }
+  if (c % known === 0) {
+    streams.add(i, 'folded', known, `${c} is a multiple of base ${known}: partition p joins the task of partition p mod ${known}, every key stays on its task`);
+    return { kind: 'fold', base: known };
+  }
+  const a = analyzeExpansion(known, c);
+  const pct = `${Number.isInteger(a.movedShare * 100) ? a.movedShare * 100 : (a.movedShare * 100).toFixed(2)}%`;
+  const share = `${a.moved.numerator}/${a.moved.denominator} of keys (${pct}) would change task (1 - gcd(${known}, ${c})/${known})`;
+  if (!options.allowKeyMovement) {
+    throw new AssignorError(
+      'E_KEY_MOVEMENT',
+      `cannot change ${name} from base ${known} to ${c} partitions without moving keys: ${share}; partition counts that keep every key: ${a.nearestSafe.join(' or ')}. Set allowKeyMovement (--allow-key-movement) to accept the movement`,
+      `partitions.${name}`,
+    );
+  }
+  const rule: SlotRule = { kind: 'table', base: known, slotOf: reassignWithKeyMovement(known, c).slotOf };
+  streams.add(i, 'key-movement', known, `allowKeyMovement: ${c} is not a multiple of base ${known}; ${share.replace('would change', 'changed')}`, { movedShare: a.movedShare });
+  return rule;
 }
 
 /** Per task, its position when tasks are listed container by container (containers in order, tasks ascending). */

@@ -1,7 +1,9 @@
-// The coordinator store contract the Samza layer needs (src/store/ implements it on disk, and
-// CoordinatorStoreBackend there is the full interface); tests can pass an in-memory store.
-import type { SharedFields, SspAssignment, SspRows } from '../store/backend.js';
-import { canonicalSspKey } from '../store/ssp-table.js';
+// The coordinator store contract the Samza layer needs, declared here (src/store/ implements it on
+// disk and in Kafka; CoordinatorStoreBackend there is the full interface); tests can pass an
+// in-memory store. The column shapes it passes live below both, in src/coordinator-stream/.
+import type { SharedFields, SspAssignment, SspRows } from '../coordinator-stream/columns.js';
+import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
+import { MessageType } from '../coordinator-stream/messages.js';
 
 export type { SharedFields, SspAssignment, SspRows };
 
@@ -37,7 +39,7 @@ export function sspRowRecords(r: SspRows): StoreRecord[] {
     const s = r.streams[r.stream[i]!]!;
     const l = r.list[i]!;
     out.push({
-      type: 'set-task-partition-assignment',
+      type: MessageType.TaskPartitionAssignment,
       key: canonicalSspKey(s.system, s.stream, r.partition[i]!, r.bucket === null ? -1 : r.bucket[i]!),
       value: l < 0 ? null : { taskNames: r.lists[l]! },
     });

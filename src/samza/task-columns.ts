@@ -4,8 +4,7 @@
 // The cycle walks its tasks in the order it wrote them, so a lookup first tries the row a hint
 // names (no hashing when the order is unchanged) and falls back to the index.
 
-import type { Texts } from '../store/texts.js';
-import { AsciiColumn, sameRow } from '../store/ascii-column.js';
+import type { Texts } from '../columns/texts.js';
 
 /** A column of values by row (undefined: no value), compared in place where it can be. */
 export interface ValueColumn<V> {
@@ -65,19 +64,9 @@ export class TaskRows {
   private matchedName: Int32Array | undefined;
   private matchedNames: Texts | undefined;
 
-  /**
-   * Whether row r's key is `names` row j. Chosen on the first call: byte for byte, with no type
-   * test per call, when both are byte columns (it runs once or twice per task of a re-plan).
-   */
-  private sameName: (r: number, names: Texts, j: number) => boolean = (r, names, j) => {
-    const keys = this.keys;
-    this.sameName = keys instanceof AsciiColumn && names instanceof AsciiColumn ? (r2, n2, j2) => (n2 === names ? keys.sameRowOf(r2, names, j2) : sameRow(keys, r2, n2, j2)) : (r2, n2, j2) => sameRow(keys, r2, n2, j2);
-    return this.sameName(r, names, j);
-  };
-
   /** The row of `names` row j, trying row `hint` first (compared where both lie: no string made); -1 when absent. */
   rowOfName(names: Texts, j: number, hint: number): number {
-    if (hint >= 0 && hint < this.keys.length && this.sameName(hint, names, j)) {
+    if (hint >= 0 && hint < this.keys.length && this.keys.equals(hint, names, j)) {
       if (this.matchedNames !== names) {
         this.matchedNames = names;
         this.matchedName = new Int32Array(this.keys.length).fill(-1);
@@ -91,7 +80,7 @@ export class TaskRows {
 
   /** Whether row r's key is `names` row j (a match rowOfName found is not compared again). */
   isName(r: number, names: Texts, j: number): boolean {
-    return (this.matchedNames === names && this.matchedName![r] === j) || this.sameName(r, names, j);
+    return (this.matchedNames === names && this.matchedName![r] === j) || this.keys.equals(r, names, j);
   }
 
 

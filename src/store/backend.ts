@@ -4,11 +4,10 @@
 // and a value envelope, last write wins per (type, key), a null value deletes. docs/store.md has
 // the contract in prose.
 import { fail } from '../errors.js';
-import type { Envelope } from './messages.js';
-import type { SystemStream } from './ssp-table.js';
-import type { Texts } from './texts.js';
+import type { Envelope } from '../coordinator-stream/messages.js';
+import type { SharedFields, SspAssignment, SspRows, SystemStream } from '../coordinator-stream/columns.js';
 
-export type { SystemStream };
+export type { SharedFields, SspAssignment, SspRows, SystemStream };
 
 /** One message to write; `value` is the envelope's `values` (null: a tombstone). */
 export interface BackendRecord {
@@ -17,75 +16,7 @@ export interface BackendRecord {
   value: unknown | null;
 }
 
-/**
- * set-task-partition-assignment records in columns: row i stands for the message with key
- * {"system":S,"partition":P,"stream":T,"keyBucket":B} (the canonical SSP key) and value
- * { taskNames: lists[list[i]] }, or a tombstone when list[i] is -1. Logically the same as one
- * record per SSP; backends store them however they like (the file store as columns, a Kafka
- * store as one message per SSP, as Samza does).
- */
-export interface SspRows {
-  streams: readonly SystemStream[];
-  /** Distinct taskNames values: the JSON array text Samza stores, e.g. `["Partition 0"]`. */
-  lists: readonly string[];
-  /** Rows used in the columns below. */
-  n: number;
-  stream: Int32Array;
-  partition: Int32Array;
-  /** null: every key bucket is -1. */
-  bucket: Int32Array | null;
-  list: Int32Array;
-}
-
-/**
- * The stored canonical SSP assignment (read side). Row order is first-write order; rows whose
- * list is -1 are dead and skipped. The arrays may be longer than `rows`.
- */
-export interface SspAssignment {
-  streams: readonly SystemStream[];
-  /** The distinct taskNames texts (made into strings on first use where the store holds them as bytes). */
-  readonly lists: readonly string[];
-  /** The same texts read in place, without making strings (optional: readers use `lists` without it). */
-  listTexts?(): Texts;
-  rows: number;
-  /** Live rows. */
-  live: number;
-  stream: Int32Array;
-  partition: Int32Array;
-  bucket: Int32Array;
-  list: Int32Array;
-  /** The live row of an SSP, or -1. */
-  find(system: string, stream: string, partition: number, bucket: number): number;
-  /** The same with a stream id from streamId(). */
-  findById(streamId: number, partition: number, bucket: number): number;
-  /** The id of a (system, stream) pair in `streams`, or -1. */
-  streamId(system: string, stream: string): number;
-  /** The type's other records: keys in another form (older Samza) or values of another shape. */
-  others(): Map<string, unknown>;
-}
-
 /** What `assignor store inspect` shows. */
-/** Per-task records of several types as columns (sharedFields). */
-export interface SharedFields {
-  /** Rows (live records per type). */
-  n: number;
-  /** Row -> key, the same for every type (first-write order of the first type); Texts read it in place. */
-  keys: Texts | readonly string[];
-  /**
-   * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
-   * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
-   */
-  rowOf(key: string): number;
-  /**
-   * Whether no key repeats (builds the index). A caller that read rows by position must either have
-   * seen every key to be distinct (as the planner's task names are), or ask this; when it is false,
-   * read singleFields instead (it gives a JS Map's answer for a repeated key).
-   */
-  unique(): boolean;
-  /** Per type asked for, row -> the field's string. */
-  values: ReadonlyArray<Texts | readonly string[]>;
-}
-
 export interface StoreStats {
   /** The store's location: a directory, or kafka://host:port/topic. */
   location: string;

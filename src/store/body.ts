@@ -6,8 +6,8 @@
 import os from 'node:os';
 import { isAscii } from 'node:buffer';
 import { fail } from '../errors.js';
-import { AsciiColumn } from './ascii-column.js';
-import type { SystemStream } from './ssp-table.js';
+import { AsciiColumn } from '../columns/ascii-column.js';
+import type { SystemStream } from '../coordinator-stream/columns.js';
 
 export const SECTION_MESSAGES = 1;
 export const SECTION_FIELDS = 2;
@@ -141,7 +141,7 @@ export interface DecodedTable {
 
 /** A column's strings in a fresh array (the caller may change it). */
 export function columnStrings(c: Column): string[] {
-  return Array.isArray(c) ? (c as string[]) : (c as AsciiColumn).strings();
+  return Array.isArray(c) ? (c as string[]) : (c as AsciiColumn).toArray();
 }
 
 /** Tables shorter than this are decoded to strings: the byte form only pays for big columns. */

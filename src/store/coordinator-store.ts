@@ -11,11 +11,12 @@ import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FOR
 import { scanFrames as scanFramesV1 } from './format-v1.js';
 import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
-import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from './messages.js';
+import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from '../coordinator-stream/messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
 import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
-import { StringIndex } from './string-index.js';
-import { SspTable } from './ssp-table.js';
+import { StringIndex } from '../columns/string-index.js';
+import { SspTable } from '../coordinator-stream/ssp-table.js';
+import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
 import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
@@ -775,7 +776,7 @@ function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
     for (let i = 0; i < r.n; i++) {
       if (!(plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!]))) continue;
       const s = r.streams[r.stream[i]!]!;
-      const key = `{"system":${JSON.stringify(s.system)},"partition":${r.partition[i]},"stream":${JSON.stringify(s.stream)},"keyBucket":${r.bucket === null ? -1 : r.bucket[i]}}`;
+      const key = canonicalSspKey(s.system, s.stream, r.partition[i]!, r.bucket === null ? -1 : r.bucket[i]!);
       odd.push({ type: SSP_TYPE, key, value: r.list[i]! < 0 ? null : { taskNames: r.lists[r.list[i]!]! } });
     }
     cols = { ...cols, n: keep, stream: pick(r.stream), partition: pick(r.partition), bucket: r.bucket === null ? null : pick(r.bucket), list: pick(r.list) };

@@ -12,7 +12,7 @@ export {
   type CompactResult,
 } from './coordinator-store.js';
 export type { CoordinatorStoreBackend, StoreStats as CoordinatorStoreStats } from './backend.js';
-export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from './messages.js';
+export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from '../coordinator-stream/messages.js';
 export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';
 
@@ -24,13 +24,13 @@ export {
 export {
   /** @deprecated since 0.2.0: the second table of the same strings; import SAMZA_MESSAGE_TYPES from 'assignor/samza' */
   MessageType as CoordinatorMessageType,
-} from './messages.js';
+} from '../coordinator-stream/messages.js';
 export {
   /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
   KEY_VERSION as COORDINATOR_KEY_VERSION,
   /** @deprecated since 0.2.0: constants of the file format and the key codec, internal to the store */
   SAMZA_SOURCE as COORDINATOR_SOURCE,
-} from './messages.js';
+} from '../coordinator-stream/messages.js';
 export {
   /** @deprecated since 0.2.0: constants of the file format, internal to the store */
   LOG_FILE as STORE_LOG_FILE,
@@ -58,4 +58,4 @@ export {
   ArrayTexts as CoordinatorArrayTexts,
   /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
   type Texts as CoordinatorTexts,
-} from './texts.js';
+} from '../columns/texts.js';

@@ -3,7 +3,7 @@
 // topic into it, and `samza import` replays a dump of messages into it. Last record wins per
 // (type, key), a null value deletes, first-write order (StoreState, shared with the file store).
 import { fail } from '../errors.js';
-import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from './messages.js';
+import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from '../coordinator-stream/messages.js';
 import { StoreState, sspView } from './state.js';
 import type { SharedFields, SspAssignment } from './backend.js';
 

@@ -6,7 +6,8 @@
 import os from 'node:os';
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import { AssignorError, fail } from '../errors.js';
-import { encodeEnvelope, encodeKey, envelopeHead, joinEnvelope, KEY_VERSION, SAMZA_SOURCE } from './messages.js';
+import { encodeEnvelope, encodeKey, envelopeHead, joinEnvelope, KEY_VERSION, SAMZA_SOURCE } from '../coordinator-stream/messages.js';
+import { sspKeyParts } from '../coordinator-stream/ssp-key.js';
 import { StoreState, SSP_TYPE } from './state.js';
 import { checkSspRows, type BackendRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
 import { checkNames, ReplayedState } from './kafka-state.js';
@@ -325,7 +326,7 @@ function* chunks(encoded: ReadonlyArray<{ keyJson: string; value: string | null 
   };
   for (const r of encoded) yield* add(r.keyJson, r.value);
   if (ssps !== undefined && rows > 0) {
-    const streams = ssps.streams.map((s) => ({ head: `{"system":${JSON.stringify(s.system)},"partition":`, tail: `,"stream":${JSON.stringify(s.stream)},"keyBucket":` }));
+    const streams = ssps.streams.map((s) => sspKeyParts(s.system, s.stream));
     const values = ssps.lists.map((l) => joinEnvelope(head, JSON.stringify({ taskNames: l })));
     for (let i = 0; i < rows; i++) {
       const s = streams[ssps.stream[i]!]!;

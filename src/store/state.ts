@@ -3,12 +3,13 @@
 // Samza's usual shape: a { "<field>": "<string>" } value is its string plus a shared envelope head
 // (host, username, source, timestamp), and canonical SSP assignment records live in columns
 // (ssp-table.ts). Any other value is kept as its envelope JSON, verbatim.
-import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from './messages.js';
-import { canonicalSspKey, parseCanonical, sspAssignmentOf, SspTable } from './ssp-table.js';
+import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from '../coordinator-stream/messages.js';
+import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
+import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { columnStrings, Malformed, sameStrings, type Body, type Column, type SspColumns } from './body.js';
-import { StringIndex } from './string-index.js';
-import { AsciiColumn } from './ascii-column.js';
-import { StringColumn, type Texts } from './texts.js';
+import { StringIndex } from '../columns/string-index.js';
+import { AsciiColumn } from '../columns/ascii-column.js';
+import { StringColumn, type Texts } from '../columns/texts.js';
 import type { SharedFields, SspAssignment } from './backend.js';
 
 const DEAD = -2;
@@ -118,7 +119,7 @@ export class KeyedTable {
       return;
     }
     const keys = columnStrings(keyColumn);
-    const vals = valColumn instanceof AsciiColumn ? valColumn.strings() : valColumn;
+    const vals = valColumn instanceof AsciiColumn ? valColumn.toArray() : valColumn;
     const need = this.n + keys.length;
     if (need > this.kind.length) {
       this.kind = growI32(this.kind, need);
@@ -385,7 +386,7 @@ export class StoreState {
           t.keyed.appendFresh(s.keys, f, s.values, meta, s.meta === null ? metaIds[0]! : undefined);
         } else {
           const keys = columnStrings(s.keys);
-          const values = s.values instanceof AsciiColumn ? s.values.strings() : s.values;
+          const values = s.values instanceof AsciiColumn ? s.values.toArray() : s.values;
           for (let i = 0; i < keys.length; i++) this.applyField(s.type, keys[i]!, f, values[i]!, meta(i));
         }
       } else {

@@ -8,7 +8,7 @@ import { AssignorError, type ErrorCode } from '../../src/errors.js';
 import { SamzaConfig } from '../../src/samza/config.js';
 import type { JobInput } from '../../src/samza/plan.js';
 import type { BackendRecord, CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats } from '../../src/store/backend.js';
-import type { Envelope } from '../../src/store/messages.js';
+import type { Envelope } from '../../src/coordinator-stream/messages.js';
 import { CLI, ROOT } from '../helpers.js';
 
 const made: string[] = [];

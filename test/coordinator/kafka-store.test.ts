@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AssignorError } from '../../src/errors.js';
 import { KafkaCoordinatorStore } from '../../src/store/kafka-store.js';
-import { encodeKey } from '../../src/store/messages.js';
+import { encodeKey } from '../../src/coordinator-stream/messages.js';
 import { sharedKafka, uniqueTopic, useSharedBroker, withAdmin } from '../kafka/shared-broker.js';
 import { cli } from '../helpers.js';
 import { cleanupTempDirs, contents, jobFileJson, statefulConfig, tempDir } from './helpers.js';

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AssignorError } from '../../src/errors.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { encodeKey } from '../../src/store/messages.js';
+import { encodeKey } from '../../src/coordinator-stream/messages.js';
 import { parseKafkaLocation, samzaCoordinatorTopic } from '../../src/store/kafka-location.js';
 import { copyStore, MessageDump, writeDump } from '../../src/coordinator/transfer.js';
 import { persistCycle } from '../../src/coordinator/persist.js';

@@ -10,9 +10,9 @@ import { jobModelJson } from '../../src/samza/job-model.js';
 import { TYPES } from '../../src/samza/managers.js';
 import type { CoordinatorStoreLike } from '../../src/samza/store-types.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { AsciiColumn } from '../../src/store/ascii-column.js';
+import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { ReplayedState } from '../../src/store/kafka-state.js';
-import { StringIndex } from '../../src/store/string-index.js';
+import { StringIndex } from '../../src/columns/string-index.js';
 import { config, STATEFUL } from './helpers.js';
 
 const job = (cfg: Record<string, string>, counts: Record<string, number>) => ({ config: config(cfg), partitionCounts: new Map(Object.entries(counts)) });

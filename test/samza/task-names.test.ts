@@ -4,8 +4,8 @@
 // answer from the bytes what it answers from strings.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AsciiColumn, holdsRowAt, sameRow } from '../../src/store/ascii-column.js';
-import { ArrayTexts, type Texts } from '../../src/store/texts.js';
+import { AsciiColumn } from '../../src/columns/ascii-column.js';
+import { ArrayTexts, type Texts } from '../../src/columns/texts.js';
 import { partitionTaskName, partitionTaskNameColumn } from '../../src/samza/groupers.js';
 import { groupFlat, groupRows, type FlatGroupInput } from '../../src/samza/flat-grouping.js';
 import { namesAreBytes, taskNames, withNames } from '../../src/samza/grouping.js';
@@ -32,7 +32,7 @@ describe('task names as one byte column', () => {
         const b = withBuckets ? Int32Array.from(pairs, ([, x]) => x) : null;
         const names = partitionTaskNameColumn(p, b, pairs.length);
         const want = pairs.map(([a, x]) => partitionTaskName(a, withBuckets ? x : -1));
-        expect(names.strings()).toEqual(want);
+        expect(names.toArray()).toEqual(want);
         want.forEach((w, i) => {
           expect(names.at(i)).toBe(w);
           expect(names.is(i, w)).toBe(true);
@@ -42,7 +42,7 @@ describe('task names as one byte column', () => {
     );
   });
 
-  it('sameRow and holdsRowAt agree with string comparison for bytes and strings on either side', () => {
+  it('equals and holdsAt agree with string comparison for bytes and strings on either side', () => {
     const ascii = fc.string({ maxLength: 6 }).map((s) => s.replace(/[^\x00-\x7f]/g, '?'));
     fc.assert(
       fc.property(fc.array(ascii, { minLength: 1, maxLength: 8 }), fc.array(ascii, { minLength: 1, maxLength: 8 }), fc.nat(), fc.nat(), fc.integer({ min: -1, max: 7 }), (xs, ys, i0, j0, at) => {
@@ -55,8 +55,8 @@ describe('task names as one byte column', () => {
           [new ArrayTexts(xs), new ArrayTexts(ys)],
         ];
         for (const [a, b] of forms) {
-          expect(sameRow(a, i, b, j)).toBe(xs[i] === ys[j]);
-          expect(holdsRowAt(a, i, at, b, j)).toBe(at >= 0 && xs[i]!.startsWith(ys[j]!, at)); // hasAt's rule: `at` past the end stands at the end
+          expect(a.equals(i, b, j)).toBe(xs[i] === ys[j]);
+          expect(a.holdsAt(i, at, b, j)).toBe(at >= 0 && xs[i]!.startsWith(ys[j]!, at)); // hasAt's rule: `at` past the end stands at the end
         }
       }),
     );

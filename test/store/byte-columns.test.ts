@@ -1,11 +1,11 @@
-// Big ASCII string tables are kept as their bytes after a reopen (src/store/ascii-column.ts) and
+// Big ASCII string tables are kept as their bytes after a reopen (src/columns/ascii-column.ts) and
 // compared in place. Whatever a reader or writer does next, the store must answer exactly as it
 // would from strings: the same records, the same order, the same column reads.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AsciiColumn } from '../../src/store/ascii-column.js';
+import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/store/texts.js';
+import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/columns/texts.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 
 afterEach(cleanupTempDirs);
@@ -47,7 +47,7 @@ describe('big string tables kept as bytes', () => {
           const plain = !/[\x00-\x1f"\\]/.test(ascii[i]!.slice(1));
           expect([bytes.plainJsonAt(i, 1, n), strings.plainJsonAt(i, 1, n)]).toEqual([plain || n === 0, plain || n === 0]);
         }
-        expect(bytes.strings()).toEqual(ascii);
+        expect(bytes.toArray()).toEqual(ascii);
       }),
     );
   });

@@ -1,9 +1,9 @@
-// A string column kept as ASCII bytes (see texts.ts): one buffer and an offset per row instead of
+// A string column kept as ASCII bytes (the Texts of texts.ts): one buffer and an offset per row instead of
 // a string object per row. For ASCII, a UTF-8 byte is a UTF-16 code unit, so rows compare and index
 // byte for byte. The store keeps string tables that are ASCII throughout so; the Samza planner
 // makes its task names so. (No Node imports: the planner runs in browsers too; a Node Buffer is
 // used for its faster decoding when the bytes are one.)
-import { ArrayTexts, plainJsonUnit, type Texts } from './texts.js';
+import { plainJsonUnit, type Texts } from './texts.js';
 
 const ascii = new TextDecoder();
 
@@ -90,6 +90,14 @@ export class AsciiColumn implements Texts {
     return true;
   }
 
+  equals(i: number, other: Texts, j: number): boolean {
+    return other instanceof AsciiColumn ? this.sameRowOf(i, other, j) : this.is(i, other.at(j));
+  }
+
+  holdsAt(i: number, at: number, other: Texts, j: number): boolean {
+    return other instanceof AsciiColumn ? this.holdsRowAt(i, at, other, j) : this.hasAt(i, at, other.at(j));
+  }
+
   /** Whether this column holds exactly the rows of `o` (one comparison of the bytes). */
   sameAs(o: AsciiColumn): boolean {
     if (o === this) return true;
@@ -99,12 +107,12 @@ export class AsciiColumn implements Texts {
   }
 
   /** Whether row i is row j of `o`, byte for byte. */
-  sameRowOf(i: number, o: AsciiColumn, j: number): boolean {
+  private sameRowOf(i: number, o: AsciiColumn, j: number): boolean {
     return this.off[i + 1]! - this.off[i]! === o.off[j + 1]! - o.off[j]! && this.holdsRowAt(i, 0, o, j);
   }
 
   /** Whether row i holds row j of `o` at offset `at` (anything may follow; `at` past the end stands at the end, as in hasAt), byte for byte. */
-  holdsRowAt(i: number, at: number, o: AsciiColumn, j: number): boolean {
+  private holdsRowAt(i: number, at: number, o: AsciiColumn, j: number): boolean {
     const a = this.off[i]! + Math.min(at, this.lengthOf(i));
     const from = o.off[j]!;
     const n = o.off[j + 1]! - from;
@@ -116,7 +124,7 @@ export class AsciiColumn implements Texts {
   }
 
   /** Every row as a string, in a fresh array (its owner may change it); the strings are made once. */
-  strings(): string[] {
+  toArray(): string[] {
     if (this.made === undefined) {
       const n = this.length;
       const out = new Array<string>(n);
@@ -143,26 +151,4 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (typeof Buffer === 'function' && Buffer.isBuffer(a)) return a.equals(b);
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/**
- * a.hasAt(i, at, b.at(j)) without making the string: byte for byte when both are byte columns,
- * else unit by unit.
- */
-export function holdsRowAt(a: Texts, i: number, at: number, b: Texts, j: number): boolean {
-  if (a instanceof AsciiColumn && b instanceof AsciiColumn) return a.holdsRowAt(i, at, b, j);
-  if (b instanceof ArrayTexts) return a.hasAt(i, at, b.at(j));
-  const n = b.lengthOf(j);
-  const from = Math.min(at, a.lengthOf(i));
-  if (at < 0 || from + n > a.lengthOf(i)) return false;
-  for (let k = 0; k < n; k++) if (a.codeAt(i, from + k) !== b.codeAt(j, k)) return false;
-  return true;
-}
-
-/** Whether row i of `a` is row j of `b`. */
-export function sameRow(a: Texts, i: number, b: Texts, j: number): boolean {
-  if (a instanceof AsciiColumn && b instanceof AsciiColumn) return a.sameRowOf(i, b, j);
-  if (b instanceof ArrayTexts) return a.is(i, b.at(j));
-  if (a instanceof ArrayTexts) return b.is(j, a.at(i));
-  return a.lengthOf(i) === b.lengthOf(j) && holdsRowAt(a, i, 0, b, j);
 }

@@ -1,8 +1,10 @@
-// A read-only column of strings that may still be bytes. A million-row store column (task names,
+// A read-only column of strings that may still be bytes: the one string-column type that samza and
+// store share (with StringIndex, the row index over one). A million-row store column (task names,
 // per-task values, SSP task lists) read as JS strings costs a million objects that the garbage
 // collector copies and walks for as long as the state lives; most readers only ask "is row i this
-// string?", which bytes answer in place. Strings are made when someone asks for them (`at`).
-// (No Node imports: src/samza reads columns through this interface.)
+// string?", which bytes answer in place. Strings are made when someone asks for them (`at`,
+// `toArray`). Two implementations: ArrayTexts over strings, AsciiColumn over ASCII bytes; readers
+// use this interface only. (No Node imports: the planner runs in browsers too.)
 
 export interface Texts {
   readonly length: number;
@@ -20,6 +22,12 @@ export interface Texts {
   plainInt(i: number): number;
   /** Whether code units [from, to) of row i are JSON string text needing no escape: no control character, quote or backslash. */
   plainJsonAt(i: number, from: number, to: number): boolean;
+  /** Whether row i is row j of `other` (compared where both lie: byte for byte when both are bytes). */
+  equals(i: number, other: Texts, j: number): boolean;
+  /** Whether row i holds row j of `other` at UTF-16 offset `at` (anything may follow; `at` past the end stands at the end, as in hasAt). */
+  holdsAt(i: number, at: number, other: Texts, j: number): boolean;
+  /** Every row as a string, in a fresh array (its owner may change it). */
+  toArray(): string[];
 }
 
 /** Whether UTF-16 code unit c may stand in a JSON string unescaped (see plainJsonAt). */
@@ -64,6 +72,25 @@ export class ArrayTexts implements Texts {
     for (let k = from; k < to; k++) if (!plainJsonUnit(s.charCodeAt(k))) return false;
     return true;
   }
+
+  equals(i: number, other: Texts, j: number): boolean {
+    return other.is(j, this.strings[i]!);
+  }
+
+  holdsAt(i: number, at: number, other: Texts, j: number): boolean {
+    if (other instanceof ArrayTexts) return this.hasAt(i, at, other.strings[j]!);
+    // Unit by unit: no string made of the other row.
+    const n = other.lengthOf(j);
+    const from = Math.min(at, this.lengthOf(i));
+    if (at < 0 || from + n > this.lengthOf(i)) return false;
+    const s = this.strings[i]!;
+    for (let k = 0; k < n; k++) if (s.charCodeAt(from + k) !== other.codeAt(j, k)) return false;
+    return true;
+  }
+
+  toArray(): string[] {
+    return this.strings.slice();
+  }
 }
 
 /** `s` as a plain decimal int (see Texts.plainInt), else -1. */
@@ -79,28 +106,28 @@ export function plainIntOf(s: string): number {
   return v <= INT_MAX ? v : -1;
 }
 
-/** Texts over either form: an array of strings is wrapped (a backend may hand out either). */
+/**
+ * Texts over either form a backend may hand out: an array of strings is wrapped, and so is a
+ * column of another make (read once into strings), so readers meet only this module's two.
+ */
 export function textsOf(x: Texts | readonly string[]): Texts {
-  return Array.isArray(x) ? new ArrayTexts(x as readonly string[]) : (x as Texts);
-}
-
-/** Texts that can also give every row as strings (a fresh array each time). */
-export interface LazyTexts extends Texts {
-  strings(): string[];
+  if (Array.isArray(x)) return new ArrayTexts(x as readonly string[]);
+  const t = x as Texts;
+  return typeof t.equals === 'function' && typeof t.holdsAt === 'function' && typeof t.toArray === 'function' ? t : new ArrayTexts(Array.from({ length: t.length }, (_, i) => t.at(i)));
 }
 
 /**
- * A table's string column: bytes taken over from the log (LazyTexts) until someone needs the
+ * A table's string column: bytes taken over from the log (a Texts) until someone needs the
  * strings, then an array of strings its owner may change.
  */
-export class StringColumn<B extends LazyTexts = LazyTexts> {
+export class StringColumn<B extends Texts = Texts> {
   private arr: string[] = [];
   private lazy: B | undefined;
 
   /** The strings (made now, once, if the column is still bytes). */
   get strings(): string[] {
     if (this.lazy !== undefined) {
-      this.arr = this.lazy.strings();
+      this.arr = this.lazy.toArray();
       this.lazy = undefined;
     }
     return this.arr;

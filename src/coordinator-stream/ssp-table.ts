@@ -3,13 +3,8 @@
 // one JSON envelope per SSP. Only records whose key is the canonical SSP JSON and whose value is
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
-import type { SspAssignment } from './backend.js';
-import { StringColumn, type LazyTexts, type Texts } from './texts.js';
-
-export interface SystemStream {
-  system: string;
-  stream: string;
-}
+import { StringColumn, type Texts } from '../columns/texts.js';
+import type { SspAssignment, SystemStream } from './columns.js';
 
 /** Grows a typed array to hold at least `need` elements (doubling), copying the used part. */
 export function growI32(a: Int32Array, need: number): Int32Array {
@@ -135,16 +130,16 @@ export class SspTable {
   }
 
   /** Maps a section's list table into this table's ids (adopted as is while the table has none). */
-  adoptLists(column: readonly string[] | LazyTexts): Int32Array {
+  adoptLists(column: readonly string[] | Texts): Int32Array {
     const out = new Int32Array(column.length);
     if (this.listCount === 0 && this.listIds === undefined) {
       if (Array.isArray(column)) this.lists = column.slice();
-      else this.listCol.bytes = column as LazyTexts;
+      else this.listCol.bytes = column as Texts;
       for (let i = 0; i < out.length; i++) out[i] = i;
       // Duplicate strings in the section would only mean two ids for one list: harmless.
       return out;
     }
-    const lists = Array.isArray(column) ? (column as readonly string[]) : (column as LazyTexts).strings();
+    const lists = Array.isArray(column) ? (column as readonly string[]) : (column as Texts).toArray();
     for (let i = 0; i < lists.length; i++) out[i] = this.listId(lists[i]!);
     return out;
   }
@@ -326,43 +321,9 @@ function growTo(a: Int32Array, size: number): Int32Array {
   return b;
 }
 
-/** The canonical SSP key (Samza 2022+: Jackson's HashMap order system, partition, stream, keyBucket). */
-export function canonicalSspKey(system: string, stream: string, partition: number, bucket: number): string {
-  return `{"system":${JSON.stringify(system)},"partition":${partition},"stream":${JSON.stringify(stream)},"keyBucket":${bucket}}`;
-}
-
-// JSON strings cannot hold an unescaped quote, so this matches the canonical form exactly.
-const CANONICAL = /^\{"system":("(?:[^"\\]|\\.)*"),"partition":(\d+),"stream":("(?:[^"\\]|\\.)*"),"keyBucket":(-?\d+)\}$/;
-const INT_MAX = 2147483647;
-
-function jsonString(quoted: string): string | undefined {
-  if (!quoted.includes('\\')) return quoted.slice(1, -1);
-  try {
-    return JSON.parse(quoted) as string;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Parses a key in exactly the canonical form (what canonicalSspKey writes); undefined for any other string. */
-export function parseCanonical(key: string): { system: string; stream: string; partition: number; bucket: number } | undefined {
-  const m = CANONICAL.exec(key);
-  if (m === null) return undefined;
-  const partition = Number(m[2]);
-  const bucket = Number(m[4]);
-  if (partition > INT_MAX || bucket < -1 || bucket > INT_MAX) return undefined;
-  const system = jsonString(m[1]!);
-  const stream = jsonString(m[3]!);
-  // Names with lone surrogates stay plain messages: the column encoding stores names as UTF-8.
-  if (system === undefined || stream === undefined || !system.isWellFormed() || !stream.isWellFormed()) return undefined;
-  // Only the exact bytes canonicalSspKey would produce (e.g. "\u0041" for "A", or "01" for 1, are other keys).
-  if (canonicalSspKey(system, stream, partition, bucket) !== key) return undefined;
-  return { system, stream, partition, bucket };
-}
-
 /**
  * An SspAssignment over a table's columns; `others` gives the records that are not canonical SSP
- * rows. Here (no Node imports) so that src/samza can build one without pulling the store in.
+ * rows.
  */
 export function sspAssignmentOf(t: SspTable, others: () => Map<string, unknown>): SspAssignment {
   return {
