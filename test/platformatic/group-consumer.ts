@@ -32,6 +32,19 @@ const protocolsMetadata: typeof sticky.options.protocolsMetadata = (protocols, s
   emit({ type: 'claims', name, generation: c?.generation ?? null, owned, consumerGeneration: consumer.generationId });
   return userData;
 };
+// On the leader: the claims the planner is given, per member (by name: a member id starts with
+// its clientId), so the test judges each plan's moves against what the plan was made from.
+const partitionAssigner: typeof sticky.options.partitionAssigner = (current, members, subscribed, metadata) => {
+  const claims: Record<string, { generation: number; owned: Record<string, number[]> } | null> = {};
+  for (const [memberId, sub] of members) {
+    const topicsOf = sub.topics ?? [];
+    const raw = sub.metadata;
+    const c = raw instanceof Uint8Array && raw.length > 0 ? decodeClaims(raw, topicsOf.length) : null;
+    claims[memberId.slice(0, memberId.indexOf('-'))] = c === null ? null : { generation: c.generation, owned: Object.fromEntries(Array.from(c.topic, (t, k) => [topicsOf[t]!, Array.from(c.partitions.subarray(c.start[k]!, c.start[k + 1]!))])) };
+  }
+  emit({ type: 'planned', name, generation: consumer.generationId, claims });
+  return sticky.options.partitionAssigner(current, members, subscribed, metadata);
+};
 const consumer = new Consumer({
   clientId: name,
   bootstrapBrokers: [brokers],
@@ -46,6 +59,7 @@ const consumer = new Consumer({
   maxWaitTime: 250,
   ...sticky.options,
   protocolsMetadata,
+  partitionAssigner,
 });
 sticky.attach(consumer);
 

@@ -96,6 +96,8 @@ class GroupLog {
   reports = new Map<number, StickyAssignmentReport & { leader: string }>();
   messages: Msg[] = [];
   crashes: string[] = [];
+  /** Per generation a @platformatic/kafka leader planned: the claims it planned from, by member name. */
+  planned = new Map<number, Record<string, { generation: number; owned: Record<string, number[]> } | null>>();
   record(e: { type: string } & Record<string, unknown>): void {
     if (process.env.ASSIGNOR_GROUP_LOG === '2' && e.type !== 'msg') console.log(`${new Date().toISOString().slice(11, 23)} ${JSON.stringify(e)}`);
     if (e.type === 'join') this.joins.push(e as unknown as Join);
@@ -104,6 +106,7 @@ class GroupLog {
       if (r.generation !== null) this.reports.set(r.generation, { ...r, leader: String(e.name) });
     } else if (e.type === 'msg') this.messages.push(e as unknown as Msg);
     else if (e.type === 'crash') this.crashes.push(`${String(e.name)}: ${String(e.error)}`);
+    else if (e.type === 'planned') this.planned.set(Number(e.generation), e.claims as never);
   }
   /** Generations whose every member reported its assignment, oldest first. */
   complete(): { generation: number; members: string[]; assignment: Assignment }[] {
@@ -115,6 +118,35 @@ class GroupLog {
       if (joins.length !== report.members) continue;
       const assignment: Assignment = new Map(joins.map((j) => [j.name, new Map(Object.entries(j.assignment))]));
       out.push({ generation: g, members: joins.map((j) => j.name).sort(), assignment });
+    }
+    return out;
+  }
+  /**
+   * What the leader of generation g planned from: each member's claims, the newest generation
+   * winning a partition, then the member first by id (as the planner resolves them). Null when
+   * no @platformatic/kafka leader reported them. These can differ from what the members held
+   * (before()): @platformatic/kafka 2.12.1 may send a JoinGroup whose claims were written before
+   * the member's previous SyncGroup completed, and a plan can only keep what it was told.
+   */
+  claimed(g: number, members: string[]): Assignment | null {
+    const claims = this.planned.get(g);
+    if (claims === undefined) return null;
+    const owner = new Map<string, { name: string; gen: number }>();
+    for (const name of [...members].sort()) {
+      const c = claims[name];
+      if (c == null || c.generation < 0) continue;
+      for (const [t, ps] of Object.entries(c.owned)) {
+        for (const p of ps) {
+          const k = `${t}\u0000${p}`;
+          if ((owner.get(k)?.gen ?? -1) < c.generation) owner.set(k, { name, gen: c.generation });
+        }
+      }
+    }
+    const out: Assignment = new Map(members.map((m) => [m, new Map<string, number[]>()]));
+    for (const [k, { name }] of owner) {
+      const [t, p] = k.split('\u0000') as [string, string];
+      const ts = out.get(name)!;
+      ts.set(t, [...(ts.get(t) ?? []), Number(p)]);
     }
     return out;
   }
@@ -211,7 +243,8 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
           return owned.length === all.length && new Set(owned).size === all.length ? last : undefined;
         });
         for (const gen of log.complete().filter((x) => x.generation > checkedUpTo)) {
-          const prev = log.before(gen.generation, gen.members);
+          const held = log.before(gen.generation, gen.members);
+          const prev = log.claimed(gen.generation, gen.members) ?? held;
           const hasNew = (a: Assignment): boolean => [...a.values()].some((ts) => (ts.get(A) ?? []).some((p) => p >= 8));
           const r = log.reports.get(gen.generation)!;
           let folds = new Map<string, Fold>();
