@@ -1,13 +1,12 @@
 // `assignor group`: a consumer group's assignment for any language. Reads the group as JSON
 // (docs/group.md), assigns it with one strategy, prints { strategy, assignment, report }; with
 // --explain the same in words, with --html also a self-contained page.
-import { writeFileSync } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type GroupStrategy } from '../group/assign.js';
 import { explainGroup } from '../group/explain.js';
 import { groupHtml } from '../group/html.js';
 import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
-import { Output } from './output.js';
+import { Output, writeHtmlFile } from './output.js';
 
 const HELP = `usage: assignor group --input FILE [options]
 
@@ -43,13 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   const strategy = choiceOption<GroupStrategy>(values.strategy, '--strategy', GROUP_STRATEGIES, 'sticky');
   const engine = engineOption(values.engine);
   const result = assignGroup(readJsonInput(values.input, '--input'), { strategy, engine });
-  if (values.html !== undefined) {
-    try {
-      writeFileSync(values.html, groupHtml(result));
-    } catch (e) {
-      throw new AssignorError('E_OUTPUT', `cannot write ${values.html}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--html');
-    }
-  }
+  if (values.html !== undefined) writeHtmlFile(values.html, groupHtml(result));
   const out = new Output(process.stdout);
   await out.write(values.explain ? `${explainGroup(result).join('\n')}\n` : `${groupAssignmentJson(result)}\n`);
   await out.close();

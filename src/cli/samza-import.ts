@@ -11,7 +11,7 @@ import { copyStore, MessageDump, writeDump, type ReadableStore } from '../coordi
 import { isKafkaLocation } from '../store/kafka-location.js';
 import type { CoordinatorStoreBackend } from '../store/backend.js';
 import { parse, readJsonFile } from './args.js';
-import { Output } from './output.js';
+import { cannotWrite, Output } from './output.js';
 import { startProgress } from './progress.js';
 
 export const IMPORT_HELP = `usage: assignor samza import --from SRC --store S [--job job.json]
@@ -150,7 +150,7 @@ async function dumpToFile(store: CoordinatorStoreBackend, file: string, counted:
   try {
     fd = fs.openSync(target, direct ? 'w' : 'wx');
   } catch (e) {
-    throw new AssignorError('E_OUTPUT', `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--out');
+    throw cannotWrite(file, e, '--out');
   }
   let done = false;
   try {
@@ -174,6 +174,6 @@ async function dumpToFile(store: CoordinatorStoreBackend, file: string, counted:
       }
     }
     if (e instanceof AssignorError) throw e;
-    throw new AssignorError('E_OUTPUT', `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--out');
+    throw cannotWrite(file, e, '--out');
   }
 }

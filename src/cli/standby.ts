@@ -1,7 +1,7 @@
 // `assignor standby`: rack-aware standby placement (KIP-708) for a cluster
 // described in JSON. Prints the placement as JSON, or with --explain a summary
 // for people; --html writes a self-contained report page.
-import { fstatSync, write, writeFileSync } from 'node:fs';
+import { fstatSync, write } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { placeCluster, type Mode } from '../standby/place.js';
 import { normalizeCluster } from '../standby/normalize.js';
@@ -10,7 +10,7 @@ import { reportJson } from '../standby/report-json.js';
 import { explainLines } from '../standby/explain.js';
 import { htmlReport } from '../standby/html-report.js';
 import { choiceOption, docPath, engineOption, parse, parseJsonInput, readInput } from './args.js';
-import { Output } from './output.js';
+import { Output, writeHtmlFile } from './output.js';
 import { startProgress } from './progress.js';
 
 const HELP = `usage: assignor standby --input cluster.json [options]
@@ -64,13 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     progress.tick(0, placement.flat.problem.tasks);
     // The explain text and the HTML page need the report objects; the JSON is written from the typed arrays.
     const report = values.explain || values.html !== undefined ? placement.report() : undefined;
-    if (values.html !== undefined) {
-      try {
-        writeFileSync(values.html, htmlReport(report!));
-      } catch (e) {
-        throw new AssignorError('E_OUTPUT', `cannot write ${values.html}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, '--html');
-      }
-    }
+    if (values.html !== undefined) writeHtmlFile(values.html, htmlReport(report!));
     const out = new Output(process.stdout);
     // Written in pieces: a million-task report is longer than the longest string V8 can build.
     if (values.explain) {
