@@ -7,139 +7,19 @@
 // growth every new partition joined its parent's owner and every key of A was read by the member
 // that read it before; every message was read (at least once) and every offset is committed.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { JavaCompatiblePartitioner, type StickyAssignmentReport } from '../../src/kafkajs/index.js';
+import { JavaCompatiblePartitioner } from '../../src/kafkajs/index.js';
 import { partitionForKey } from '../../src/hashing/index.js';
-import { ROOT } from '../helpers.js';
 import { judge, type Assignment, type Fold } from './group-oracle.js';
 import { sharedKafka, uniqueTopic, useSharedBroker, withAdmin } from '../kafka/shared-broker.js';
+import { GroupLog, MemberProcess, snapshot, until } from '../support/member-processes.js';
 
 const CHILD = fileURLToPath(new URL('./group-consumer.ts', import.meta.url));
 const BATCH = 12_500;
 
-interface Msg {
-  name: string;
-  topic: string;
-  partition: number;
-  offset: number;
-  key: string;
-  generation: number;
-}
-
-interface Join {
-  name: string;
-  generation: number;
-  assignment: Record<string, number[]>;
-}
-
-class Consumer {
-  readonly child: ChildProcess;
-  exited = false;
-  ready: Promise<void>;
-  constructor(
-    readonly name: string,
-    brokers: string,
-    groupId: string,
-    topics: string[],
-    readonly group: GroupLog,
-  ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', CHILD, brokers, groupId, topics.join(','), name], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    this.child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-    this.child.on('exit', () => (this.exited = true));
-    this.ready = new Promise((resolve, reject) => {
-      this.child.on('exit', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it was ready: ${stderr}`)));
-      createInterface({ input: this.child.stdout! }).on('line', (line) => {
-        const e = JSON.parse(line) as { type: string };
-        if (e.type === 'ready') resolve();
-        group.record(e);
-      });
-    });
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.exited) return resolve();
-      this.child.on('exit', () => resolve());
-      this.child.stdin!.write('stop\n');
-    });
-  }
-  kill(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.exited) return resolve();
-      this.child.on('exit', () => resolve());
-      this.child.kill('SIGKILL');
-    });
-  }
-}
-
-/** Everything the consumers reported. */
-class GroupLog {
-  joins: Join[] = [];
-  reports = new Map<number, StickyAssignmentReport>();
-  messages: Msg[] = [];
-  crashes: string[] = [];
-  record(e: { type: string } & Record<string, unknown>): void {
-    if (e.type === 'join') this.joins.push(e as unknown as Join);
-    else if (e.type === 'report') {
-      const r = e.report as StickyAssignmentReport;
-      if (r.generation !== null) this.reports.set(r.generation, r);
-    } else if (e.type === 'msg') this.messages.push(e as unknown as Msg);
-    else if (e.type === 'crash') this.crashes.push(`${String(e.name)}: ${String(e.error)}`);
-  }
-  /** Generations whose every member reported its assignment, oldest first. */
-  complete(): { generation: number; members: string[]; assignment: Assignment }[] {
-    const out: { generation: number; members: string[]; assignment: Assignment }[] = [];
-    for (const [g, report] of [...this.reports].sort(([a], [b]) => a - b)) {
-      const joins = this.joins.filter((j) => j.generation === g);
-      if (joins.length !== report.members) continue;
-      const assignment: Assignment = new Map(joins.map((j) => [j.name, new Map(Object.entries(j.assignment))]));
-      out.push({ generation: g, members: joins.map((j) => j.name).sort(), assignment });
-    }
-    return out;
-  }
-  /** What each of `members` held before generation g (its latest assignment), the newest generation winning a partition. */
-  before(g: number, members: string[]): Assignment {
-    const latest = new Map<string, Join>();
-    for (const j of this.joins) if (j.generation < g && members.includes(j.name) && (latest.get(j.name)?.generation ?? -1) < j.generation) latest.set(j.name, j);
-    const owner = new Map<string, { name: string; gen: number }>();
-    for (const j of latest.values()) {
-      for (const [t, ps] of Object.entries(j.assignment)) {
-        for (const p of ps) {
-          const k = `${t}\u0000${p}`;
-          if ((owner.get(k)?.gen ?? -1) < j.generation) owner.set(k, { name: j.name, gen: j.generation });
-        }
-      }
-    }
-    const out: Assignment = new Map(members.map((m) => [m, new Map<string, number[]>()]));
-    for (const [k, { name }] of owner) {
-      const [t, p] = k.split('\u0000') as [string, string];
-      const ts = out.get(name)!;
-      ts.set(t, [...(ts.get(t) ?? []), Number(p)]);
-    }
-    return out;
-  }
-}
-
-function snapshot(a: Assignment): string {
-  const topicsOf = (ts: Map<string, number[]>) => [...ts].filter(([, ps]) => ps.length > 0).sort(([x], [y]) => (x < y ? -1 : 1)).map(([t, ps]) => [t, [...ps].sort((x, y) => x - y)]);
-  return JSON.stringify([...a].sort(([x], [y]) => (x < y ? -1 : 1)).map(([m, ts]) => [m, topicsOf(ts)]));
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe('StickyAssigner end to end (real broker, consumer processes)', () => {
   const brokers = useSharedBroker();
-  const consumers: Consumer[] = [];
+  const consumers: MemberProcess[] = [];
   afterAll(async () => {
     await Promise.all(consumers.map((c) => c.kill()));
   });
@@ -170,8 +50,8 @@ describe('StickyAssigner end to end (real broker, consumer processes)', () => {
         }
       });
       const log = new GroupLog();
-      const start = (name: string): Consumer => {
-        const c = new Consumer(name, brokers(), groupId, topics, log);
+      const start = (name: string): MemberProcess => {
+        const c = new MemberProcess(name, CHILD, brokers(), groupId, topics, log);
         consumers.push(c);
         return c;
       };

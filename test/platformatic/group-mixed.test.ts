@@ -14,15 +14,13 @@
 // answers), so a rebalance that changes nothing keeps the assignment, a growth's fold included.
 import './node-guard.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Producer, stringSerializers } from '@platformatic/kafka';
-import { createJavaCompatiblePartitioner, type StickyAssignmentReport } from '../../src/platformatic/index.js';
+import { createJavaCompatiblePartitioner } from '../../src/platformatic/index.js';
 import { partitionForKey } from '../../src/hashing/index.js';
-import { ROOT } from '../helpers.js';
 import { judge, type Assignment, type Fold } from '../kafkajs/group-oracle.js';
 import { uniqueTopic, useSharedBroker, withAdmin } from '../kafka/shared-broker.js';
+import { GroupLog, MemberProcess, snapshot, until } from '../support/member-processes.js';
 
 const CHILD = {
   platformatic: fileURLToPath(new URL('./group-consumer.ts', import.meta.url)),
@@ -30,167 +28,9 @@ const CHILD = {
 };
 const BATCH = 12_500;
 
-interface Msg {
-  name: string;
-  topic: string;
-  partition: number;
-  offset: number;
-  key: string;
-  generation: number;
-}
-
-interface Join {
-  name: string;
-  generation: number;
-  assignment: Record<string, number[]>;
-}
-
-class Member {
-  readonly child: ChildProcess;
-  exited = false;
-  ready: Promise<void>;
-  constructor(
-    readonly name: string,
-    client: keyof typeof CHILD,
-    brokers: string,
-    groupId: string,
-    topics: string[],
-    log: GroupLog,
-  ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', CHILD[client], brokers, groupId, topics.join(','), name], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    this.child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-    this.child.on('exit', () => (this.exited = true));
-    this.ready = new Promise((resolve, reject) => {
-      this.child.on('exit', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it was ready: ${stderr}`)));
-      createInterface({ input: this.child.stdout! }).on('line', (line) => {
-        const e = JSON.parse(line) as { type: string };
-        if (e.type === 'ready') resolve();
-        log.record(e);
-      });
-    });
-  }
-  /** A @platformatic/kafka member sends JoinGroup again. */
-  rejoin(): void {
-    this.child.stdin!.write('rejoin\n');
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.exited) return resolve();
-      this.child.on('exit', () => resolve());
-      this.child.stdin!.write('stop\n');
-    });
-  }
-  kill(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.exited) return resolve();
-      this.child.on('exit', () => resolve());
-      this.child.kill('SIGKILL');
-    });
-  }
-}
-
-/** Everything the members reported. */
-class GroupLog {
-  joins: Join[] = [];
-  reports = new Map<number, StickyAssignmentReport & { leader: string }>();
-  messages: Msg[] = [];
-  crashes: string[] = [];
-  /** Per generation a @platformatic/kafka leader planned: the claims it planned from, by member name. */
-  planned = new Map<number, Record<string, { generation: number; owned: Record<string, number[]> } | null>>();
-  record(e: { type: string } & Record<string, unknown>): void {
-    if (process.env.ASSIGNOR_GROUP_LOG === '2' && e.type !== 'msg') console.log(`${new Date().toISOString().slice(11, 23)} ${JSON.stringify(e)}`);
-    if (e.type === 'join') this.joins.push(e as unknown as Join);
-    else if (e.type === 'report') {
-      const r = e.report as StickyAssignmentReport;
-      if (r.generation !== null) this.reports.set(r.generation, { ...r, leader: String(e.name) });
-    } else if (e.type === 'msg') this.messages.push(e as unknown as Msg);
-    else if (e.type === 'crash') this.crashes.push(`${String(e.name)}: ${String(e.error)}`);
-    else if (e.type === 'planned') this.planned.set(Number(e.generation), e.claims as never);
-  }
-  /** Generations whose every member reported its assignment, oldest first. */
-  complete(): { generation: number; members: string[]; assignment: Assignment }[] {
-    const out: { generation: number; members: string[]; assignment: Assignment }[] = [];
-    for (const [g, report] of [...this.reports].sort(([a], [b]) => a - b)) {
-      // One join per member: a @platformatic/kafka member whose rejoins overlapped (its heartbeat's
-      // and a failed commit's) completes the same SyncGroup twice and reports it twice.
-      const joins = [...new Map(this.joins.filter((j) => j.generation === g).map((j) => [j.name, j])).values()];
-      if (joins.length !== report.members) continue;
-      const assignment: Assignment = new Map(joins.map((j) => [j.name, new Map(Object.entries(j.assignment))]));
-      out.push({ generation: g, members: joins.map((j) => j.name).sort(), assignment });
-    }
-    return out;
-  }
-  /**
-   * What the leader of generation g planned from: each member's claims, the newest generation
-   * winning a partition, then the member first by id (as the planner resolves them). Null when
-   * no @platformatic/kafka leader reported them. These can differ from what the members held
-   * (before()): @platformatic/kafka 2.12.1 may send a JoinGroup whose claims were written before
-   * the member's previous SyncGroup completed, and a plan can only keep what it was told.
-   */
-  claimed(g: number, members: string[]): Assignment | null {
-    const claims = this.planned.get(g);
-    if (claims === undefined) return null;
-    const owner = new Map<string, { name: string; gen: number }>();
-    for (const name of [...members].sort()) {
-      const c = claims[name];
-      if (c == null || c.generation < 0) continue;
-      for (const [t, ps] of Object.entries(c.owned)) {
-        for (const p of ps) {
-          const k = `${t}\u0000${p}`;
-          if ((owner.get(k)?.gen ?? -1) < c.generation) owner.set(k, { name, gen: c.generation });
-        }
-      }
-    }
-    const out: Assignment = new Map(members.map((m) => [m, new Map<string, number[]>()]));
-    for (const [k, { name }] of owner) {
-      const [t, p] = k.split('\u0000') as [string, string];
-      const ts = out.get(name)!;
-      ts.set(t, [...(ts.get(t) ?? []), Number(p)]);
-    }
-    return out;
-  }
-  /** What each of `members` held before generation g (its latest assignment), the newest generation winning a partition. */
-  before(g: number, members: string[]): Assignment {
-    const latest = new Map<string, Join>();
-    for (const j of this.joins) if (j.generation < g && members.includes(j.name) && (latest.get(j.name)?.generation ?? -1) < j.generation) latest.set(j.name, j);
-    const owner = new Map<string, { name: string; gen: number }>();
-    for (const j of latest.values()) {
-      for (const [t, ps] of Object.entries(j.assignment)) {
-        for (const p of ps) {
-          const k = `${t}\u0000${p}`;
-          if ((owner.get(k)?.gen ?? -1) < j.generation) owner.set(k, { name: j.name, gen: j.generation });
-        }
-      }
-    }
-    const out: Assignment = new Map(members.map((m) => [m, new Map<string, number[]>()]));
-    for (const [k, { name }] of owner) {
-      const [t, p] = k.split('\u0000') as [string, string];
-      const ts = out.get(name)!;
-      ts.set(t, [...(ts.get(t) ?? []), Number(p)]);
-    }
-    return out;
-  }
-}
-
-function snapshot(a: Assignment): string {
-  const topicsOf = (ts: Map<string, number[]>) => [...ts].filter(([, ps]) => ps.length > 0).sort(([x], [y]) => (x < y ? -1 : 1)).map(([t, ps]) => [t, [...ps].sort((x, y) => x - y)]);
-  return JSON.stringify([...a].sort(([x], [y]) => (x < y ? -1 : 1)).map(([m, ts]) => [m, topicsOf(ts)]));
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('a group of @platformatic/kafka and KafkaJS members (real broker, member processes)', () => {
   const brokers = useSharedBroker();
-  const members: Member[] = [];
+  const members: MemberProcess[] = [];
   afterAll(async () => {
     await Promise.all(members.map((c) => c.kill()));
   });
@@ -218,8 +58,8 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
       });
       const log = new GroupLog();
       const stopped = new Set<string>();
-      const start = (name: string): Member => {
-        const m = new Member(name, name.startsWith('k') ? 'kafkajs' : 'platformatic', brokers(), groupId, topics, log);
+      const start = (name: string): MemberProcess => {
+        const m = new MemberProcess(name, CHILD[name.startsWith('k') ? 'kafkajs' : 'platformatic'], brokers(), groupId, topics, log);
         members.push(m);
         return m;
       };
@@ -378,7 +218,7 @@ describe('a group of @platformatic/kafka and KafkaJS members (real broker, membe
 
 describe('@platformatic/kafka members behind a KafkaJS leader (real broker)', () => {
   const brokers = useSharedBroker();
-  const members: Member[] = [];
+  const members: MemberProcess[] = [];
   afterAll(async () => {
     await Promise.all(members.map((c) => c.kill()));
   });
@@ -401,8 +241,8 @@ describe('@platformatic/kafka members behind a KafkaJS leader (real broker)', ()
       }
     });
     const log = new GroupLog();
-    const start = (name: string): Member => {
-      const m = new Member(name, name.startsWith('k') ? 'kafkajs' : 'platformatic', brokers(), groupId, topics, log);
+    const start = (name: string): MemberProcess => {
+      const m = new MemberProcess(name, CHILD[name.startsWith('k') ? 'kafkajs' : 'platformatic'], brokers(), groupId, topics, log);
       members.push(m);
       return m;
     };
@@ -457,7 +297,7 @@ describe('@platformatic/kafka members behind a KafkaJS leader (real broker)', ()
 
 describe('a group of @platformatic/kafka members only (real broker)', () => {
   const brokers = useSharedBroker();
-  const members: Member[] = [];
+  const members: MemberProcess[] = [];
   afterAll(async () => {
     await Promise.all(members.map((c) => c.kill()));
   });
@@ -490,7 +330,7 @@ describe('a group of @platformatic/kafka members only (real broker)', () => {
         return owned.length === total && new Set(owned).size === total ? g : undefined;
       });
     for (const name of names) {
-      const m = new Member(name, 'platformatic', brokers(), groupId, topics, log);
+      const m = new MemberProcess(name, CHILD.platformatic, brokers(), groupId, topics, log);
       members.push(m);
       await m.ready;
     }
