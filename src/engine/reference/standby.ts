@@ -1,6 +1,8 @@
 // Standby-selection kernels: the pure-TS twin of
 // assembly/standby.ts. Written in the same flat, index-based style as the
-// AssemblyScript so the two can be read side by side.
+// AssemblyScript so the two can be read side by side: each step's state is a
+// small class (the heaps, the set search, the repair, Kafka's placement) whose
+// methods carry the names of the AssemblyScript's functions where they match one.
 //
 // Clients are indices in ProcessId order, so "smallest index" is Kafka's
 // tie-break. Load is the integer count (active + standby) over capacity;
@@ -388,15 +390,15 @@ class SetSearcher implements SetSearch {
     let n = 0;
     while (n < W && out[t * W + n]! >= 0) n++;
     if (n === 0 || this.atBound(t, n)) return false;
-    const r = this.release(t, n);
+    const r = this.releaseMembers(t, n);
     this.bestVec.set(this.curVec);
     this.found = false;
     this.bestHeavy = -1;
     if (r > 0) {
-      this.greedy(r);
-      this.depthFirst(r);
+      this.greedyGuess(r);
+      this.searchGroups(r);
     }
-    this.apply(t, n);
+    this.applySet(t, n);
     return this.found;
   }
 
@@ -422,7 +424,7 @@ class SetSearcher implements SetSearch {
   }
 
   /** Releases the members that may leave (their load and count drop); the others stay (keep[j]). Returns how many left. */
-  private release(t: number, n: number): number {
+  private releaseMembers(t: number, n: number): number {
     const { p, out, W, load, count, keep } = this;
     let r = 0;
     for (let j = 0; j < n; j++) {
@@ -460,7 +462,7 @@ class SetSearcher implements SetSearch {
   }
 
   /** A greedy first guess: each pick the group adding the most (ties: the heaps' order); then the picks are undone. */
-  private greedy(r: number): void {
+  private greedyGuess(r: number): void {
     const { pick, held } = this;
     let d = 0;
     for (; d < r; d++) {
@@ -500,7 +502,7 @@ class SetSearcher implements SetSearch {
   }
 
   /** Depth-first over multisets of groups (nondecreasing group index), at most SET_SEARCH_BUDGET nodes. */
-  private depthFirst(r: number): void {
+  private searchGroups(r: number): void {
     const { pick, pickGroup, held, G, heaps } = this;
     let nodes = 0;
     let d = 0;
@@ -545,7 +547,7 @@ class SetSearcher implements SetSearch {
   }
 
   /** Apply: the members that stayed, then the best set; or the released members back where they were. */
-  private apply(t: number, n: number): void {
+  private applySet(t: number, n: number): void {
     const { out, W, keep, oldSet, load, count, found } = this;
     let j = 0;
     if (found) for (let i = 0; i < n; i++) if (keep[i]) out[t * W + j++] = oldSet[i]!;
@@ -933,9 +935,9 @@ function sortBy(order: Int32Array, n: number, first: (a: number, b: number) => b
 function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
   const kafka = new KafkaPlacement(p);
   const tagAware = (flags & KAFKA_TAG_AWARE) !== 0;
-  if (tagAware) kafka.tagAware((flags & NEED_EXACT) !== 0);
+  if (tagAware) kafka.tagAwarePass((flags & NEED_EXACT) !== 0);
   // DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one.
-  kafka.fallback(tagAware ? fallbackOrder : undefined);
+  kafka.fallbackPass(tagAware ? fallbackOrder : undefined);
   return kafka.out;
 }
 
@@ -971,7 +973,7 @@ class KafkaPlacement {
   }
 
   /** ClientTagAwareStandbyTaskAssignor's pass: per task in TaskId order, each standby outside the values used so far. */
-  tagAware(needExact: boolean): void {
+  tagAwarePass(needExact: boolean): void {
     const { p, K, remaining, exhausted, usedVal } = this;
     for (let t = 0; t < this.T; t++) {
       const a = p.active[t]!;
@@ -1002,7 +1004,7 @@ class KafkaPlacement {
   }
 
   /** The tag-blind pass over the tasks in `order` (TaskId order when undefined): the least loaded free client for each standby left. */
-  fallback(order: Int32Array | undefined): void {
+  fallbackPass(order: Int32Array | undefined): void {
     const remaining = this.remaining;
     for (let i = 0; i < this.T; i++) {
       const t = order !== undefined ? order[i]! : i;
