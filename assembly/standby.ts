@@ -481,11 +481,29 @@ function fullSpread(t: i32, n: i32): bool {
 
 /** setSearch().search(t) of the reference: task t's standbys re-chosen as the set with the best spread, if strictly better. */
 function searchSet(t: i32): bool {
-  const K = sK, G = sG, W = sW;
+  const W = sW;
   let n = 0;
   while (n < W && ld(sOut, t * W + n) >= 0) n++;
   if (n == 0) return false;
   if (ld(sHolderStart, t) == ld(sHolderStart, t + 1) && fullSpread(t, n)) return false;
+  if (atBound(t, n)) return false;
+  const r = releaseMembers(t, n);
+  for (let k = 0; k < sK; k++) st(sBestVec, k, ld(sCurVec, k));
+  sFound = false;
+  sBestHeavy = -1;
+  if (r > 0) {
+    greedyGuess(r);
+    searchGroups(r);
+  }
+  applySet(t, n);
+  return sFound;
+}
+
+// searchSet's steps, each used once: inlined, so the kernel is the one it was as a single function.
+
+/** Counts task t's copies (a new stamp) into sCurVec; true when its n standbys already reach the most spread any set could. */
+@inline function atBound(t: i32, n: i32): bool {
+  const K = sK, W = sW;
   sStamp++;
   const stamp = sStamp;
   for (let k = 0; k < K; k++) st(sVec, k, 0);
@@ -505,7 +523,12 @@ function searchSet(t: i32): bool {
   }
   for (let j = 0; j < n; j++) sAdd(ld(sOut, t * W + j));
   for (let k = 0; k < K; k++) st(sCurVec, k, ld(sVec, k));
-  if (compareSpread(sCurVec, sUb, K) == 0) return false;
+  return compareSpread(sCurVec, sUb, K) == 0;
+}
+
+/** Releases the members that may leave (their load and count drop); the others stay (sKeep). Returns how many left. */
+@inline function releaseMembers(t: i32, n: i32): i32 {
+  const W = sW, stamp = sStamp;
   let r = 0;
   for (let j = 0; j < n; j++) {
     const c = ld(sOut, t * W + j);
@@ -523,82 +546,90 @@ function searchSet(t: i32): bool {
       st(sHeld, c, stamp);
     }
   }
-  for (let k = 0; k < K; k++) st(sBestVec, k, ld(sCurVec, k));
-  sFound = false;
-  sBestHeavy = -1;
-  if (r > 0) {
-    // A greedy first guess: each pick the group adding the most (ties: the heaps' order).
-    let d = 0;
-    for (; d < r; d++) {
-      let bc = -1;
-      let bAdd = -1;
-      for (let g = 0; g < G; g++) {
-        const y = bestFree(g, sHeld, stamp);
-        if (y < 0) continue;
-        let gain = 0;
-        for (let k = 0; k < K; k++) {
-          const v = ld(sCv, y * K + k);
-          gain = gain * 2 + (v >= 0 && (ld(sSeenAt, v) != stamp || ld(sSeen, v) == 0) ? 1 : 0);
-        }
-        if (gain > bAdd || (gain == bAdd && before(y, bc))) {
-          bAdd = gain;
-          bc = y;
-        }
+  return r;
+}
+
+/** A greedy first guess: each pick the group adding the most (ties: the heaps' order); then the picks are undone. */
+@inline function greedyGuess(r: i32): void {
+  const K = sK, G = sG, stamp = sStamp;
+  let d = 0;
+  for (; d < r; d++) {
+    let bc = -1;
+    let bAdd = -1;
+    for (let g = 0; g < G; g++) {
+      const y = bestFree(g, sHeld, stamp);
+      if (y < 0) continue;
+      let gain = 0;
+      for (let k = 0; k < K; k++) {
+        const v = ld(sCv, y * K + k);
+        gain = gain * 2 + (v >= 0 && (ld(sSeenAt, v) != stamp || ld(sSeen, v) == 0) ? 1 : 0);
       }
-      if (bc < 0) break;
-      st(sPick, d, bc);
-      sAdd(bc);
-      st(sHeld, bc, stamp);
+      if (gain > bAdd || (gain == bAdd && before(y, bc))) {
+        bAdd = gain;
+        bc = y;
+      }
     }
-    if (d == r) leaf(r);
-    for (let i = d - 1; i >= 0; i--) {
-      sRemove(ld(sPick, i));
-      st(sHeld, ld(sPick, i), 0);
+    if (bc < 0) break;
+    st(sPick, d, bc);
+    sAdd(bc);
+    st(sHeld, bc, stamp);
+  }
+  if (d == r) leaf(r);
+  for (let i = d - 1; i >= 0; i--) {
+    sRemove(ld(sPick, i));
+    st(sHeld, ld(sPick, i), 0);
+  }
+}
+
+/** Depth-first over multisets of groups (nondecreasing group index), at most SET_SEARCH_BUDGET nodes. */
+@inline function searchGroups(r: i32): void {
+  const G = sG, stamp = sStamp;
+  let nodes = 0;
+  let d = 0;
+  st(sPickGroup, 0, -1);
+  st(sPick, 0, -1);
+  while (d >= 0) {
+    const pd = ld(sPick, d);
+    if (pd >= 0) {
+      sRemove(pd);
+      st(sHeld, pd, 0);
+      st(sPick, d, -1);
     }
-    // Depth-first over multisets of groups (nondecreasing group index).
-    let nodes = 0;
-    d = 0;
-    st(sPickGroup, 0, -1);
-    st(sPick, 0, -1);
-    while (d >= 0) {
-      const pd = ld(sPick, d);
-      if (pd >= 0) {
-        sRemove(pd);
-        st(sHeld, pd, 0);
-        st(sPick, d, -1);
-      }
-      const pg = ld(sPickGroup, d);
-      let g = pg >= 0 ? pg + 1 : d > 0 ? ld(sPickGroup, d - 1) : 0;
-      let advanced = false;
-      for (; g < G && nodes < SET_SEARCH_BUDGET; g++) {
-        nodes++;
-        const y = bestFree(g, sHeld, stamp);
-        if (y < 0) continue;
-        sAdd(y);
-        if (!promising(r - d - 1, sFound)) {
-          sRemove(y);
-          continue;
-        }
-        st(sPick, d, y);
-        st(sPickGroup, d, g);
-        st(sHeld, y, stamp);
-        advanced = true;
-        break;
-      }
-      if (!advanced) {
-        st(sPickGroup, d, -1);
-        d--;
+    const pg = ld(sPickGroup, d);
+    let g = pg >= 0 ? pg + 1 : d > 0 ? ld(sPickGroup, d - 1) : 0;
+    let advanced = false;
+    for (; g < G && nodes < SET_SEARCH_BUDGET; g++) {
+      nodes++;
+      const y = bestFree(g, sHeld, stamp);
+      if (y < 0) continue;
+      sAdd(y);
+      if (!promising(r - d - 1, sFound)) {
+        sRemove(y);
         continue;
       }
-      if (d + 1 == r) leaf(r);
-      else {
-        d++;
-        st(sPickGroup, d, -1);
-        st(sPick, d, -1);
-      }
+      st(sPick, d, y);
+      st(sPickGroup, d, g);
+      st(sHeld, y, stamp);
+      advanced = true;
+      break;
+    }
+    if (!advanced) {
+      st(sPickGroup, d, -1);
+      d--;
+      continue;
+    }
+    if (d + 1 == r) leaf(r);
+    else {
+      d++;
+      st(sPickGroup, d, -1);
+      st(sPick, d, -1);
     }
   }
-  // Apply: the members that stayed, then the best set; or the released members back where they were.
+}
+
+/** Apply: the members that stayed, then the best set; or the released members back where they were. */
+@inline function applySet(t: i32, n: i32): void {
+  const W = sW;
   const found = sFound;
   if (found) st(bDirty, t, 1);
   let j = 0;
@@ -612,7 +643,6 @@ function searchSet(t: i32): bool {
     st(gCount, c, ld(gCount, c) + 1);
     grew(c);
   }
-  return found;
 }
 
 /** chooseSets() of the reference: per task in TaskId order, the set of standbys with the best spread, if better than Kafka's. */
@@ -1360,53 +1390,75 @@ export function standbyKafka(
   kSeen = scratch(V, 0);
   const usedVal = scratch(V, 0);
   const exhausted = scratch(K, 0);
-  // With at most 32 groups, the groups each value id shuts out, as a bit set.
+  initValueGroups(G, K, V, groupValues);
+  if (tagAware) {
+    tagAwarePass(K, G, T, W, clientValues, distinct, groupValues, load, active, holderStart, holders, (flags & NEED_EXACT) != 0, remaining, filled, usedVal, exhausted, out);
+  }
+  fallbackPass(K, G, T, W, clientValues, groupValues, load, active, holderStart, holders, tagAware, fallbackOrder, remaining, filled, usedVal, exhausted, out);
+}
+
+// standbyKafka's steps, each used once: inlined, so the kernel is the one it was as a single function.
+
+/** With at most 32 groups, the groups each value id shuts out, as a bit set (poll's masked test). */
+@inline function initValueGroups(G: i32, K: i32, V: i32, groupValues: usize): void {
   pGroupsFit = G <= 32;
   pMasked = false;
   pValueGroups = scratch(V, 0);
-  if (pGroupsFit) {
-    for (let g = 0; g < G; g++) {
-      for (let k = 0; k < K; k++) {
-        const v = ld(groupValues, g * K + k);
-        if (v >= 0) st(pValueGroups, v, ld(pValueGroups, v) | (1 << g));
-      }
+  if (!pGroupsFit) return;
+  for (let g = 0; g < G; g++) {
+    for (let k = 0; k < K; k++) {
+      const v = ld(groupValues, g * K + k);
+      if (v >= 0) st(pValueGroups, v, ld(pValueGroups, v) | (1 << g));
     }
   }
+}
 
-  if (tagAware) {
-    for (let t = 0; t < T; t++) {
-      const a = ld(active, t);
-      if (a < 0) continue; // no active owner: left for the fallback
-      if (ld(remaining, t) <= 0 && (flags & NEED_EXACT) != 0) continue;
-      visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
-      for (let k = 0; k < K; k++) st(exhausted, k, 0);
-      pMasked = pGroupsFit;
-      pBlocked = 0;
-      let usedCount = 1;
-      let last = a;
-      let rem = ld(remaining, t);
-      do {
-        for (let k = 0; k < K; k++) {
-          const v = ld(clientValues, last * K + k);
-          if (v < 0) continue;
-          if (ld(distinct, k) <= usedCount) {
-            st(exhausted, k, 1);
-            pMasked = false; // an exhausted key lets groups through again: poll() checks each group
-          } else {
-            st(usedVal, v, bStamp);
-            pBlocked |= ld(pValueGroups, v);
-          }
+/** ClientTagAwareStandbyTaskAssignor's pass: per task in TaskId order, each standby outside the values used so far. */
+@inline function tagAwarePass(
+  K: i32, G: i32, T: i32, W: i32, clientValues: usize, distinct: usize, groupValues: usize,
+  load: usize, active: usize, holderStart: usize, holders: usize, needExact: bool,
+  remaining: usize, filled: usize, usedVal: usize, exhausted: usize, out: usize,
+): void {
+  for (let t = 0; t < T; t++) {
+    const a = ld(active, t);
+    if (a < 0) continue; // no active owner: left for the fallback
+    if (ld(remaining, t) <= 0 && needExact) continue;
+    visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
+    for (let k = 0; k < K; k++) st(exhausted, k, 0);
+    pMasked = pGroupsFit;
+    pBlocked = 0;
+    let usedCount = 1;
+    let last = a;
+    let rem = ld(remaining, t);
+    do {
+      for (let k = 0; k < K; k++) {
+        const v = ld(clientValues, last * K + k);
+        if (v < 0) continue;
+        if (ld(distinct, k) <= usedCount) {
+          st(exhausted, k, 1);
+          pMasked = false; // an exhausted key lets groups through again: poll() checks each group
+        } else {
+          st(usedVal, v, bStamp);
+          pBlocked |= ld(pValueGroups, v);
         }
-        const c = poll(true, G, K, groupValues, usedVal, exhausted);
-        if (c < 0) break;
-        assignSlot(t, c, K, T, W, clientValues, load, filled, out);
-        usedCount++;
-        rem--;
-        last = c;
-      } while (rem > 0);
-      st(remaining, t, rem);
-    }
+      }
+      const c = poll(true, G, K, groupValues, usedVal, exhausted);
+      if (c < 0) break;
+      assignSlot(t, c, K, T, W, clientValues, load, filled, out);
+      usedCount++;
+      rem--;
+      last = c;
+    } while (rem > 0);
+    st(remaining, t, rem);
   }
+}
+
+/** DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one (tasks in fallbackOrder). */
+@inline function fallbackPass(
+  K: i32, G: i32, T: i32, W: i32, clientValues: usize, groupValues: usize,
+  load: usize, active: usize, holderStart: usize, holders: usize, tagAware: bool, fallbackOrder: usize,
+  remaining: usize, filled: usize, usedVal: usize, exhausted: usize, out: usize,
+): void {
   // The fallback visits each task with standbys left once; it can stop after the last.
   let pending = 0;
   for (let t = 0; t < T; t++) if (ld(remaining, t) > 0) pending++;

@@ -76,21 +76,64 @@ function int32s(v: unknown, name: string, length?: number): Int32Array {
 
 /** Places standbys for a columnar cluster; see ColumnarCluster. `options` as for placeStandbys. */
 export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOptions = {}): ColumnarPlacement {
+  const mode = checkMode(options);
+  if (typeof input !== 'object' || input === null) fail(`the input must be an object of typed arrays, got ${describe(input)}`, '$');
+  // Checked in this order, so the first error reported is always the same one.
+  const { K, S } = checkScalars(input);
+  const capacity = checkCapacity(input);
+  const C = capacity.length;
+  const tags = int32s(input.tags, 'tags', C * K);
+  const { subs, parts } = checkTasks(input);
+  const T = subs.length;
+  const active = int32s(input.active, 'active', T);
+  const load = activeLoad(active, C);
+  addOtherLoad(input, load);
+  const { holderStart, holders } = checkExisting(input, active, load);
+  const { clientValues, values, distinct } = renumberTags(tags, C, K);
+  const zeroGuard = options.zeroStandbyGuard ?? true;
+  const p = finishProblem(mode, zeroGuard, S, { clients: C, keys: K, tasks: T, clientValues, values, distinct, load, capacity, active, holderStart, holders });
+  const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
+  const { out, orderExact } = runKernel(kernels, p, mode, K > 0, subs, parts, false);
+  const n = T * p.width;
+  return {
+    mode,
+    assignor: mode === 'balanced' ? 'balanced' : K > 0 ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor',
+    engine: kernels.name,
+    clients: C,
+    tasks: T,
+    width: p.width,
+    slots: out.subarray(0, n),
+    masks: out.subarray(n, 2 * n),
+    orderExact,
+  };
+}
+
+function checkMode(options: PlaceOptions): Mode {
   if (typeof options !== 'object' || options === null) throw new AssignorError('E_USAGE', `options must be an object, got ${describe(options)}`, 'options');
   const mode = options.mode ?? 'balanced';
   if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
-  if (typeof input !== 'object' || input === null) fail(`the input must be an object of typed arrays, got ${describe(input)}`, '$');
+  return mode;
+}
+
+function checkScalars(input: ColumnarCluster): { K: number; S: number } {
   const K = input.keys;
   if (typeof K !== 'number' || !Number.isInteger(K) || K < 0 || K > 5) fail(`keys must be an integer in [0, 5], got ${describe(K)}`, 'keys');
   const S = input.numStandbys;
   if (typeof S !== 'number' || !Number.isInteger(S) || S < 0 || S > 2147483647) fail(`numStandbys must be an integer in [0, 2147483647], got ${describe(S)}`, 'numStandbys');
+  return { K, S };
+}
+
+function checkCapacity(input: ColumnarCluster): Int32Array {
   const capacity = int32s(input.capacity, 'capacity');
-  const C = capacity.length;
-  for (let c = 0; c < C; c++) {
+  for (let c = 0; c < capacity.length; c++) {
     const x = capacity[c]!;
     if (x < 1 || x > MAX_CAPACITY) fail(`capacity[${c}] must be in [1, ${MAX_CAPACITY}] (stream threads), got ${x}`, `capacity[${c}]`);
   }
-  const tags = int32s(input.tags, 'tags', C * K);
+  return capacity;
+}
+
+/** The tasks' ids: non-negative, distinct and in TaskId order. */
+function checkTasks(input: ColumnarCluster): { subs: Int32Array; parts: Int32Array } {
   const subs = int32s(input.subtopology, 'subtopology');
   const T = subs.length;
   const parts = int32s(input.partition, 'partition', T);
@@ -101,48 +144,58 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
       fail(`tasks must be distinct and in TaskId order: task ${t} (${subs[t]}_${parts[t]}) comes after ${subs[t - 1]}_${parts[t - 1]}`, `subtopology[${t}]`);
     }
   }
-  const active = int32s(input.active, 'active', T);
+  return { subs, parts };
+}
+
+/** Each client's load from the actives it runs (after checking them). */
+function activeLoad(active: Int32Array, C: number): Int32Array {
   const load = new Int32Array(C);
-  for (let t = 0; t < T; t++) {
+  for (let t = 0; t < active.length; t++) {
     const a = active[t]!;
     if (a < -1 || a >= C) fail(`active[${t}] must be a client index in [0, ${C}) or -1, got ${a}`, `active[${t}]`);
     if (a >= 0) load[a]!++;
   }
-  if (input.otherLoad !== undefined) {
-    const other = int32s(input.otherLoad, 'otherLoad', C);
-    for (let c = 0; c < C; c++) {
-      if (other[c]! < 0 || other[c]! > MAX_OTHER_LOAD) fail(`otherLoad[${c}] must be in [0, ${MAX_OTHER_LOAD}], got ${other[c]}`, `otherLoad[${c}]`);
-      load[c]! += other[c]!;
-    }
-  }
-  let holderStart: Int32Array;
-  let holders: Int32Array;
-  if (input.standbyStart === undefined && input.standbyClients === undefined) {
-    holderStart = new Int32Array(T + 1);
-    holders = new Int32Array(0);
-  } else {
-    if (input.standbyStart === undefined || input.standbyClients === undefined) {
-      const given = input.standbyStart === undefined ? 'standbyClients' : 'standbyStart';
-      fail(`existing standbys need both standbyStart and standbyClients (or neither); only ${given} was given`, given === 'standbyStart' ? 'standbyClients' : 'standbyStart');
-    }
-    holderStart = int32s(input.standbyStart, 'standbyStart', T + 1);
-    holders = int32s(input.standbyClients, 'standbyClients');
-    if (holderStart[0] !== 0) fail(`standbyStart[0] must be 0, got ${holderStart[0]}`, 'standbyStart[0]');
-    if (holderStart[T] !== holders.length) fail(`standbyStart[${T}] must be standbyClients.length (${holders.length}), got ${holderStart[T]}`, `standbyStart[${T}]`);
-    for (let t = 0; t < T; t++) {
-      const h0 = holderStart[t]!, h1 = holderStart[t + 1]!;
-      if (h1 < h0) fail(`standbyStart must not decrease: standbyStart[${t + 1}] = ${h1} < ${h0}`, `standbyStart[${t + 1}]`);
-      for (let h = h0; h < h1; h++) {
-        const c = holders[h]!;
-        if (c < 0 || c >= C) fail(`standbyClients[${h}] must be a client index in [0, ${C}), got ${c}`, `standbyClients[${h}]`);
-        if (h > h0 && holders[h - 1]! >= c) fail(`task ${t}'s standby clients must be distinct and ascending: ${holders[h - 1]} then ${c}`, `standbyClients[${h}]`);
-        if (c === active[t]) fail(`client ${c} holds task ${t} both as active and as standby`, `standbyClients[${h}]`);
-        load[c]!++;
-      }
-    }
-  }
+  return load;
+}
 
-  // Value ids are renumbered globally in order of first appearance, as flatten() numbers tag values.
+function addOtherLoad(input: ColumnarCluster, load: Int32Array): void {
+  if (input.otherLoad === undefined) return;
+  const C = load.length;
+  const other = int32s(input.otherLoad, 'otherLoad', C);
+  for (let c = 0; c < C; c++) {
+    if (other[c]! < 0 || other[c]! > MAX_OTHER_LOAD) fail(`otherLoad[${c}] must be in [0, ${MAX_OTHER_LOAD}], got ${other[c]}`, `otherLoad[${c}]`);
+    load[c]! += other[c]!;
+  }
+}
+
+/** The existing standbys (both arrays or neither), checked and counted in `load`. */
+function checkExisting(input: ColumnarCluster, active: Int32Array, load: Int32Array): { holderStart: Int32Array; holders: Int32Array } {
+  const T = active.length, C = load.length;
+  if (input.standbyStart === undefined && input.standbyClients === undefined) return { holderStart: new Int32Array(T + 1), holders: new Int32Array(0) };
+  if (input.standbyStart === undefined || input.standbyClients === undefined) {
+    const given = input.standbyStart === undefined ? 'standbyClients' : 'standbyStart';
+    fail(`existing standbys need both standbyStart and standbyClients (or neither); only ${given} was given`, given === 'standbyStart' ? 'standbyClients' : 'standbyStart');
+  }
+  const holderStart = int32s(input.standbyStart, 'standbyStart', T + 1);
+  const holders = int32s(input.standbyClients, 'standbyClients');
+  if (holderStart[0] !== 0) fail(`standbyStart[0] must be 0, got ${holderStart[0]}`, 'standbyStart[0]');
+  if (holderStart[T] !== holders.length) fail(`standbyStart[${T}] must be standbyClients.length (${holders.length}), got ${holderStart[T]}`, `standbyStart[${T}]`);
+  for (let t = 0; t < T; t++) {
+    const h0 = holderStart[t]!, h1 = holderStart[t + 1]!;
+    if (h1 < h0) fail(`standbyStart must not decrease: standbyStart[${t + 1}] = ${h1} < ${h0}`, `standbyStart[${t + 1}]`);
+    for (let h = h0; h < h1; h++) {
+      const c = holders[h]!;
+      if (c < 0 || c >= C) fail(`standbyClients[${h}] must be a client index in [0, ${C}), got ${c}`, `standbyClients[${h}]`);
+      if (h > h0 && holders[h - 1]! >= c) fail(`task ${t}'s standby clients must be distinct and ascending: ${holders[h - 1]} then ${c}`, `standbyClients[${h}]`);
+      if (c === active[t]) fail(`client ${c} holds task ${t} both as active and as standby`, `standbyClients[${h}]`);
+      load[c]!++;
+    }
+  }
+  return { holderStart, holders };
+}
+
+/** Value ids are renumbered globally in order of first appearance, as flatten() numbers tag values. */
+function renumberTags(tags: Int32Array, C: number, K: number): { clientValues: Int32Array; values: number; distinct: Int32Array } {
   const clientValues = new Int32Array(C * K);
   const ids = Array.from({ length: K }, () => new Map<number, number>());
   let values = 0;
@@ -161,23 +214,7 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
     }
     clientValues[i] = g;
   }
-  const distinct = Int32Array.from(ids, (m) => m.size);
-  const zeroGuard = options.zeroStandbyGuard ?? true;
-  const p = finishProblem(mode, zeroGuard, S, { clients: C, keys: K, tasks: T, clientValues, values, distinct, load, capacity, active, holderStart, holders });
-  const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
-  const { out, orderExact } = runKernel(kernels, p, mode, K > 0, subs, parts, false);
-  const n = T * p.width;
-  return {
-    mode,
-    assignor: mode === 'balanced' ? 'balanced' : K > 0 ? 'ClientTagAwareStandbyTaskAssignor' : 'DefaultStandbyTaskAssignor',
-    engine: kernels.name,
-    clients: C,
-    tasks: T,
-    width: p.width,
-    slots: out.subarray(0, n),
-    masks: out.subarray(n, 2 * n),
-    orderExact,
-  };
+  return { clientValues, values, distinct: Int32Array.from(ids, (m) => m.size) };
 }
 
 /**

@@ -16,32 +16,8 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function htmlReport(r: PlacementReport, title = 'assignor standby report'): string {
-  const index = new Map(r.clients.map((c, i) => [c.id, i]));
-  const tasks = r.tasks.slice(0, HTML_MAX_TASKS).map((t) => ({
-    id: t.task,
-    a: t.active === null ? -1 : index.get(t.active)!,
-    e: t.existing.map((x) => [index.get(x.client)!, x.level]),
-    s: t.standbys.map((s) => [index.get(s.client)!, s.level, s.why ?? '']),
-    l: t.level,
-  }));
-  const data = {
-    mode: r.mode,
-    assignor: r.assignor,
-    engine: r.engine,
-    numStandbys: r.numStandbys,
-    keys: r.tagKeys,
-    totals: r.totals,
-    vsKafka: r.againstKafka ?? null,
-    warnings: r.warnings,
-    truncated: r.tasks.length - tasks.length,
-    clients: r.clients.map((c) => ({ id: c.id, t: r.tagKeys.map((k) => (Object.hasOwn(c.tags, k) ? c.tags[k]! : null)), cap: c.capacity, load: c.load, na: c.active.length, ns: c.standby.length })),
-    tasks,
-  };
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
+/** The page's style sheet (no user strings). */
+const PAGE_STYLE = `<style>
 body{font:13px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{padding:12px 18px;background:#1d2430;color:#fff}
 header h1{font-size:17px;margin:0 0 4px}
@@ -71,22 +47,10 @@ aside .box{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:10
 .legend i{display:inline-block;width:120px;height:10px;background:linear-gradient(90deg,hsl(140,60%,38%),hsl(60,70%,42%),hsl(0,70%,45%))}
 input{width:100%;box-sizing:border-box;padding:4px 6px}
 .none{font-style:italic;color:#57606a}
-</style></head>
-<body>
-<header><h1>${esc(title)}</h1><div class="sum" id="sum"></div></header>
-<main>
-<div id="gridwrap"><div id="grid"></div>
-<div class="legend">load <span id="lmin"></span><i></i><span id="lmax"></span>
-&nbsp; <b style="border:3px solid #111;padding:0 4px">A</b> active &nbsp; <b style="border:3px dashed #0b5cff;padding:0 4px">S</b> standby</div></div>
-<aside>
-<div class="box"><b>Tasks</b> <span class="sub">(click or hover to trace its copies)</span>
-<input id="filter" placeholder="filter, e.g. 0_1 or partial">
-<div id="tasklist"></div></div>
-<div class="box"><b>Details</b><div id="detail">Click a task or a client.</div></div>
-</aside>
-</main>
-<script id="data" type="application/json">${scriptJson(data)}</script>
-<script>
+</style>`;
+
+/** The page's script: it reads the data block and builds the grid, the task list and the details (no user strings). */
+const PAGE_SCRIPT = `<script>
 (function(){
 var D=JSON.parse(document.getElementById('data').textContent);
 var K=D.keys, C=D.clients, T=D.tasks;
@@ -149,7 +113,55 @@ if(D.warnings.length)document.getElementById('detail').textContent='warnings:\\n
 // Deep link: report.html#task=0_1 opens with that task traced.
 var m=/^#task=(.+)$/.exec(location.hash);if(m){var want=decodeURIComponent(m[1]);for(var i=0;i<T.length;i++)if(T[i].id===want){showTask(i);break;}}
 })();
-</script>
+</script>`;
+
+/** What the page embeds: the report's summary, every client, and the first HTML_MAX_TASKS tasks with clients as indices. */
+function pageData(r: PlacementReport): unknown {
+  const index = new Map(r.clients.map((c, i) => [c.id, i]));
+  const tasks = r.tasks.slice(0, HTML_MAX_TASKS).map((t) => ({
+    id: t.task,
+    a: t.active === null ? -1 : index.get(t.active)!,
+    e: t.existing.map((x) => [index.get(x.client)!, x.level]),
+    s: t.standbys.map((s) => [index.get(s.client)!, s.level, s.why ?? '']),
+    l: t.level,
+  }));
+  const data = {
+    mode: r.mode,
+    assignor: r.assignor,
+    engine: r.engine,
+    numStandbys: r.numStandbys,
+    keys: r.tagKeys,
+    totals: r.totals,
+    vsKafka: r.againstKafka ?? null,
+    warnings: r.warnings,
+    truncated: r.tasks.length - tasks.length,
+    clients: r.clients.map((c) => ({ id: c.id, t: r.tagKeys.map((k) => (Object.hasOwn(c.tags, k) ? c.tags[k]! : null)), cap: c.capacity, load: c.load, na: c.active.length, ns: c.standby.length })),
+    tasks,
+  };
+  return data;
+}
+
+export function htmlReport(r: PlacementReport, title = 'assignor standby report'): string {
+  const data = pageData(r);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${PAGE_STYLE}</head>
+<body>
+<header><h1>${esc(title)}</h1><div class="sum" id="sum"></div></header>
+<main>
+<div id="gridwrap"><div id="grid"></div>
+<div class="legend">load <span id="lmin"></span><i></i><span id="lmax"></span>
+&nbsp; <b style="border:3px solid #111;padding:0 4px">A</b> active &nbsp; <b style="border:3px dashed #0b5cff;padding:0 4px">S</b> standby</div></div>
+<aside>
+<div class="box"><b>Tasks</b> <span class="sub">(click or hover to trace its copies)</span>
+<input id="filter" placeholder="filter, e.g. 0_1 or partial">
+<div id="tasklist"></div></div>
+<div class="box"><b>Details</b><div id="detail">Click a task or a client.</div></div>
+</aside>
+</main>
+<script id="data" type="application/json">${scriptJson(data)}</script>
+${PAGE_SCRIPT}
 </body></html>
 `;
 }

@@ -137,8 +137,31 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
   const { spec, shared, numStandbys, tagKeys } = readSettings(input);
   const rawClients = spec.clients;
   if (!Array.isArray(rawClients)) return undefined;
+  const shape = listShape(rawClients);
+  if (shape === undefined) return undefined;
+  const byId = new Map<string, number>();
+  const own: ReturnType<typeof readClient>[] = new Array(rawClients.length);
+  const readOwn = (i: number): void => {
+    own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
+  };
+  const tasks = spec.tasks !== undefined ? givenTasks(spec.tasks, shape, readOwn) : listedTasks(shape, readOwn);
+  if (tasks === undefined) return undefined;
+  const cols: ClusterColumns = { subs: tasks.subs, parts: tasks.parts, lists: shape.lists, entryTask: tasks.entryTask, stateless: tasks.stateless };
+  if (!listsAreValid(cols, rawClients.length)) return undefined;
+  return clusterOfColumns(own, cols, numStandbys, tagKeys);
+}
+
+/** The clients' lists, each read once (a getter is not asked twice), and where each one's entries go. */
+interface ListShape {
+  activeLists: unknown[][];
+  standbyLists: unknown[][];
+  /** As ClusterColumns.lists. */
+  lists: Int32Array;
+  total: number;
+}
+
+function listShape(rawClients: unknown[]): ListShape | undefined {
   const N = rawClients.length;
-  // Each list is read once (a getter is not asked twice).
   const activeLists: unknown[][] = new Array(N);
   const standbyLists: unknown[][] = new Array(N);
   const lists = new Int32Array(2 * N + 1);
@@ -158,68 +181,82 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     total += s.length;
   }
   lists[2 * N] = total;
+  return { activeLists, standbyLists, lists, total };
+}
 
-  const byId = new Map<string, number>();
-  const own: ReturnType<typeof readClient>[] = new Array(N);
+/** The stateful tasks as columns, and each list entry's task among them. */
+type TaskLists = Pick<ClusterColumns, 'subs' | 'parts' | 'entryTask' | 'stateless'>;
+
+/** With "tasks": the stateful tasks first; then each list entry is looked up as it is read. */
+function givenTasks(list: unknown, shape: ListShape, readOwn: (i: number) => void): TaskLists | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const sorted = sortedTasks(list);
+  if (sorted === undefined) return undefined;
+  const { subs, parts } = sorted;
+  const { activeLists, standbyLists, lists, total } = shape;
   const entryTask = new Int32Array(total);
   const stateless = new Map<number, number>();
-  let subs: Int32Array;
-  let parts: Int32Array;
-  if (spec.tasks !== undefined) {
-    // The stateful tasks first; then each list entry is looked up as it is read.
-    const list = spec.tasks;
-    if (!Array.isArray(list)) return undefined;
-    // Usually given in TaskId order: read straight into the columns, and only when a task
-    // comes out of order collect the packed keys to sort them.
-    const n = list.length;
-    subs = new Int32Array(n);
-    parts = new Int32Array(n);
-    let ps = -1;
-    let pp = -1;
-    let i = 0;
-    for (; i < n; i++) {
-      if (!readTaskId(list[i])) return undefined;
-      const s = read.subtopology, q = read.partition;
-      if (s < ps || (s === ps && q <= pp)) break;
-      subs[i] = ps = s;
-      parts[i] = pp = q;
-    }
-    if (i < n) {
-      const keys = new Float64Array(n);
-      for (let j = 0; j < n; j++) if ((keys[j] = pack(list[j])) < 0) return undefined;
-      const cols = sortedDistinct(keys, true);
-      if (cols === undefined) return undefined;
-      ({ subs, parts } = cols);
-    }
-    const index = new TaskIndex(subs, parts);
-    for (let i = 0; i < N; i++) {
-      own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
-      for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
-        for (let j = 0; j < ids.length; j++) {
-          if (!readTaskId(ids[j])) return undefined;
-          const k = index.indexOf(read.subtopology, read.partition);
-          entryTask[from + j] = k;
-          if (k < 0) stateless.set(from + j, read.subtopology * 4294967296 + read.partition);
-        }
+  const index = new TaskIndex(subs, parts);
+  for (let i = 0; i < activeLists.length; i++) {
+    readOwn(i);
+    for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
+      for (let j = 0; j < ids.length; j++) {
+        if (!readTaskId(ids[j])) return undefined;
+        const k = index.indexOf(read.subtopology, read.partition);
+        entryTask[from + j] = k;
+        if (k < 0) stateless.set(from + j, read.subtopology * 4294967296 + read.partition);
       }
     }
-  } else {
-    // Every task named in some list is stateful: read all entries, then sort out the distinct ones.
-    const keys = new Float64Array(total);
-    for (let i = 0; i < N; i++) {
-      own[i] = readClient(rawClients[i], i, shared, tagKeys, byId);
-      for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
-        for (let j = 0; j < ids.length; j++) if ((keys[from + j] = pack(ids[j])) < 0) return undefined;
-      }
-    }
-    const index0 = keys.slice();
-    ({ subs, parts } = sortedDistinct(keys, false)!);
-    const index = new TaskIndex(subs, parts);
-    for (let e = 0; e < total; e++) entryTask[e] = index.indexOfKey(index0[e]!);
   }
+  return { subs, parts, entryTask, stateless };
+}
 
-  // The object path's checks on the lists (any failure: undefined, and the object path reports it).
-  const T = subs.length;
+/**
+ * "tasks" as columns in TaskId order. Usually given in that order: read straight into the columns,
+ * and only when a task comes out of order collect the packed keys to sort them.
+ */
+function sortedTasks(list: unknown[]): { subs: Int32Array; parts: Int32Array } | undefined {
+  const n = list.length;
+  const subs = new Int32Array(n);
+  const parts = new Int32Array(n);
+  let ps = -1;
+  let pp = -1;
+  let i = 0;
+  for (; i < n; i++) {
+    if (!readTaskId(list[i])) return undefined;
+    const s = read.subtopology, q = read.partition;
+    if (s < ps || (s === ps && q <= pp)) break;
+    subs[i] = ps = s;
+    parts[i] = pp = q;
+  }
+  if (i === n) return { subs, parts };
+  const keys = new Float64Array(n);
+  for (let j = 0; j < n; j++) if ((keys[j] = pack(list[j])) < 0) return undefined;
+  return sortedDistinct(keys, true);
+}
+
+/** Without "tasks": every task named in some list is stateful; read all entries, then sort out the distinct ones. */
+function listedTasks(shape: ListShape, readOwn: (i: number) => void): TaskLists | undefined {
+  const { activeLists, standbyLists, lists, total } = shape;
+  const keys = new Float64Array(total);
+  for (let i = 0; i < activeLists.length; i++) {
+    readOwn(i);
+    for (const [from, ids] of [[lists[2 * i]!, activeLists[i]!], [lists[2 * i + 1]!, standbyLists[i]!]] as const) {
+      for (let j = 0; j < ids.length; j++) if ((keys[from + j] = pack(ids[j])) < 0) return undefined;
+    }
+  }
+  const index0 = keys.slice();
+  const { subs, parts } = sortedDistinct(keys, false)!;
+  const index = new TaskIndex(subs, parts);
+  const entryTask = new Int32Array(total);
+  for (let e = 0; e < total; e++) entryTask[e] = index.indexOfKey(index0[e]!);
+  return { subs, parts, entryTask, stateless: new Map<number, number>() };
+}
+
+/** The object path's checks on the lists (any failure: false, and the object path reports it). */
+function listsAreValid(cols: ClusterColumns, N: number): boolean {
+  const { lists, entryTask, stateless } = cols;
+  const T = cols.subs.length;
   // 1 + input index of the client running the task as active; when nobody holds standbys,
   // only whether it runs anywhere matters, and a byte says that.
   const owner = lists[2 * N]! === countActives(lists, N) ? new Uint8Array(T) : new Int32Array(T);
@@ -232,11 +269,11 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
       const k = entryTask[e]!;
       if (k >= 0) {
         // Listed twice, or active on two clients.
-        if (owner[k] !== 0) return undefined;
+        if (owner[k] !== 0) return false;
         owner[k] = stamp === undefined ? 1 : i + 1;
       } else {
         const key = stateless.get(e)!;
-        if (statelessSeen.has(key)) return undefined;
+        if (statelessSeen.has(key)) return false;
         statelessSeen.add(key);
       }
     }
@@ -244,17 +281,11 @@ export function normalizeColumns(input: unknown): Cluster | undefined {
     for (let e = a1; e < s1; e++) {
       const k = entryTask[e]!;
       // Not stateful, listed twice, or also active here.
-      if (k < 0 || stamp![k] === serial || owner[k] === i + 1) return undefined;
+      if (k < 0 || stamp![k] === serial || owner[k] === i + 1) return false;
       stamp![k] = serial;
     }
   }
-
-  const cols: ClusterColumns = { subs, parts, lists, entryTask, stateless };
-  const objects = new TaskObjects(cols);
-  const clients: Client[] = own.map((c, i) => new ColumnClient(c.id, c.key, c.tags, c.capacity, i, objects, lists));
-  const cluster = new ColumnCluster(sortClients(clients), numStandbys, tagKeys, objects);
-  columnsOf.set(cluster, cols);
-  return markNormalized(cluster);
+  return true;
 }
 
 /**

@@ -9,7 +9,7 @@
 // reports an error, it only gives up.
 import { Buffer, constants as bufferConstants } from 'node:buffer';
 import { AssignorError } from '../errors.js';
-import { processKey } from './process-id.js';
+import { processKey, type ProcessKey } from './process-id.js';
 import { PACKED_SUBTOPOLOGY_LIMIT } from './task-id.js';
 import { parseStreamsProperties, validateRackAwareness } from './properties.js';
 import { MAX_CAPACITY, type Cluster } from './input.js';
@@ -374,6 +374,23 @@ export function scanCluster(bytes: Uint8Array): Cluster | undefined {
 }
 
 function scan(sc: Scanner): Cluster {
+  const top = readTop(sc);
+  const keys = checkClients(sc, top.raw, top.tagKeys);
+  const { taskIndex, subs, parts } = statefulTasks(sc, top.taskNums);
+  const { starts, entryTask, stateless } = entryColumns(sc, top.raw, taskIndex);
+  const own = top.raw.map((c, i) => ({ id: c.id, key: keys[i]!, tags: c.tags, capacity: c.capacity }));
+  return clusterOfColumns(own, { subs, parts, lists: starts, entryTask, stateless }, top.numStandbys, top.tagKeys);
+}
+
+interface Top {
+  numStandbys: number;
+  tagKeys: string[];
+  raw: RawClient[];
+  taskNums: List | undefined;
+}
+
+/** The top-level object's fields, in any order, each at most once; then the end of the text. */
+function readTop(sc: Scanner): Top {
   const defaults = parseStreamsProperties(new Map(), { checkConfiguredTags: false });
   let numStandbys = defaults.numStandbyReplicas;
   let tagKeys = defaults.rackAwareAssignmentTags;
@@ -393,13 +410,15 @@ function scan(sc: Scanner): Cluster {
   }
   if (sc.next() !== -1) giveUp();
   if (raw === undefined || tagKeys.length > 5 || new Set(tagKeys).size !== tagKeys.length) giveUp();
+  return { numStandbys, tagKeys, raw, taskNums };
+}
 
-  // normalizeCluster's checks, in terms of task numbers.
-  const tt = sc.tasks;
+/** normalizeCluster's checks on the clients, in terms of task numbers; their ProcessKeys in input order. */
+function checkClients(sc: Scanner, raw: RawClient[], tagKeys: string[]): ProcessKey[] {
   const lists = sc.lists;
-  const owner = tt.owner;
+  const owner = sc.tasks.owner;
   const byId = new Set<string>();
-  const keys = raw.map((c, i) => {
+  return raw.map((c, i) => {
     const key = processKey(c.id);
     if (c.id === '' || byId.has(key.canonical)) giveUp();
     byId.add(key.canonical);
@@ -411,8 +430,12 @@ function scan(sc: Scanner): Cluster {
     for (let x = c.standby.from; x < c.standby.to; x++) if (owner[lists[x]!] === i + 1) giveUp();
     return key;
   });
+}
 
-  // The stateful tasks (all, without "tasks") in TaskId order, and each list entry's task among them.
+/** The stateful tasks (all, without "tasks") in TaskId order, and each task number's index among them (-1: stateless). */
+function statefulTasks(sc: Scanner, taskNums: List | undefined): { taskIndex: Int32Array; subs: Int32Array; parts: Int32Array } {
+  const tt = sc.tasks;
+  const lists = sc.lists;
   const order = tt.sorted();
   const stateful = new Uint8Array(tt.count);
   if (taskNums === undefined) stateful.fill(1);
@@ -426,7 +449,13 @@ function scan(sc: Scanner): Cluster {
     subs[taskIndex[k]!] = tt.subs[k]!;
     parts[taskIndex[k]!] = tt.parts[k]!;
   }
-  // Entries client by client, actives then standbys (the columns' layout), whatever the field order in the file.
+  return { taskIndex, subs, parts };
+}
+
+/** Entries client by client, actives then standbys (the columns' layout), whatever the field order in the file. */
+function entryColumns(sc: Scanner, raw: RawClient[], taskIndex: Int32Array): { starts: Int32Array; entryTask: Int32Array; stateless: Map<number, number> } {
+  const tt = sc.tasks;
+  const lists = sc.lists;
   const N = raw.length;
   const starts = new Int32Array(2 * N + 1);
   let total = 0;
@@ -454,8 +483,7 @@ function scan(sc: Scanner): Cluster {
       }
     }
   }
-  const own = raw.map((c, i) => ({ id: c.id, key: keys[i]!, tags: c.tags, capacity: c.capacity }));
-  return clusterOfColumns(own, { subs, parts, lists: starts, entryTask, stateless }, numStandbys, tagKeys);
+  return { starts, entryTask, stateless };
 }
 
 const NO_TASKS: List = { from: 0, to: 0 };

@@ -213,6 +213,109 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 const enc = (s: string): Uint8Array => utf8.encode(s);
 
+// Fixed fragments. A standby or existing entry (depth 4: fields at 10 spaces) is its client's
+// opening (per client) + its mask's level and differsOn lines (per key mask) + ENTRY_END.
+const ENTRY_END = enc('\n        }');
+const COMMA_NL = enc(',\n');
+const NL = enc('\n');
+const TASK_OPEN = enc('    {\n      "task": ');
+const ACTIVE_NULL = enc(',\n      "active": null,\n');
+const EXISTING_EMPTY = enc('      "existing": [],\n');
+const EXISTING_OPEN = enc('      "existing": [\n');
+const STANDBYS_EMPTY = enc('      "standbys": [],\n');
+const STANDBYS_OPEN = enc('      "standbys": [\n');
+const LIST_CLOSE = enc('      ],\n');
+const WHY = enc(',\n          "why": ');
+const NO_EXISTING_STANDBYS_OPEN = enc('      "existing": [],\n      "standbys": [\n');
+const LIST_END = enc('\n      ]');
+/** Marks a task end not built yet. */
+const NO_END = -(1 << 30);
+
+/**
+ * The fragments of the tasks' part, kept once in the output's arena (Bytes.keep), as handles.
+ * Closings 0 .. 2^K - 1 end a task after a standby of that mask; closeList after a list whose last
+ * entry is written; closeEmpty is "standbys": [].
+ */
+class Fragments {
+  readonly b: Bytes;
+  /** Per mask: its "level" and "differsOn" lines, and its level as a number (LEVEL_NUMBER). */
+  readonly maskLines: Uint8Array[] = [];
+  readonly maskLevelNumber: number[] = [];
+  /** Per client: its entry's opening; its "active" line; that line with no existing standbys and new ones following. */
+  readonly head: number[];
+  readonly active: number[];
+  readonly activeOpen: number[];
+  /** Per mask m: an entry's lines and end, then ",\n" (2m) or "\n" (2m + 1). */
+  readonly maskEnd: number[];
+  readonly taskOpen: number;
+  readonly activeNull: number;
+  readonly existingEmpty: number;
+  readonly existingOpen: number;
+  readonly standbysOpen: number;
+  readonly listClose: number;
+  readonly noExistingStandbysOpen: number;
+  readonly closeList: number;
+  readonly closeEmpty: number;
+  private readonly ends = new Map<number, Map<number, Int32Array>>();
+  private lastAsked = -1;
+  private lastUnplaced = -1;
+  private endTable: Int32Array = new Int32Array(0);
+
+  constructor(K: number, tagKeys: readonly string[], ids: readonly string[], chunk: number, reuse: boolean) {
+    for (let m = 0; m < 1 << K; m++) {
+      const level = levelOf(m, K);
+      this.maskLevelNumber.push(LEVEL_NUMBER[level]);
+      const differs = keysOf(m, tagKeys).map((k) => JSON.stringify(k));
+      this.maskLines.push(enc(`          "level": ${JSON.stringify(level)},\n          "differsOn": ${stringList(differs, '          ')}`));
+    }
+    this.closeList = 1 << K;
+    this.closeEmpty = this.closeList + 1;
+    const entryHead = ids.map((id) => enc(`        {\n          "client": ${JSON.stringify(id)},\n`));
+    const activeLine = ids.map((id) => enc(`,\n      "active": ${JSON.stringify(id)},\n`));
+    // A standby or existing entry without a reason: its client's opening, then its mask's lines and end.
+    const maskEnds: Uint8Array[] = [];
+    for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...this.maskLines[m]!, ...ENTRY_END, ...end]));
+    const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
+    let arena = 1 << 16; // room for the task ends
+    for (const list of [entryHead, activeLine, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
+    arena += ids.length * NO_EXISTING_STANDBYS_OPEN.length;
+    const b = (this.b = new Bytes(chunk, arena, reuse));
+    this.head = entryHead.map((x) => b.keep(x));
+    this.active = activeLine.map((x) => b.keep(x));
+    // The common case in one copy: the active's line, no existing standbys, new ones follow.
+    this.activeOpen = activeLine.map((x) => b.keep(concat(x, NO_EXISTING_STANDBYS_OPEN)));
+    this.maskEnd = maskEnds.map((x) => b.keep(x));
+    [this.taskOpen, this.activeNull, this.existingEmpty, this.existingOpen, , this.standbysOpen, this.listClose, this.noExistingStandbysOpen] = fixed.map((x) => b.keep(x));
+  }
+
+  /**
+   * A task's end, in one copy: what closes its standby list (the last standby's mask lines and end
+   * and the list's close, or the list's close alone, or an empty list), its level, askedFor and
+   * unplaced, and the next task's opening. Few distinct ones: by (askedFor, unplaced), one table of
+   * (closing, level, last). Two levels of keys, because askedFor and unplaced each reach 2^31.
+   */
+  taskEnd(closing: number, level: number, asked: number, unplaced: number, last: boolean): number {
+    if (asked !== this.lastAsked || unplaced !== this.lastUnplaced) {
+      let byAsked = this.ends.get(asked);
+      if (byAsked === undefined) this.ends.set(asked, (byAsked = new Map()));
+      let table = byAsked.get(unplaced);
+      if (table === undefined) byAsked.set(unplaced, (table = new Int32Array((this.closeEmpty + 1) * 5 * 2).fill(NO_END)));
+      this.endTable = table;
+      this.lastAsked = asked;
+      this.lastUnplaced = unplaced;
+    }
+    const key = (closing * 5 + level) * 2 + (last ? 1 : 0);
+    let h = this.endTable[key]!;
+    if (h === NO_END) {
+      const head = closing < this.closeList ? [...this.maskLines[closing]!, ...ENTRY_END, ...NL, ...LIST_CLOSE] : closing === this.closeList ? [...LIST_CLOSE] : [...STANDBYS_EMPTY];
+      const tailText = `      "level": "${LEVEL_NAMES[level]}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n    {\n      "task": '}`;
+      h = this.b.keep(Uint8Array.from([...head, ...enc(tailText)]));
+      this.endTable[key] = h;
+    }
+    return h;
+  }
+}
+
 export interface ReportJsonOptions {
   /**
    * Hand out views of two internal buffers used in turn instead of a copy of each piece:
@@ -234,108 +337,42 @@ export function reportJson(pl: StandbyPlacement, kafka?: StandbyPlacement, chunk
 }
 
 function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined, chunk: number, onTask: ((done: number) => void) | undefined, reuse: boolean): Generator<Uint8Array> {
-  const { cluster } = pl;
-  const p = pl.flat.problem;
-  const K = p.keys;
-  const W = pl.width;
-  const T = p.tasks;
-  const C = p.clients;
-  const tagKeys = cluster.tagKeys;
-  // A cluster from normalizeCluster's fast path keeps its task lists as columns: read them there,
-  // rather than make a TaskId object per list entry.
-  const cols = clusterColumns(cluster);
-  // Task ids as numbers: the clients' lists name tasks in random order, and typed arrays stay in cache where a million objects do not.
-  const subs = pl.flat.subtopologies;
-  const parts = pl.flat.partitions;
-  const ids = cluster.clients.map((c) => c.id);
-  const exMasks = existingMasks(pl);
-  const range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
-  const groupSize = new Int32Array(p.groups);
-  for (let c = 0; c < C; c++) groupSize[p.groupOf[c]!]!++;
+  const ids = pl.cluster.clients.map((c) => c.id);
+  const tasks = new TaskWriter(pl, kafka, new Fragments(pl.flat.problem.keys, pl.cluster.tagKeys, ids, chunk, reuse));
+  const b = tasks.b;
+  writeHead(b, pl, kafka);
+  const copies = countCopies(pl);
+  yield* writeWarnings(b, pl, copies);
+  yield* tasks.write(copies, onTask);
+  yield* writeClients(b, pl, ids);
+  b.text('}\n');
+  yield b.take();
+}
 
-  // Fragments, encoded once. A standby or existing entry (depth 4: fields at 10 spaces) is
-  // its client's opening (per client) + its mask's level and differsOn lines (per key mask).
-  const entryHead = ids.map((id) => enc(`        {\n          "client": ${JSON.stringify(id)},\n`));
-  const activeLine = ids.map((id) => enc(`,\n      "active": ${JSON.stringify(id)},\n`));
-  const maskLevel: (ReturnType<typeof levelOf>)[] = [];
-  /** Each mask's level as a number (LEVEL_NUMBER). */
-  const maskLevelNumber: number[] = [];
-  const maskLines: Uint8Array[] = [];
-  for (let m = 0; m < 1 << K; m++) {
-    maskLevel.push(levelOf(m, K));
-    maskLevelNumber.push(LEVEL_NUMBER[maskLevel[m]!]);
-    const differs = keysOf(m, tagKeys).map((k) => JSON.stringify(k));
-    maskLines.push(enc(`          "level": ${JSON.stringify(maskLevel[m])},\n          "differsOn": ${stringList(differs, '          ')}`));
-  }
-  const ENTRY_END = enc('\n        }');
-  const COMMA_NL = enc(',\n');
-  const NL = enc('\n');
-  const TASK_OPEN = enc('    {\n      "task": ');
-  const ACTIVE_NULL = enc(',\n      "active": null,\n');
-  const EXISTING_EMPTY = enc('      "existing": [],\n');
-  const EXISTING_OPEN = enc('      "existing": [\n');
-  const STANDBYS_EMPTY = enc('      "standbys": [],\n');
-  const STANDBYS_OPEN = enc('      "standbys": [\n');
-  const LIST_CLOSE = enc('      ],\n');
-  const WHY = enc(',\n          "why": ');
-  // A task's end, in one copy: what closes its standby list (the last standby's mask lines and end
-  // and the list's close, or the list's close alone, or an empty list), its level, askedFor and
-  // unplaced, and the next task's opening. Few distinct ones: by (askedFor, unplaced), one table of
-  // (closing, level, last). Two levels of keys, because askedFor and unplaced each reach 2^31.
-  /** Closings 0 .. 2^K - 1: after a standby of that mask; CLOSE_LIST: after a list whose last entry is written; CLOSE_EMPTY: "standbys": []. */
-  const CLOSE_LIST = 1 << K;
-  const CLOSE_EMPTY = CLOSE_LIST + 1;
-  const closings = CLOSE_EMPTY + 1;
-  const ends = new Map<number, Map<number, Int32Array>>();
-  let lastAsked = -1, lastUnplaced = -1;
-  let endTable: Int32Array = new Int32Array(0);
-  const taskEnd = (closing: number, level: number, asked: number, unplaced: number, last: boolean): number => {
-    if (asked !== lastAsked || unplaced !== lastUnplaced) {
-      let byAsked = ends.get(asked);
-      if (byAsked === undefined) ends.set(asked, (byAsked = new Map()));
-      let table = byAsked.get(unplaced);
-      if (table === undefined) byAsked.set(unplaced, (table = new Int32Array(closings * 5 * 2).fill(-(1 << 30))));
-      endTable = table;
-      lastAsked = asked;
-      lastUnplaced = unplaced;
-    }
-    const key = (closing * 5 + level) * 2 + (last ? 1 : 0);
-    let h = endTable[key]!;
-    if (h === -(1 << 30)) {
-      const head = closing < CLOSE_LIST ? [...maskLines[closing]!, ...ENTRY_END, ...NL, ...LIST_CLOSE] : closing === CLOSE_LIST ? [...LIST_CLOSE] : [...STANDBYS_EMPTY];
-      const tailText = `      "level": "${LEVEL_NAMES[level]}",\n      "askedFor": ${asked},\n      "unplaced": ${unplaced}\n    }${last ? '\n' : ',\n    {\n      "task": '}`;
-      h = b.keep(Uint8Array.from([...head, ...enc(tailText)]));
-      endTable[key] = h;
-    }
-    return h;
-  };
-  const NO_EXISTING_STANDBYS_OPEN = enc('      "existing": [],\n      "standbys": [\n');
-  const LIST_END = enc('\n      ]');
-
-  // A standby or existing entry without a reason: its client's opening, then its mask's lines and end.
-  const maskEnds: Uint8Array[] = [];
-  for (let m = 0; m < 1 << K; m++) for (const end of [COMMA_NL, NL]) maskEnds.push(Uint8Array.from([...maskLines[m]!, ...ENTRY_END, ...end]));
-  const fixed = [TASK_OPEN, ACTIVE_NULL, EXISTING_EMPTY, EXISTING_OPEN, STANDBYS_EMPTY, STANDBYS_OPEN, LIST_CLOSE, NO_EXISTING_STANDBYS_OPEN];
-  let arena = 1 << 16; // room for the task ends
-  for (const list of [entryHead, activeLine, activeLine, maskEnds, fixed]) for (const x of list) arena += x.length;
-  arena += C * NO_EXISTING_STANDBYS_OPEN.length;
-  const b = new Bytes(chunk, arena, reuse);
-  const headH = entryHead.map((x) => b.keep(x));
-  const activeH = activeLine.map((x) => b.keep(x));
-  // The common case in one copy: the active's line, no existing standbys, new ones follow.
-  const activeOpenH = activeLine.map((x) => b.keep(concat(x, NO_EXISTING_STANDBYS_OPEN)));
-  const maskEndH = maskEnds.map((x) => b.keep(x));
-  const [H_TASK_OPEN, H_ACTIVE_NULL, H_EXISTING_EMPTY, H_EXISTING_OPEN, H_STANDBYS_EMPTY, H_STANDBYS_OPEN, H_LIST_CLOSE, H_NO_EXISTING_STANDBYS_OPEN] = fixed.map((x) => b.keep(x)) as [number, number, number, number, number, number, number, number];
+/** The fields before the lists. */
+function writeHead(b: Bytes, pl: StandbyPlacement, kafka: StandbyPlacement | undefined): void {
   b.text('{\n');
   b.text(`  "mode": ${JSON.stringify(pl.mode)},\n`);
   b.text(`  "assignor": ${JSON.stringify(pl.assignor)},\n`);
   b.text(`  "engine": ${JSON.stringify(pl.engine)},\n`);
-  b.text(`  "numStandbys": ${JSON.stringify(cluster.numStandbys)},\n`);
-  b.text(`  "tagKeys": ${small(tagKeys, '  ')},\n`);
+  b.text(`  "numStandbys": ${JSON.stringify(pl.cluster.numStandbys)},\n`);
+  b.text(`  "tagKeys": ${small(pl.cluster.tagKeys, '  ')},\n`);
   b.text(`  "totals": ${small(totalsOf(pl), '  ')},\n`);
   if (kafka !== undefined) b.text(`  "againstKafka": ${small(compareWithKafka(pl, kafka), '  ')},\n`);
+}
 
-  // Warnings come before the tasks, so the unplaced counts are found in a first pass.
+/** Per task: new standbys placed, asked for, not placed; and the number of warnings. */
+interface Copies {
+  placed: Int32Array;
+  asked: Int32Array;
+  unplaced: Int32Array;
+  warnings: number;
+}
+
+/** Warnings come before the tasks, so the unplaced counts are found in a first pass. */
+function countCopies(pl: StandbyPlacement): Copies {
+  const p = pl.flat.problem;
+  const T = p.tasks, W = pl.width;
   const placed = new Int32Array(T);
   const unplaced = new Int32Array(T);
   const asked = new Int32Array(T);
@@ -349,96 +386,80 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
     unplaced[t] = Math.max(0, asked[t]! - e - n);
     if (unplaced[t]! > 0) warnings++;
   }
-  if (warnings === 0) b.text('  "warnings": [],\n');
-  else {
-    b.text('  "warnings": [\n');
-    let left = warnings;
-    const warn = (text: string): void => b.text(`    ${JSON.stringify(text)}${--left > 0 ? ',\n' : '\n'}`);
-    if (!pl.orderExact) warn('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
-    for (let t = 0; t < T; t++) {
-      if (unplaced[t] === 0) continue;
-      const e = p.holderStart[t + 1]! - p.holderStart[t]!;
-      const had = e > 0 ? `, ${e} already there` : '';
-      warn(`task ${formatTaskId({ subtopology: subs[t]!, partition: parts[t]! })}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
-      if (b.full()) yield b.take();
-    }
-    b.text('  ],\n');
+  return { placed, asked, unplaced, warnings };
+}
+
+function* writeWarnings(b: Bytes, pl: StandbyPlacement, copies: Copies): Generator<Uint8Array> {
+  const { warnings, unplaced, asked } = copies;
+  if (warnings === 0) {
+    b.text('  "warnings": [],\n');
+    return;
+  }
+  const p = pl.flat.problem;
+  const subs = pl.flat.subtopologies, parts = pl.flat.partitions;
+  b.text('  "warnings": [\n');
+  let left = warnings;
+  const warn = (text: string): void => b.text(`    ${JSON.stringify(text)}${--left > 0 ? ',\n' : '\n'}`);
+  if (!pl.orderExact) warn('kafka mode: a bucket of the fallback HashMap became a tree; the fallback task order is approximate');
+  for (let t = 0; t < p.tasks; t++) {
+    if (unplaced[t] === 0) continue;
+    const e = p.holderStart[t + 1]! - p.holderStart[t]!;
+    const had = e > 0 ? `, ${e} already there` : '';
+    warn(`task ${formatTaskId({ subtopology: subs[t]!, partition: parts[t]! })}: ${unplaced[t]} of ${asked[t]} standbys could not be placed (every other client already holds a copy${had})`);
+    if (b.full()) yield b.take();
+  }
+  b.text('  ],\n');
+}
+
+/**
+ * The "tasks" list, one task at a time from the placement's arrays. Level numbers (LEVEL_NUMBER):
+ * a larger number is a lower level, and the task's is its worst copy's.
+ */
+class TaskWriter {
+  readonly b: Bytes;
+  private readonly p: StandbyPlacement['flat']['problem'];
+  private readonly exMasks: Int32Array;
+  private readonly range: ReturnType<typeof balancedRange> | undefined;
+  private readonly groupSize: Int32Array;
+  /**
+   * The task's copies so far (active, existing, new): read only to say why a standby is not absolute.
+   * A typed array and a count: emptying a JS array per task (length = 0) cost some 0.1 s a million tasks.
+   */
+  private holders = new Int32Array(0);
+  private held = 0;
+  /** The worst level number of the task's copies so far, -1 before the first. */
+  private worst = -1;
+
+  constructor(private readonly pl: StandbyPlacement, kafka: StandbyPlacement | undefined, private readonly f: Fragments) {
+    this.b = f.b;
+    const p = (this.p = pl.flat.problem);
+    this.exMasks = existingMasks(pl);
+    this.range = pl.mode !== 'kafka' && kafka !== undefined ? balancedRange(pl, kafka) : undefined;
+    this.groupSize = new Int32Array(p.groups);
+    for (let c = 0; c < p.clients; c++) this.groupSize[p.groupOf[c]!]!++;
   }
 
-  // Tasks.
-  if (T === 0) b.text('  "tasks": [],\n');
-  else {
+  *write(copies: Copies, onTask: ((done: number) => void) | undefined): Generator<Uint8Array> {
+    const { b, p, f } = this;
+    const T = p.tasks;
+    if (T === 0) {
+      b.text('  "tasks": [],\n');
+      return;
+    }
     b.text('  "tasks": [\n');
-    // The task's copies so far (active, existing, new): read only to say why a standby is not absolute.
-    // A typed array and a count: emptying a JS array per task (length = 0) cost some 0.1 s a million tasks.
     let maxHolders = 0;
     for (let t = 0; t < T; t++) maxHolders = Math.max(maxHolders, p.holderStart[t + 1]! - p.holderStart[t]!);
-    const holders = new Int32Array(1 + maxHolders + W);
-    let held = 0;
-    b.put(H_TASK_OPEN); // each task's end opens the next one
+    this.holders = new Int32Array(1 + maxHolders + this.pl.width);
+    const { placed, asked, unplaced } = copies;
+    const none = p.keys === 0 ? 3 : 4; // a task without copies: untagged, or none
+    b.put(f.taskOpen); // each task's end opens the next one
     for (let t = 0; t < T; t++) {
-      const a = p.active[t]!;
-      held = 0;
-      if (a >= 0) holders[held++] = a;
-      // Level numbers (LEVEL_NUMBER): a larger number is a lower level, and the task's is its worst standby's.
-      let level = K === 0 ? 3 : 4;
-      let first = true;
-      b.taskId(subs[t]!, parts[t]!);
-      const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
-      const opens = h0 === h1 && placed[t]! > 0; // no existing standbys, new ones follow
-      if (opens && a >= 0) b.put(activeOpenH[a]!);
-      else {
-        b.put(a >= 0 ? activeH[a]! : H_ACTIVE_NULL);
-        if (opens) b.put(H_NO_EXISTING_STANDBYS_OPEN);
-      }
-      if (opens) {
-        // "existing": [] and the opening of "standbys" are written.
-      } else if (h0 === h1) b.put(H_EXISTING_EMPTY);
-      else {
-        b.put(H_EXISTING_OPEN);
-        for (let h = h0; h < h1; h++) {
-          const c = p.holders[h]!;
-          holders[held++] = c;
-          const m = exMasks[h]!;
-          b.put(headH[c]!);
-          b.put(maskEndH[2 * m + (h + 1 === h1 ? 1 : 0)]!);
-          const n = maskLevelNumber[m]!;
-          level = first || n > level ? n : level;
-          first = false;
-        }
-        b.put(H_LIST_CLOSE);
-      }
-      let closing = CLOSE_EMPTY;
-      if (placed[t]! > 0) {
-        if (h0 !== h1) b.put(H_STANDBYS_OPEN);
-        let tagPhase = -1; // computed only when a reason needs it
-        let left = placed[t]!;
-        for (let j = 0; j < W; j++) {
-          const c = pl.slots[t * W + j]!;
-          if (c < 0) continue;
-          const m = pl.masks[t * W + j]!;
-          const n = maskLevelNumber[m]!;
-          b.put(headH[c]!);
-          if (n === 1 || n === 2) {
-            // partial or least: the entry says why no better client was taken.
-            b.bytes(maskLines[m]!);
-            if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
-            b.bytes(WHY);
-            b.text(JSON.stringify(whyNot(pl, Array.from(holders.subarray(0, held)), c, m, groupSize, j >= tagPhase, range && { ...range, t, slot: j })));
-            b.bytes(ENTRY_END);
-            if (--left > 0) b.bytes(COMMA_NL);
-            else {
-              b.bytes(NL);
-              closing = CLOSE_LIST;
-            }
-          } else if (--left > 0) b.put(maskEndH[2 * m]!);
-          else closing = m; // the task's end writes this entry's lines
-          level = first || n > level ? n : level;
-          first = false;
-          holders[held++] = c;
-        }
-      }
-      b.put(taskEnd(closing, level, asked[t]!, unplaced[t]!, t + 1 === T));
+      this.held = 0;
+      this.worst = -1;
+      b.taskId(this.pl.flat.subtopologies[t]!, this.pl.flat.partitions[t]!);
+      this.opening(t, placed[t]! > 0);
+      const closing = placed[t]! > 0 ? this.standbys(t, placed[t]!) : f.closeEmpty;
+      b.put(f.taskEnd(closing, this.worst < 0 ? none : this.worst, asked[t]!, unplaced[t]!, t + 1 === T));
       if (b.full()) {
         onTask?.(t + 1);
         yield b.take();
@@ -447,7 +468,82 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
     b.text('  ],\n');
   }
 
-  // Clients: each one's new standbys, in task order (CSR over the slots).
+  private copy(c: number, levelNumber: number): void {
+    this.holders[this.held++] = c;
+    if (levelNumber > this.worst) this.worst = levelNumber;
+  }
+
+  /** The task's active line and its existing standbys; with `more`, the opening of its new ones. */
+  private opening(t: number, more: boolean): void {
+    const { b, p, f } = this;
+    const a = p.active[t]!;
+    if (a >= 0) this.holders[this.held++] = a; // the active counts as a copy, not in the level
+    const h0 = p.holderStart[t]!, h1 = p.holderStart[t + 1]!;
+    const opens = h0 === h1 && more; // no existing standbys, new ones follow
+    if (opens && a >= 0) b.put(f.activeOpen[a]!);
+    else {
+      b.put(a >= 0 ? f.active[a]! : f.activeNull);
+      if (opens) b.put(f.noExistingStandbysOpen);
+    }
+    if (opens) return; // "existing": [] and the opening of "standbys" are written
+    if (h0 === h1) {
+      b.put(f.existingEmpty);
+      return;
+    }
+    b.put(f.existingOpen);
+    for (let h = h0; h < h1; h++) {
+      const c = p.holders[h]!;
+      const m = this.exMasks[h]!;
+      b.put(f.head[c]!);
+      b.put(f.maskEnd[2 * m + (h + 1 === h1 ? 1 : 0)]!);
+      this.copy(c, f.maskLevelNumber[m]!);
+    }
+    b.put(f.listClose);
+    if (more) b.put(f.standbysOpen);
+  }
+
+  /** The task's `n` new standbys; returns its closing for taskEnd (the last entry's lines are written there when it has no reason). */
+  private standbys(t: number, n: number): number {
+    const { b, pl, f } = this;
+    const W = pl.width;
+    let closing = f.closeEmpty;
+    let tagPhase = -1; // computed only when a reason needs it
+    let left = n;
+    for (let j = 0; j < W; j++) {
+      const c = pl.slots[t * W + j]!;
+      if (c < 0) continue;
+      const m = pl.masks[t * W + j]!;
+      const level = f.maskLevelNumber[m]!;
+      b.put(f.head[c]!);
+      if (level === 1 || level === 2) {
+        // partial or least: the entry says why no better client was taken.
+        if (tagPhase < 0) tagPhase = pl.assignor === 'ClientTagAwareStandbyTaskAssignor' ? kafkaTagPhase(pl, t) : 0;
+        this.reason(t, j, c, m, j >= tagPhase);
+        if (--left > 0) b.bytes(COMMA_NL);
+        else {
+          b.bytes(NL);
+          closing = f.closeList;
+        }
+      } else if (--left > 0) b.put(f.maskEnd[2 * m]!);
+      else closing = m; // the task's end writes this entry's lines
+      this.copy(c, level);
+    }
+    return closing;
+  }
+
+  /** A standby entry's lines with its "why", after its client's opening. */
+  private reason(t: number, j: number, c: number, m: number, kafkaFallback: boolean): void {
+    const { b, pl, range } = this;
+    b.bytes(this.f.maskLines[m]!);
+    b.bytes(WHY);
+    b.text(JSON.stringify(whyNot(pl, Array.from(this.holders.subarray(0, this.held)), c, m, this.groupSize, kafkaFallback, range && { ...range, t, slot: j })));
+    b.bytes(ENTRY_END);
+  }
+}
+
+/** Each client's new standbys, in task order: newTasks[start[c], start[c + 1]) (CSR over the slots). */
+function standbysByClient(pl: StandbyPlacement): { start: Int32Array; newTasks: Int32Array } {
+  const C = pl.flat.problem.clients, W = pl.width;
   const start = new Int32Array(C + 1);
   for (let s = 0; s < pl.slots.length; s++) if (pl.slots[s]! >= 0) start[pl.slots[s]! + 1]!++;
   for (let c = 0; c < C; c++) start[c + 1]! += start[c]!;
@@ -457,47 +553,60 @@ function* writeReport(pl: StandbyPlacement, kafka: StandbyPlacement | undefined,
     const c = pl.slots[s]!;
     if (c >= 0) newTasks[cursor[c]!++] = (s / W) | 0;
   }
-  if (C === 0) b.text('  "clients": []\n');
-  else {
-    b.text('  "clients": [\n');
-    /**
-     * A list of task ids as a field value (items at 8 spaces): the client's own list (`list`, or
-     * entries [e0, e1) of the columns), then its new standbys newTasks[from, to).
-     */
-    const taskIds = (list: readonly TaskId[] | undefined, e0: number, e1: number, from: number, to: number): void => {
-      const n = (list === undefined ? e1 - e0 : list.length) + to - from;
-      if (n === 0) {
-        b.text('[]');
-        return;
-      }
-      b.text('[\n');
-      if (list !== undefined) {
-        const ls = Int32Array.from(list, (t) => t.subtopology), lp = Int32Array.from(list, (t) => t.partition);
-        b.taskItems(ls, lp, null, 0, list.length, to > from);
-      } else b.taskItems(subs, parts, cols!.entryTask, e0, e1, to > from, cols!.stateless);
-      b.taskItems(subs, parts, newTasks, from, to, false);
-      b.bytes(LIST_END);
-    };
-    for (let c = 0; c < C; c++) {
-      const cl = cluster.clients[c]!;
-      const tagNames = objectKeyOrder([...cl.tags.keys()]);
-      const tags = tagNames.length === 0 ? '{}' : `{\n${tagNames.map((k) => `        ${JSON.stringify(k)}: ${JSON.stringify(cl.tags.get(k))}`).join(',\n')}\n      }`;
-      // Input client i's actives are entries [lists[2i], lists[2i+1]) of the columns, its standbys up to lists[2i+2].
-      const e = cols === undefined ? 0 : 2 * cl.inputIndex;
-      const a0 = cols === undefined ? 0 : cols.lists[e]!, a1 = cols === undefined ? 0 : cols.lists[e + 1]!, s1 = cols === undefined ? 0 : cols.lists[e + 2]!;
-      const ownActive = cols === undefined ? cl.active.length : a1 - a0;
-      const ownStandby = cols === undefined ? cl.standby.length : s1 - a1;
-      const standbys = ownStandby + start[c + 1]! - start[c]!;
-      const load = (ownActive + standbys) / cl.capacity;
-      b.text(`    {\n      "id": ${JSON.stringify(ids[c])},\n      "tags": ${tags},\n      "capacity": ${cl.capacity},\n      "active": `);
-      taskIds(cols === undefined ? cl.active : undefined, a0, a1, 0, 0);
-      b.text(',\n      "standby": ');
-      taskIds(cols === undefined ? cl.standby : undefined, a1, s1, start[c]!, start[c + 1]!);
-      b.text(`,\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`);
-      if (b.full()) yield b.take();
-    }
-    b.text('  ]\n');
+  return { start, newTasks };
+}
+
+function* writeClients(b: Bytes, pl: StandbyPlacement, ids: readonly string[]): Generator<Uint8Array> {
+  const { cluster } = pl;
+  const C = pl.flat.problem.clients;
+  const { start, newTasks } = standbysByClient(pl);
+  if (C === 0) {
+    b.text('  "clients": []\n');
+    return;
   }
-  b.text('}\n');
-  yield b.take();
+  b.text('  "clients": [\n');
+  const subs = pl.flat.subtopologies, parts = pl.flat.partitions;
+  // A cluster from normalizeCluster's fast path keeps its task lists as columns: read them there,
+  // rather than make a TaskId object per list entry.
+  const cols = clusterColumns(cluster);
+  /**
+   * A list of task ids as a field value (items at 8 spaces): the client's own list (`list`, or
+   * entries [e0, e1) of the columns), then its new standbys newTasks[from, to).
+   */
+  const taskIds = (list: readonly TaskId[] | undefined, e0: number, e1: number, from: number, to: number): void => {
+    const n = (list === undefined ? e1 - e0 : list.length) + to - from;
+    if (n === 0) {
+      b.text('[]');
+      return;
+    }
+    b.text('[\n');
+    if (list !== undefined) {
+      const ls = Int32Array.from(list, (t) => t.subtopology), lp = Int32Array.from(list, (t) => t.partition);
+      b.taskItems(ls, lp, null, 0, list.length, to > from);
+    } else b.taskItems(subs, parts, cols!.entryTask, e0, e1, to > from, cols!.stateless);
+    b.taskItems(subs, parts, newTasks, from, to, false);
+    b.bytes(LIST_END);
+  };
+  for (let c = 0; c < C; c++) {
+    const cl = cluster.clients[c]!;
+    // Input client i's actives are entries [lists[2i], lists[2i+1]) of the columns, its standbys up to lists[2i+2].
+    const e = cols === undefined ? 0 : 2 * cl.inputIndex;
+    const a0 = cols === undefined ? 0 : cols.lists[e]!, a1 = cols === undefined ? 0 : cols.lists[e + 1]!, s1 = cols === undefined ? 0 : cols.lists[e + 2]!;
+    const ownActive = cols === undefined ? cl.active.length : a1 - a0;
+    const ownStandby = cols === undefined ? cl.standby.length : s1 - a1;
+    const load = (ownActive + ownStandby + start[c + 1]! - start[c]!) / cl.capacity;
+    b.text(`    {\n      "id": ${JSON.stringify(ids[c])},\n      "tags": ${tagsJson(cl.tags)},\n      "capacity": ${cl.capacity},\n      "active": `);
+    taskIds(cols === undefined ? cl.active : undefined, a0, a1, 0, 0);
+    b.text(',\n      "standby": ');
+    taskIds(cols === undefined ? cl.standby : undefined, a1, s1, start[c]!, start[c + 1]!);
+    b.text(`,\n      "load": ${JSON.stringify(load)}\n    }${c + 1 < C ? ',\n' : '\n'}`);
+    if (b.full()) yield b.take();
+  }
+  b.text('  ]\n');
+}
+
+/** A client's tags as an object field value at depth 3, in the key order of the object buildReport makes. */
+function tagsJson(tags: ReadonlyMap<string, string>): string {
+  const names = objectKeyOrder([...tags.keys()]);
+  return names.length === 0 ? '{}' : `{\n${names.map((k) => `        ${JSON.stringify(k)}: ${JSON.stringify(tags.get(k))}`).join(',\n')}\n      }`;
 }

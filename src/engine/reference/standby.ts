@@ -1,6 +1,8 @@
 // Standby-selection kernels: the pure-TS twin of
 // assembly/standby.ts. Written in the same flat, index-based style as the
-// AssemblyScript so the two can be read side by side.
+// AssemblyScript so the two can be read side by side: each step's state is a
+// small class (the heaps, the set search, the repair, Kafka's placement) whose
+// methods carry the names of the AssemblyScript's functions where they match one.
 //
 // Clients are indices in ProcessId order, so "smallest index" is Kafka's
 // tie-break. Load is the integer count (active + standby) over capacity;
@@ -69,91 +71,124 @@ interface GroupHeaps {
 }
 
 function groupHeaps(p: StandbyProblem, load: Int32Array, count: Int32Array, mode: number): GroupHeaps {
-  const C = p.clients, G = p.groups;
-  const cap = p.capacity;
-  const gStart = new Int32Array(G + 1);
-  for (let c = 0; c < C; c++) gStart[p.groupOf[c]! + 1]!++;
-  for (let g = 0; g < G; g++) gStart[g + 1]! += gStart[g]!;
-  const gSize = new Int32Array(G);
-  const heap = new Int32Array(C);
-  const pos = new Int32Array(C);
-  const stack = new Int32Array(C + 1);
-  const m = mode === BY_COST ? 1 : 0;
-  let limited = false, maxCount = 0, hiN = 0, hiC = 1;
-  const before = (a: number, b: number): boolean => {
+  return new Heaps(p, load, count, mode);
+}
+
+class Heaps implements GroupHeaps {
+  private readonly groupOf: Int32Array;
+  private readonly cap: Int32Array;
+  /** Group g's heap is heap[gStart[g] .. gStart[g] + gSize[g]); pos[c]: c's place in its heap. */
+  private readonly gStart: Int32Array;
+  private readonly gSize: Int32Array;
+  private readonly heap: Int32Array;
+  private readonly pos: Int32Array;
+  private readonly stack: Int32Array;
+  /** 1 when ordered by the load one more standby brings (BY_COST). */
+  private readonly m: number;
+  private limited = false;
+  private maxCount = 0;
+  private hiN = 0;
+  private hiC = 1;
+
+  constructor(p: StandbyProblem, private readonly load: Int32Array, private readonly count: Int32Array, mode: number) {
+    const C = p.clients, G = p.groups;
+    this.groupOf = p.groupOf;
+    this.cap = p.capacity;
+    const gStart = (this.gStart = new Int32Array(G + 1));
+    for (let c = 0; c < C; c++) gStart[p.groupOf[c]! + 1]!++;
+    for (let g = 0; g < G; g++) gStart[g + 1]! += gStart[g]!;
+    this.gSize = new Int32Array(G);
+    this.heap = new Int32Array(C);
+    this.pos = new Int32Array(C);
+    this.stack = new Int32Array(C + 1);
+    this.m = mode === BY_COST ? 1 : 0;
+    for (let c = 0; c < C; c++) {
+      const g = p.groupOf[c]!;
+      this.heap[gStart[g]! + this.gSize[g]!] = c;
+      this.gSize[g]!++;
+      this.siftUp(g, this.gSize[g]! - 1);
+    }
+  }
+
+  before(a: number, b: number): boolean {
+    const { load, cap, count, m } = this;
     const na = load[a]! + m, nb = load[b]! + m;
     if (lessLoad(na, cap[a]!, nb, cap[b]!)) return true;
     if (lessLoad(nb, cap[b]!, na, cap[a]!)) return false;
     if (m !== 0 && count[a] !== count[b]) return count[a]! < count[b]!;
     return a < b;
-  };
-  const siftUp = (g: number, i: number): void => {
-    const base = gStart[g]!;
+  }
+
+  private siftUp(g: number, i: number): void {
+    const { heap, pos } = this;
+    const base = this.gStart[g]!;
     const c = heap[base + i]!;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pc = heap[base + parent]!;
-      if (!before(c, pc)) break;
+      if (!this.before(c, pc)) break;
       heap[base + i] = pc;
       pos[pc] = i;
       i = parent;
     }
     heap[base + i] = c;
     pos[c] = i;
-  };
-  const siftDown = (g: number, i: number): void => {
-    const base = gStart[g]!;
-    const n = gSize[g]!;
+  }
+
+  private siftDown(g: number, i: number): void {
+    const { heap, pos } = this;
+    const base = this.gStart[g]!;
+    const n = this.gSize[g]!;
     const c = heap[base + i]!;
     for (;;) {
       let child = 2 * i + 1;
       if (child >= n) break;
-      if (child + 1 < n && before(heap[base + child + 1]!, heap[base + child]!)) child++;
+      if (child + 1 < n && this.before(heap[base + child + 1]!, heap[base + child]!)) child++;
       const cc = heap[base + child]!;
-      if (!before(cc, c)) break;
+      if (!this.before(cc, c)) break;
       heap[base + i] = cc;
       pos[cc] = i;
       i = child;
     }
     heap[base + i] = c;
     pos[c] = i;
-  };
-  for (let c = 0; c < C; c++) {
-    const g = p.groupOf[c]!;
-    heap[gStart[g]! + gSize[g]!] = c;
-    gSize[g]!++;
-    siftUp(g, gSize[g]! - 1);
   }
-  return {
-    before,
-    grew: (c) => siftDown(p.groupOf[c]!, pos[c]!),
-    shrank: (c) => siftUp(p.groupOf[c]!, pos[c]!),
-    limit(mc, hn, hc) {
-      limited = true;
-      maxCount = mc;
-      hiN = hn;
-      hiC = hc;
-    },
-    bestFree(g, held, stamp) {
-      const base = gStart[g]!;
-      const n = gSize[g]!;
-      let best = -1;
-      let sp = 0;
-      if (n > 0) stack[sp++] = 0;
-      while (sp > 0) {
-        const i = stack[--sp]!;
-        const c = heap[base + i]!;
-        if (held[c] !== stamp && (!limited || (count[c]! < maxCount && !lessLoad(hiN, hiC, load[c]! + 1, cap[c]!)))) {
-          if (best < 0 || before(c, best)) best = c;
-          continue;
-        }
-        const l = 2 * i + 1;
-        if (l < n) stack[sp++] = l;
-        if (l + 1 < n) stack[sp++] = l + 1;
+
+  grew(c: number): void {
+    this.siftDown(this.groupOf[c]!, this.pos[c]!);
+  }
+
+  shrank(c: number): void {
+    this.siftUp(this.groupOf[c]!, this.pos[c]!);
+  }
+
+  limit(maxCount: number, hiN: number, hiC: number): void {
+    this.limited = true;
+    this.maxCount = maxCount;
+    this.hiN = hiN;
+    this.hiC = hiC;
+  }
+
+  bestFree(g: number, held: Int32Array, stamp: number): number {
+    const { heap, stack, count, load, cap, limited } = this;
+    const base = this.gStart[g]!;
+    const n = this.gSize[g]!;
+    let best = -1;
+    let sp = 0;
+    if (n > 0) stack[sp++] = 0;
+    while (sp > 0) {
+      const i = stack[--sp]!;
+      const c = heap[base + i]!;
+      if (held[c] !== stamp && (!limited || (count[c]! < this.maxCount && !lessLoad(this.hiN, this.hiC, load[c]! + 1, cap[c]!)))) {
+        if (best < 0 || this.before(c, best)) best = c;
+        continue;
       }
-      return best;
-    },
-  };
+      const l = 2 * i + 1;
+      if (l < n) stack[sp++] = l;
+      if (l + 1 < n) stack[sp++] = l + 1;
+    }
+    return best;
+  }
 }
 
 /**
@@ -245,24 +280,65 @@ interface SetSearch {
  * leave Kafka's range stay in it.
  */
 function setSearch(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope, heaps: GroupHeaps): SetSearch {
-  const C = p.clients, K = p.keys, G = p.groups, W = p.width;
-  const cv = p.clientValues, cap = p.capacity;
-  const held = new Int32Array(C);
-  const seen = new Int32Array(p.values); // copies per value: active, existing, staying members, picks
-  const seenAt = new Int32Array(p.values); // stamp of seen[]
-  const vec = new Int32Array(K);
-  const ub = new Int32Array(K);
-  const bestVec = new Int32Array(K);
-  const curVec = new Int32Array(K);
-  const oldSet = new Int32Array(W);
-  const keep = new Uint8Array(W);
-  const pick = new Int32Array(W); // client picked at depth d
-  const pickGroup = new Int32Array(W);
-  const best = new Int32Array(W);
-  const sortB = new Int32Array(W);
-  let stamp = 0;
+  return new SetSearcher(p, out, load, count, env, heaps);
+}
 
-  const add = (c: number): void => {
+class SetSearcher implements SetSearch {
+  private readonly K: number;
+  private readonly G: number;
+  private readonly W: number;
+  private readonly cv: Int32Array;
+  private readonly cap: Int32Array;
+  private readonly held: Int32Array;
+  /** Copies per value (active, existing, staying members, picks), valid where seenAt[v] === stamp. */
+  private readonly seen: Int32Array;
+  private readonly seenAt: Int32Array;
+  /** Distinct values per key of the copies counted in seen[]. */
+  private readonly vec: Int32Array;
+  /** Per key, the most any set could reach. */
+  private readonly ub: Int32Array;
+  private readonly bestVec: Int32Array;
+  private readonly curVec: Int32Array;
+  private readonly oldSet: Int32Array;
+  private readonly keep: Uint8Array;
+  /** Client picked at depth d, and its group. */
+  private readonly pick: Int32Array;
+  private readonly pickGroup: Int32Array;
+  private readonly best: Int32Array;
+  private readonly sortB: Int32Array;
+  private stamp = 0;
+  private found = false;
+  private bestHeavy = -1;
+
+  constructor(
+    private readonly p: StandbyProblem,
+    private readonly out: Int32Array,
+    private readonly load: Int32Array,
+    private readonly count: Int32Array,
+    private readonly env: Envelope,
+    private readonly heaps: GroupHeaps,
+  ) {
+    const K = (this.K = p.keys), W = (this.W = p.width);
+    this.G = p.groups;
+    this.cv = p.clientValues;
+    this.cap = p.capacity;
+    this.held = new Int32Array(p.clients);
+    this.seen = new Int32Array(p.values);
+    this.seenAt = new Int32Array(p.values);
+    this.vec = new Int32Array(K);
+    this.ub = new Int32Array(K);
+    this.bestVec = new Int32Array(K);
+    this.curVec = new Int32Array(K);
+    this.oldSet = new Int32Array(W);
+    this.keep = new Uint8Array(W);
+    this.pick = new Int32Array(W);
+    this.pickGroup = new Int32Array(W);
+    this.best = new Int32Array(W);
+    this.sortB = new Int32Array(W);
+  }
+
+  private add(c: number): void {
+    const { K, cv, seen, seenAt, vec, stamp } = this;
     for (let k = 0; k < K; k++) {
       const v = cv[c * K + k]!;
       if (v < 0) continue;
@@ -272,176 +348,218 @@ function setSearch(p: StandbyProblem, out: Int32Array, load: Int32Array, count: 
       }
       if (seen[v]++ === 0) vec[k]!++;
     }
-  };
-  const remove = (c: number): void => {
+  }
+
+  private remove(c: number): void {
+    const { K, cv, seen, vec } = this;
     for (let k = 0; k < K; k++) {
       const v = cv[c * K + k]!;
       if (v >= 0 && --seen[v]! === 0) vec[k]!--;
     }
-  };
+  }
+
   /** The spread the remaining `r` picks could reach at most, against bestVec: can the search still win? An equal spread wins only once a better one was found (a less loaded set). */
-  const promising = (r: number, found: boolean): boolean => {
-    for (let k = 0; k < K; k++) {
-      const b = Math.min(ub[k]!, vec[k]! + r);
-      if (b !== bestVec[k]) return b > bestVec[k]!;
+  private promising(r: number): boolean {
+    for (let k = 0; k < this.K; k++) {
+      const b = Math.min(this.ub[k]!, this.vec[k]! + r);
+      if (b !== this.bestVec[k]) return b > this.bestVec[k]!;
     }
-    return found;
-  };
+    return this.found;
+  }
+
   /** Heavier after taking one more standby (exact). */
-  const heavierAfter = (a: number, b: number): boolean => lessLoad(load[b]! + 1, cap[b]!, load[a]! + 1, cap[a]!);
+  private heavierAfter(a: number, b: number): boolean {
+    return lessLoad(this.load[b]! + 1, this.cap[b]!, this.load[a]! + 1, this.cap[a]!);
+  }
+
   /** Sorts xs[0..n) heaviest-after first (insertion sort: n <= W, small). */
-  const sortHeavy = (xs: Int32Array, n: number): void => {
+  private sortHeavy(xs: Int32Array, n: number): void {
     for (let i = 1; i < n; i++) {
       const c = xs[i]!;
       let j = i;
-      while (j > 0 && heavierAfter(c, xs[j - 1]!)) {
+      while (j > 0 && this.heavierAfter(c, xs[j - 1]!)) {
         xs[j] = xs[j - 1]!;
         j--;
       }
       xs[j] = c;
     }
-  };
+  }
 
-  return {
-    search(t) {
-      let n = 0;
-      while (n < W && out[t * W + n]! >= 0) n++;
-      if (n === 0) return false;
-      stamp++;
-      vec.fill(0);
-      const a = p.active[t]!;
-      if (a >= 0) {
-        add(a);
-        held[a] = stamp;
+  search(t: number): boolean {
+    const { out, W } = this;
+    let n = 0;
+    while (n < W && out[t * W + n]! >= 0) n++;
+    if (n === 0 || this.atBound(t, n)) return false;
+    const r = this.releaseMembers(t, n);
+    this.bestVec.set(this.curVec);
+    this.found = false;
+    this.bestHeavy = -1;
+    if (r > 0) {
+      this.greedyGuess(r);
+      this.searchGroups(r);
+    }
+    this.applySet(t, n);
+    return this.found;
+  }
+
+  /** Counts task t's copies (a new stamp) into curVec; true when its n standbys already reach the most spread any set could. */
+  private atBound(t: number, n: number): boolean {
+    const { p, K, held, vec, ub, out, W } = this;
+    this.stamp++;
+    vec.fill(0);
+    const a = p.active[t]!;
+    if (a >= 0) {
+      this.add(a);
+      held[a] = this.stamp;
+    }
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) {
+      this.add(p.holders[h]!);
+      held[p.holders[h]!] = this.stamp;
+    }
+    // Upper bound per key: every value of it, or one new value per standby.
+    for (let k = 0; k < K; k++) ub[k] = Math.min(p.distinct[k]!, vec[k]! + n);
+    for (let j = 0; j < n; j++) this.add(out[t * W + j]!);
+    this.curVec.set(vec);
+    return compareSpread(this.curVec, ub, K) === 0; // no set can do better
+  }
+
+  /** Releases the members that may leave (their load and count drop); the others stay (keep[j]). Returns how many left. */
+  private releaseMembers(t: number, n: number): number {
+    const { p, out, W, load, count, keep } = this;
+    let r = 0;
+    for (let j = 0; j < n; j++) {
+      const c = out[t * W + j]!;
+      this.oldSet[j] = c;
+      this.remove(c);
+      if (mayGive(p, load, count, this.env, c)) {
+        keep[j] = 0;
+        load[c]!--;
+        count[c]!--;
+        this.heaps.shrank(c);
+        r++;
+      } else {
+        keep[j] = 1;
+        this.add(c);
+        this.held[c] = this.stamp;
       }
-      for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) {
-        add(p.holders[h]!);
-        held[p.holders[h]!] = stamp;
+    }
+    return r;
+  }
+
+  /** A full set of r picks: kept as the best when its spread beats bestVec, or equals it with a lighter heaviest member. */
+  private leaf(r: number): void {
+    const cmp = compareSpread(this.vec, this.bestVec, this.K);
+    if (cmp < 0) return;
+    const sortB = this.sortB;
+    for (let i = 0; i < r; i++) sortB[i] = this.pick[i]!;
+    this.sortHeavy(sortB, r);
+    const h = sortB[0]!;
+    if (cmp === 0 && !(this.found && this.heavierAfter(this.bestHeavy, h))) return;
+    this.found = true;
+    this.bestVec.set(this.vec);
+    this.bestHeavy = h;
+    this.best.set(this.pick.subarray(0, r));
+  }
+
+  /** A greedy first guess: each pick the group adding the most (ties: the heaps' order); then the picks are undone. */
+  private greedyGuess(r: number): void {
+    const { pick, held } = this;
+    let d = 0;
+    for (; d < r; d++) {
+      const bc = this.mostAdding();
+      if (bc < 0) break;
+      pick[d] = bc;
+      this.add(bc);
+      held[bc] = this.stamp;
+    }
+    if (d === r) this.leaf(r);
+    for (let i = d - 1; i >= 0; i--) {
+      this.remove(pick[i]!);
+      held[pick[i]!] = 0;
+    }
+  }
+
+  /** The best free member of the group whose values add the most to the spread, or -1. */
+  private mostAdding(): number {
+    const { K, cv, seen, seenAt, stamp, heaps } = this;
+    let bc = -1;
+    let bAdd = -1;
+    for (let g = 0; g < this.G; g++) {
+      const y = heaps.bestFree(g, this.held, stamp);
+      if (y < 0) continue;
+      // What y adds, as a number compared key by key (at most one new value per key).
+      let gain = 0;
+      for (let k = 0; k < K; k++) {
+        const v = cv[y * K + k]!;
+        gain = gain * 2 + (v >= 0 && (seenAt[v] !== stamp || seen[v] === 0) ? 1 : 0);
       }
-      // Upper bound per key: every value of it, or one new value per standby.
-      for (let k = 0; k < K; k++) ub[k] = Math.min(p.distinct[k]!, vec[k]! + n);
-      for (let j = 0; j < n; j++) add(out[t * W + j]!);
-      curVec.set(vec);
-      if (compareSpread(curVec, ub, K) === 0) return false; // no set can do better
-      // Release the members that may leave; the others stay (keep[j]).
-      let r = 0;
-      for (let j = 0; j < n; j++) {
-        const c = out[t * W + j]!;
-        oldSet[j] = c;
-        remove(c);
-        if (mayGive(p, load, count, env, c)) {
-          keep[j] = 0;
-          load[c]!--;
-          count[c]!--;
-          heaps.shrank(c);
-          r++;
-        } else {
-          keep[j] = 1;
-          add(c);
-          held[c] = stamp;
+      if (gain > bAdd || (gain === bAdd && heaps.before(y, bc))) {
+        bAdd = gain;
+        bc = y;
+      }
+    }
+    return bc;
+  }
+
+  /** Depth-first over multisets of groups (nondecreasing group index), at most SET_SEARCH_BUDGET nodes. */
+  private searchGroups(r: number): void {
+    const { pick, pickGroup, held, G, heaps } = this;
+    let nodes = 0;
+    let d = 0;
+    pickGroup[0] = -1;
+    pick[0] = -1;
+    while (d >= 0) {
+      if (pick[d]! >= 0) {
+        this.remove(pick[d]!);
+        held[pick[d]!] = 0;
+        pick[d] = -1;
+      }
+      // Next group at depth d; a group may repeat (its next member), so depth d starts at depth d-1's group.
+      let g = pickGroup[d]! >= 0 ? pickGroup[d]! + 1 : d > 0 ? pickGroup[d - 1]! : 0;
+      let advanced = false;
+      for (; g < G && nodes < SET_SEARCH_BUDGET; g++) {
+        nodes++;
+        const y = heaps.bestFree(g, held, this.stamp);
+        if (y < 0) continue;
+        this.add(y);
+        if (!this.promising(r - d - 1)) {
+          this.remove(y);
+          continue;
         }
+        pick[d] = y;
+        pickGroup[d] = g;
+        held[y] = this.stamp;
+        advanced = true;
+        break;
       }
-      bestVec.set(curVec);
-      let found = false;
-      let bestHeavy = -1;
-      const leaf = (): void => {
-        const cmp = compareSpread(vec, bestVec, K);
-        if (cmp < 0) return;
-        for (let i = 0; i < r; i++) sortB[i] = pick[i]!;
-        sortHeavy(sortB, r);
-        const h = sortB[0]!;
-        if (cmp === 0 && !(found && heavierAfter(bestHeavy, h))) return;
-        found = true;
-        bestVec.set(vec);
-        bestHeavy = h;
-        best.set(pick.subarray(0, r));
-      };
-      if (r > 0) {
-        // A greedy first guess: each pick the group adding the most (ties: the heaps' order).
-        let d = 0;
-        for (; d < r; d++) {
-          let bc = -1;
-          let bAdd = -1;
-          for (let g = 0; g < G; g++) {
-            const y = heaps.bestFree(g, held, stamp);
-            if (y < 0) continue;
-            // What y adds, as a number compared key by key (at most one new value per key).
-            let gain = 0;
-            for (let k = 0; k < K; k++) {
-              const v = cv[y * K + k]!;
-              gain = gain * 2 + (v >= 0 && (seenAt[v] !== stamp || seen[v] === 0) ? 1 : 0);
-            }
-            if (gain > bAdd || (gain === bAdd && heaps.before(y, bc))) {
-              bAdd = gain;
-              bc = y;
-            }
-          }
-          if (bc < 0) break;
-          pick[d] = bc;
-          add(bc);
-          held[bc] = stamp;
-        }
-        if (d === r) leaf();
-        for (let i = d - 1; i >= 0; i--) {
-          remove(pick[i]!);
-          held[pick[i]!] = 0;
-        }
-        // Depth-first over multisets of groups (nondecreasing group index).
-        let nodes = 0;
-        d = 0;
-        pickGroup[0] = -1;
-        pick[0] = -1;
-        while (d >= 0) {
-          if (pick[d]! >= 0) {
-            remove(pick[d]!);
-            held[pick[d]!] = 0;
-            pick[d] = -1;
-          }
-          // Next group at depth d; a group may repeat (its next member), so depth d starts at depth d-1's group.
-          let g = pickGroup[d]! >= 0 ? pickGroup[d]! + 1 : d > 0 ? pickGroup[d - 1]! : 0;
-          let advanced = false;
-          for (; g < G && nodes < SET_SEARCH_BUDGET; g++) {
-            nodes++;
-            const y = heaps.bestFree(g, held, stamp);
-            if (y < 0) continue;
-            add(y);
-            if (!promising(r - d - 1, found)) {
-              remove(y);
-              continue;
-            }
-            pick[d] = y;
-            pickGroup[d] = g;
-            held[y] = stamp;
-            advanced = true;
-            break;
-          }
-          if (!advanced) {
-            pickGroup[d] = -1;
-            d--;
-            continue;
-          }
-          if (d + 1 === r) leaf();
-          else {
-            d++;
-            pickGroup[d] = -1;
-            pick[d] = -1;
-          }
-        }
+      if (!advanced) {
+        pickGroup[d] = -1;
+        d--;
+        continue;
       }
-      // Apply: the members that stayed, then the best set; or the released members back where they were.
-      let j = 0;
-      if (found) for (let i = 0; i < n; i++) if (keep[i]) out[t * W + j++] = oldSet[i]!;
-      for (let i = 0, b = 0; i < n; i++) {
-        if (keep[i]) continue;
-        const c = found ? best[b++]! : oldSet[i]!;
-        out[t * W + (found ? j++ : i)] = c;
-        load[c]!++;
-        count[c]!++;
-        heaps.grew(c);
+      if (d + 1 === r) this.leaf(r);
+      else {
+        d++;
+        pickGroup[d] = -1;
+        pick[d] = -1;
       }
-      return found;
-    },
-  };
+    }
+  }
+
+  /** Apply: the members that stayed, then the best set; or the released members back where they were. */
+  private applySet(t: number, n: number): void {
+    const { out, W, keep, oldSet, load, count, found } = this;
+    let j = 0;
+    if (found) for (let i = 0; i < n; i++) if (keep[i]) out[t * W + j++] = oldSet[i]!;
+    for (let i = 0, b = 0; i < n; i++) {
+      if (keep[i]) continue;
+      const c = found ? this.best[b++]! : oldSet[i]!;
+      out[t * W + (found ? j++ : i)] = c;
+      load[c]!++;
+      count[c]!++;
+      this.heaps.grew(c);
+    }
+  }
 }
 
 /** Step 1: per task in TaskId order, the set of standbys with the best tag spread, if better than Kafka's (setSearch). */
@@ -475,78 +593,163 @@ export const REPAIR_MOVES_PER_SLOT = 64;
  * own group only.
  */
 function repair(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope): void {
-  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
-  const cap = p.capacity, cv = p.clientValues, gv = p.groupValues;
-  const S = T * W;
-  const heaps = groupHeaps(p, load, count, BY_COST);
-  heaps.limit(env.maxCount, env.hiN, env.hiC);
-  // Per-client doubly linked lists of the slots it holds.
-  const head = new Int32Array(C).fill(-1);
-  const next = new Int32Array(S);
-  const prev = new Int32Array(S);
-  const placed = new Int32Array(C); // slots in the client's list
-  const link = (c: number, s: number): void => {
+  new Repair(p, out, load, count, env).run();
+}
+
+/** Which groups markReceivers found a receiver in. */
+const OWN_GROUP = 1;
+const OTHER_GROUPS = 2;
+
+class Repair {
+  private readonly C: number;
+  private readonly K: number;
+  private readonly G: number;
+  private readonly W: number;
+  private readonly S: number;
+  private readonly cap: Int32Array;
+  private readonly cv: Int32Array;
+  private readonly heaps: GroupHeaps;
+  /** Per-client doubly linked lists of the slots it holds; placed[c]: slots in c's list. */
+  private readonly head: Int32Array;
+  private readonly next: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly placed: Int32Array;
+  /** Members per group, ascending index (for the two-step move): members[mStart[g] .. mStart[g + 1]). */
+  private readonly mStart: Int32Array;
+  private readonly members: Int32Array;
+  /** held[c] === stamp: c holds the task visited (or is the client shedding). */
+  private readonly held: Int32Array;
+  /** The visited task's copies per value (valid where seenAt[v] === stamp), and distinct values per key. */
+  private readonly seen: Int32Array;
+  private readonly seenAt: Int32Array;
+  private readonly cur: Int32Array;
+  /** okAt[g] === the shedding client's stamp: group g has a receiver that lowers the potential. */
+  private readonly okAt: Int32Array;
+  private readonly rigid: Uint8Array;
+  private readonly rigidCount: Int32Array;
+  private stamp = 0;
+
+  constructor(
+    private readonly p: StandbyProblem,
+    private readonly out: Int32Array,
+    private readonly load: Int32Array,
+    private readonly count: Int32Array,
+    private readonly env: Envelope,
+  ) {
+    const C = (this.C = p.clients), G = (this.G = p.groups);
+    this.K = p.keys;
+    this.W = p.width;
+    const S = (this.S = p.tasks * p.width);
+    this.cap = p.capacity;
+    this.cv = p.clientValues;
+    this.heaps = groupHeaps(p, load, count, BY_COST);
+    this.heaps.limit(env.maxCount, env.hiN, env.hiC);
+    this.head = new Int32Array(C).fill(-1);
+    this.next = new Int32Array(S);
+    this.prev = new Int32Array(S);
+    this.placed = new Int32Array(C);
+    for (let s = S - 1; s >= 0; s--) if (out[s]! >= 0) this.link(out[s]!, s);
+    const mStart = (this.mStart = new Int32Array(G + 1));
+    for (let c = 0; c < C; c++) mStart[p.groupOf[c]! + 1]!++;
+    for (let g = 0; g < G; g++) mStart[g + 1]! += mStart[g]!;
+    this.members = new Int32Array(C);
+    const fill = mStart.slice(0, G);
+    for (let c = 0; c < C; c++) this.members[fill[p.groupOf[c]!]!++] = c;
+    this.held = new Int32Array(C);
+    this.seen = new Int32Array(p.values);
+    this.seenAt = new Int32Array(p.values);
+    this.okAt = new Int32Array(G);
+    this.cur = new Int32Array(p.keys);
+    this.rigid = new Uint8Array(S);
+    this.rigidCount = new Int32Array(C);
+    for (let t = 0; t < p.tasks; t++) {
+      this.visitTask(t);
+      this.setRigid(t, true);
+    }
+  }
+
+  /** Passes over the clients, most loaded first, until one moves nothing (or the safety bound). */
+  run(): void {
+    const { C, head, load, cap } = this;
+    const order = new Int32Array(C);
+    // Heavier first; equal loads by index.
+    const heavier = (a: number, b: number): boolean => lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) || (!lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) && a < b);
+    const maxMoves = REPAIR_MOVES_PER_SLOT * this.S;
+    let moves = 0;
+    for (;;) {
+      let n = 0;
+      for (let c = 0; c < C; c++) if (head[c]! >= 0) order[n++] = c;
+      sortBy(order, n, heavier);
+      let moved = false;
+      for (let i = 0; i < n; i++) {
+        const x = order[i]!;
+        while (moves < maxMoves && this.shed(x)) {
+          moves++;
+          moved = true;
+        }
+      }
+      if (!moved || moves >= maxMoves) break;
+    }
+  }
+
+  private link(c: number, s: number): void {
+    const { head, next, prev } = this;
     prev[s] = -1;
     next[s] = head[c]!;
     if (head[c]! >= 0) prev[head[c]!] = s;
     head[c] = s;
-    placed[c]!++;
-  };
-  const unlink = (c: number, s: number): void => {
+    this.placed[c]!++;
+  }
+
+  private unlink(c: number, s: number): void {
+    const { head, next, prev } = this;
     if (prev[s]! >= 0) next[prev[s]!] = next[s]!;
     else head[c] = next[s]!;
     if (next[s]! >= 0) prev[next[s]!] = prev[s]!;
-    placed[c]!--;
-  };
-  for (let s = S - 1; s >= 0; s--) if (out[s]! >= 0) link(out[s]!, s);
-  // Members per group, ascending index (for the two-step move).
-  const mStart = new Int32Array(G + 1);
-  for (let c = 0; c < C; c++) mStart[p.groupOf[c]! + 1]!++;
-  for (let g = 0; g < G; g++) mStart[g + 1]! += mStart[g]!;
-  const members = new Int32Array(C);
-  const fill = mStart.slice(0, G);
-  for (let c = 0; c < C; c++) members[fill[p.groupOf[c]!]!++] = c;
-
-  const held = new Int32Array(C);
-  const seen = new Int32Array(p.values);
-  const seenAt = new Int32Array(p.values);
-  const okAt = new Int32Array(G);
-  const cur = new Int32Array(K);
-  const rigid = new Uint8Array(S);
-  const rigidCount = new Int32Array(C);
-  let stamp = 0;
+    this.placed[c]!--;
+  }
 
   /** y taking one standby from x lowers the potential. */
-  const improves = (y: number, x: number): boolean =>
-    lessLoad(load[y]! + 1, cap[y]!, load[x]!, cap[x]!) || (!lessLoad(load[x]!, cap[x]!, load[y]! + 1, cap[y]!) && count[y]! + 1 < count[x]!);
-  const holds = (c: number, t: number): boolean => {
+  private improves(y: number, x: number): boolean {
+    const { load, cap } = this;
+    return lessLoad(load[y]! + 1, cap[y]!, load[x]!, cap[x]!) || (!lessLoad(load[x]!, cap[x]!, load[y]! + 1, cap[y]!) && this.count[y]! + 1 < this.count[x]!);
+  }
+
+  private holds(c: number, t: number): boolean {
+    const { p, out, W } = this;
     if (p.active[t] === c) return true;
     for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) if (p.holders[h] === c) return true;
     for (let j = 0; j < W; j++) if (out[t * W + j] === c) return true;
     return false;
-  };
+  }
+
   /** Marks task t's holders with a new stamp and counts its copies per value into seen[] and cur[]. */
-  const visitTask = (t: number): void => {
-    stamp++;
-    cur.fill(0);
-    const see = (c: number): void => {
-      held[c] = stamp;
-      for (let k = 0; k < K; k++) {
-        const v = cv[c * K + k]!;
-        if (v < 0) continue;
-        if (seenAt[v] !== stamp) {
-          seenAt[v] = stamp;
-          seen[v] = 0;
-        }
-        if (seen[v]++ === 0) cur[k]!++;
+  private visitTask(t: number): void {
+    const { p, out, W } = this;
+    this.stamp++;
+    this.cur.fill(0);
+    if (p.active[t]! >= 0) this.see(p.active[t]!);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) this.see(p.holders[h]!);
+    for (let j = 0; j < W; j++) if (out[t * W + j]! >= 0) this.see(out[t * W + j]!);
+  }
+
+  private see(c: number): void {
+    const { K, cv, seen, seenAt, cur, stamp } = this;
+    this.held[c] = stamp;
+    for (let k = 0; k < K; k++) {
+      const v = cv[c * K + k]!;
+      if (v < 0) continue;
+      if (seenAt[v] !== stamp) {
+        seenAt[v] = stamp;
+        seen[v] = 0;
       }
-    };
-    if (p.active[t]! >= 0) see(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) see(p.holders[h]!);
-    for (let j = 0; j < W; j++) if (out[t * W + j]! >= 0) see(out[t * W + j]!);
-  };
-  /** Recomputes the rigid flags of task t's slots (after visitTask(t)); sign -1 first removes them from the counts. */
-  const setRigid = (t: number, on: boolean): void => {
+      if (seen[v]++ === 0) cur[k]!++;
+    }
+  }
+
+  /** Recomputes the rigid flags of task t's slots (after visitTask(t)); `on` false only removes them from the counts. */
+  private setRigid(t: number, on: boolean): void {
+    const { K, W, cv, out, rigid, rigidCount, seen, cur } = this;
     for (let j = 0; j < W; j++) {
       const s = t * W + j;
       const c = out[s]!;
@@ -559,33 +762,34 @@ function repair(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int
       let r = K > 0 ? 1 : 0;
       for (let k = 0; k < K && r; k++) {
         const v = cv[c * K + k]!;
-        if (v < 0 || seen[v] !== 1 || cur[k] !== p.distinct[k]) r = 0;
+        if (v < 0 || seen[v] !== 1 || cur[k] !== this.p.distinct[k]) r = 0;
       }
       rigid[s] = r;
       rigidCount[c]! += r;
     }
-  };
-  for (let t = 0; t < T; t++) {
-    visitTask(t);
-    setRigid(t, true);
   }
-  const move = (s: number, x: number, y: number): void => {
-    const t = (s / W) | 0;
-    setRigid(t, false);
-    unlink(x, s);
-    link(y, s);
-    out[s] = y;
+
+  private move(s: number, x: number, y: number): void {
+    const { load, count, heaps } = this;
+    const t = (s / this.W) | 0;
+    this.setRigid(t, false);
+    this.unlink(x, s);
+    this.link(y, s);
+    this.out[s] = y;
     load[x]!--;
     count[x]!--;
     heaps.shrank(x);
     load[y]!++;
     count[y]!++;
     heaps.grew(y);
-    visitTask(t);
-    setRigid(t, true);
-  };
+    this.visitTask(t);
+    this.setRigid(t, true);
+  }
+
   /** Task t's spread with x replaced by a member of group g is at least its present spread (after visitTask(t)). */
-  const keepsSpread = (x: number, g: number): boolean => {
+  private keepsSpread(x: number, g: number): boolean {
+    const { K, cv, seen, seenAt, stamp } = this;
+    const gv = this.p.groupValues;
     for (let k = 0; k < K; k++) {
       const xv = cv[x * K + k]!;
       const w = gv[g * K + k]!;
@@ -595,89 +799,89 @@ function repair(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int
       if (gained !== lost) return gained > lost;
     }
     return true;
-  };
+  }
+
   /** One move away from x, if any lowers the potential. */
-  const shed = (x: number): boolean => {
-    if (head[x]! < 0 || !mayGive(p, load, count, env, x)) return false;
+  private shed(x: number): boolean {
+    if (this.head[x]! < 0 || !mayGive(this.p, this.load, this.count, this.env, x)) return false;
     // Groups whose cheapest receiver (other than x) would lower the potential: x's own, then (when x has slots that are not rigid) the others.
-    stamp++;
-    held[x] = stamp;
-    const xs = stamp;
-    const own = p.groupOf[x]!;
-    const yo = heaps.bestFree(own, held, xs);
-    const okOwn = yo >= 0 && improves(yo, x);
-    if (okOwn) okAt[own] = xs;
-    let others = false;
-    if (rigidCount[x]! < placed[x]!) {
-      for (let g = 0; g < G; g++) {
-        if (g === own) continue;
-        const y = heaps.bestFree(g, held, xs);
-        if (y >= 0 && improves(y, x)) {
-          okAt[g] = xs;
-          others = true;
-        }
-      }
-    }
-    if (!okOwn && !others) return false;
-    for (let s = head[x]!; s >= 0; s = next[s]!) {
-      if (rigid[s] && !okOwn) continue;
-      const t = (s / W) | 0;
-      visitTask(t);
-      let best = -1;
-      for (let g = rigid[s] ? own : 0; g < (rigid[s] ? own + 1 : G); g++) {
-        if (okAt[g] !== xs || (g !== own && !keepsSpread(x, g))) continue;
-        const y = heaps.bestFree(g, held, stamp);
-        if (y < 0 || !improves(y, x)) continue;
-        if (best < 0 || heaps.before(y, best)) best = y;
-      }
+    this.stamp++;
+    this.held[x] = this.stamp;
+    const xs = this.stamp;
+    const own = this.p.groupOf[x]!;
+    const marked = this.markReceivers(x, xs, own);
+    if (marked === 0) return false;
+    const okOwn = (marked & OWN_GROUP) !== 0;
+    for (let s = this.head[x]!; s >= 0; s = this.next[s]!) {
+      if (this.rigid[s] && !okOwn) continue;
+      const best = this.receiver(s, x, xs, own);
       if (best >= 0) {
-        move(s, x, best);
+        this.move(s, x, best);
         return true;
       }
     }
-    return okOwn && twoStep(x);
-  };
+    return okOwn && this.twoStep(x);
+  }
+
+  /** Marks okAt for the groups whose cheapest receiver lowers the potential; returns OWN_GROUP and OTHER_GROUPS for the groups marked. */
+  private markReceivers(x: number, xs: number, own: number): number {
+    const { heaps, held, okAt } = this;
+    const yo = heaps.bestFree(own, held, xs);
+    let marked = 0;
+    if (yo >= 0 && this.improves(yo, x)) {
+      okAt[own] = xs;
+      marked = OWN_GROUP;
+    }
+    if (this.rigidCount[x]! < this.placed[x]!) {
+      for (let g = 0; g < this.G; g++) {
+        if (g === own) continue;
+        const y = heaps.bestFree(g, held, xs);
+        if (y >= 0 && this.improves(y, x)) {
+          okAt[g] = xs;
+          marked |= OTHER_GROUPS;
+        }
+      }
+    }
+    return marked;
+  }
+
+  /** The cheapest receiver of slot s (held by x) among the marked groups that keep its task's spread, or -1. A rigid slot stays in x's group. */
+  private receiver(s: number, x: number, xs: number, own: number): number {
+    const { heaps, rigid } = this;
+    const t = (s / this.W) | 0;
+    this.visitTask(t);
+    let best = -1;
+    for (let g = rigid[s] ? own : 0; g < (rigid[s] ? own + 1 : this.G); g++) {
+      if (this.okAt[g] !== xs || (g !== own && !this.keepsSpread(x, g))) continue;
+      const y = heaps.bestFree(g, this.held, this.stamp);
+      if (y < 0 || !this.improves(y, x)) continue;
+      if (best < 0 || heaps.before(y, best)) best = y;
+    }
+    return best;
+  }
+
   /** x -> z -> y inside x's group, y its cheapest receiver: for when y already holds every task x could give it. */
-  const twoStep = (x: number): boolean => {
-    const g = p.groupOf[x]!;
-    stamp++;
-    held[x] = stamp;
-    const y = heaps.bestFree(g, held, stamp);
-    if (y < 0 || !improves(y, x)) return false;
-    for (let i = mStart[g]!; i < mStart[g + 1]!; i++) {
+  private twoStep(x: number): boolean {
+    const { head, next, members, W } = this;
+    const g = this.p.groupOf[x]!;
+    this.stamp++;
+    this.held[x] = this.stamp;
+    const y = this.heaps.bestFree(g, this.held, this.stamp);
+    if (y < 0 || !this.improves(y, x)) return false;
+    for (let i = this.mStart[g]!; i < this.mStart[g + 1]!; i++) {
       const z = members[i]!;
       if (z === x || z === y) continue;
       for (let s2 = head[z]!; s2 >= 0; s2 = next[s2]!) {
-        if (holds(y, (s2 / W) | 0)) continue;
+        if (this.holds(y, (s2 / W) | 0)) continue;
         for (let s1 = head[x]!; s1 >= 0; s1 = next[s1]!) {
-          if (holds(z, (s1 / W) | 0)) continue;
-          move(s2, z, y);
-          move(s1, x, z);
+          if (this.holds(z, (s1 / W) | 0)) continue;
+          this.move(s2, z, y);
+          this.move(s1, x, z);
           return true;
         }
       }
     }
     return false;
-  };
-
-  const order = new Int32Array(C);
-  // Heavier first; equal loads by index.
-  const heavier = (a: number, b: number): boolean => lessLoad(load[b]!, cap[b]!, load[a]!, cap[a]!) || (!lessLoad(load[a]!, cap[a]!, load[b]!, cap[b]!) && a < b);
-  const maxMoves = REPAIR_MOVES_PER_SLOT * S;
-  let moves = 0;
-  for (;;) {
-    let n = 0;
-    for (let c = 0; c < C; c++) if (head[c]! >= 0) order[n++] = c;
-    sortBy(order, n, heavier);
-    let moved = false;
-    for (let i = 0; i < n; i++) {
-      const x = order[i]!;
-      while (moves < maxMoves && shed(x)) {
-        moves++;
-        moved = true;
-      }
-    }
-    if (!moved || moves >= maxMoves) break;
   }
 }
 
@@ -729,75 +933,53 @@ function sortBy(order: Int32Array, n: number, first: (a: number, b: number) => b
 // ---------------------------------------------------------------- kafka
 
 function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Array): Int32Array {
-  const C = p.clients, K = p.keys, G = p.groups, T = p.tasks, W = p.width;
-  const out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
-  const load = p.load.slice();
+  const kafka = new KafkaPlacement(p);
   const tagAware = (flags & KAFKA_TAG_AWARE) !== 0;
-  const remaining = p.need.slice();
-  const filled = new Int32Array(T);
-  const held = new Int32Array(C); // stamp: client holds the task being visited
-  const usedVal = new Int32Array(p.values); // stamp: value in Kafka's usedEntries
-  const seenVal = new Int32Array(p.values); // stamp: value of any copy (for the report mask)
-  const exhausted = new Uint8Array(K);
-  let stamp = 0;
+  if (tagAware) kafka.tagAwarePass((flags & NEED_EXACT) !== 0);
+  // DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one.
+  kafka.fallbackPass(tagAware ? fallbackOrder : undefined);
+  return kafka.out;
+}
 
-  const markHolder = (c: number): void => {
-    held[c] = stamp;
-    for (let k = 0; k < K; k++) {
-      const v = p.clientValues[c * K + k]!;
-      if (v >= 0) seenVal[v] = stamp;
-    }
-  };
-  const visit = (t: number): void => {
-    stamp++;
-    if (p.active[t]! >= 0) markHolder(p.active[t]!);
-    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) markHolder(p.holders[h]!);
-    for (let j = 0; j < filled[t]!; j++) markHolder(out[t * W + j]!);
-  };
-  const assign = (t: number, c: number): void => {
-    let mask = 0;
-    for (let k = 0; k < K; k++) {
-      const v = p.clientValues[c * K + k]!;
-      if (v >= 0 && seenVal[v] !== stamp) mask |= 1 << k;
-    }
-    const j = filled[t]!++;
-    out[t * W + j] = c;
-    out[T * W + t * W + j] = mask;
-    load[c]!++;
-    heaps.grew(c);
-    markHolder(c);
-  };
-  const heaps = groupHeaps(p, load, load, BY_LOAD);
-  /**
-   * Least loaded client not holding the task; with `tags`, also outside
-   * usedEntries. Kafka's filter reads only a client's values, so it passes or
-   * fails whole tag groups: the answer is the best of the passing groups' least
-   * loaded free members, the same client a scan of all clients finds.
-   */
-  const poll = (tags: boolean): number => {
-    let best = -1;
-    for (let g = 0; g < G; g++) {
-      if (tags) {
-        let ok = true;
-        for (let k = 0; k < K && ok; k++) {
-          if (exhausted[k]) continue;
-          const v = p.groupValues[g * K + k]!;
-          if (v >= 0 && usedVal[v] === stamp) ok = false;
-        }
-        if (!ok) continue;
-      }
-      const c = heaps.bestFree(g, held, stamp);
-      if (c >= 0 && (best < 0 || heaps.before(c, best))) best = c;
-    }
-    return best;
-  };
+/** Kafka mode's state: the placement so far, the clients' loads, and the task being visited. */
+class KafkaPlacement {
+  /** The result: T*W clients (-1: empty), then T*W key masks. */
+  readonly out: Int32Array;
+  private readonly K: number;
+  private readonly T: number;
+  private readonly W: number;
+  private readonly load: Int32Array;
+  private readonly remaining: Int32Array;
+  private readonly filled: Int32Array;
+  /** Stamps: the client holds the task being visited; a value is in Kafka's usedEntries; a value of any copy (for the report mask). */
+  private readonly held: Int32Array;
+  private readonly usedVal: Int32Array;
+  private readonly seenVal: Int32Array;
+  private readonly exhausted: Uint8Array;
+  private readonly heaps: GroupHeaps;
+  private stamp = 0;
 
-  if (tagAware) {
-    for (let t = 0; t < T; t++) {
+  constructor(private readonly p: StandbyProblem) {
+    const K = (this.K = p.keys), T = (this.T = p.tasks), W = (this.W = p.width);
+    this.out = new Int32Array(2 * T * W).fill(-1, 0, T * W);
+    this.load = p.load.slice();
+    this.remaining = p.need.slice();
+    this.filled = new Int32Array(T);
+    this.held = new Int32Array(p.clients);
+    this.usedVal = new Int32Array(p.values);
+    this.seenVal = new Int32Array(p.values);
+    this.exhausted = new Uint8Array(K);
+    this.heaps = groupHeaps(p, this.load, this.load, BY_LOAD);
+  }
+
+  /** ClientTagAwareStandbyTaskAssignor's pass: per task in TaskId order, each standby outside the values used so far. */
+  tagAwarePass(needExact: boolean): void {
+    const { p, K, remaining, exhausted, usedVal } = this;
+    for (let t = 0; t < this.T; t++) {
       const a = p.active[t]!;
       if (a < 0) continue; // no active owner: left for the fallback
-      if (remaining[t]! <= 0 && (flags & NEED_EXACT) !== 0) continue;
-      visit(t);
+      if (remaining[t]! <= 0 && needExact) continue;
+      this.visit(t);
       exhausted.fill(0);
       let usedCount = 1;
       let last = a;
@@ -808,11 +990,11 @@ function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Arra
           const v = p.clientValues[last * K + k]!;
           if (v < 0) continue;
           if (p.distinct[k]! <= usedCount) exhausted[k] = 1;
-          else usedVal[v] = stamp;
+          else usedVal[v] = this.stamp;
         }
-        const c = poll(true);
+        const c = this.poll(true);
         if (c < 0) break;
-        assign(t, c);
+        this.assign(t, c);
         usedCount++;
         rem--;
         last = c;
@@ -820,17 +1002,77 @@ function standbyKafka(p: StandbyProblem, flags: number, fallbackOrder: Int32Arra
       remaining[t] = rem;
     }
   }
-  // DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one.
-  for (let i = 0; i < T; i++) {
-    const t = tagAware ? fallbackOrder[i]! : i;
-    if (remaining[t]! <= 0) continue;
-    visit(t);
-    while (remaining[t]! > 0) {
-      const c = poll(false);
-      if (c < 0) break;
-      assign(t, c);
-      remaining[t]!--;
+
+  /** The tag-blind pass over the tasks in `order` (TaskId order when undefined): the least loaded free client for each standby left. */
+  fallbackPass(order: Int32Array | undefined): void {
+    const remaining = this.remaining;
+    for (let i = 0; i < this.T; i++) {
+      const t = order !== undefined ? order[i]! : i;
+      if (remaining[t]! <= 0) continue;
+      this.visit(t);
+      while (remaining[t]! > 0) {
+        const c = this.poll(false);
+        if (c < 0) break;
+        this.assign(t, c);
+        remaining[t]!--;
+      }
     }
   }
-  return out;
+
+  private markHolder(c: number): void {
+    const { K, p, seenVal } = this;
+    this.held[c] = this.stamp;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0) seenVal[v] = this.stamp;
+    }
+  }
+
+  private visit(t: number): void {
+    const p = this.p;
+    this.stamp++;
+    if (p.active[t]! >= 0) this.markHolder(p.active[t]!);
+    for (let h = p.holderStart[t]!; h < p.holderStart[t + 1]!; h++) this.markHolder(p.holders[h]!);
+    for (let j = 0; j < this.filled[t]!; j++) this.markHolder(this.out[t * this.W + j]!);
+  }
+
+  private assign(t: number, c: number): void {
+    const { K, T, W, p, out } = this;
+    let mask = 0;
+    for (let k = 0; k < K; k++) {
+      const v = p.clientValues[c * K + k]!;
+      if (v >= 0 && this.seenVal[v] !== this.stamp) mask |= 1 << k;
+    }
+    const j = this.filled[t]!++;
+    out[t * W + j] = c;
+    out[T * W + t * W + j] = mask;
+    this.load[c]!++;
+    this.heaps.grew(c);
+    this.markHolder(c);
+  }
+
+  /**
+   * Least loaded client not holding the task; with `tags`, also outside
+   * usedEntries. Kafka's filter reads only a client's values, so it passes or
+   * fails whole tag groups: the answer is the best of the passing groups' least
+   * loaded free members, the same client a scan of all clients finds.
+   */
+  private poll(tags: boolean): number {
+    const { K, p, heaps, exhausted, usedVal, stamp } = this;
+    let best = -1;
+    for (let g = 0; g < p.groups; g++) {
+      if (tags) {
+        let ok = true;
+        for (let k = 0; k < K && ok; k++) {
+          if (exhausted[k]) continue;
+          const v = p.groupValues[g * K + k]!;
+          if (v >= 0 && usedVal[v] === stamp) ok = false;
+        }
+        if (!ok) continue;
+      }
+      const c = heaps.bestFree(g, this.held, stamp);
+      if (c >= 0 && (best < 0 || heaps.before(c, best))) best = c;
+    }
+    return best;
+  }
 }
