@@ -32,8 +32,10 @@ export interface Shape {
   /** `from -> to` of each runtime import. */
   domainIntoReference: string[];
   samzaIntoStore: string[];
+  /** `from -> to` of each runtime import that points up, or across into another folder of the same layer. */
+  upwardImports: string[];
 }
-export const LIMITS: Readonly<{ runtimeCycles: number; domainIntoReference: number; samzaIntoStore: number; undocumentedValues: number; over150: number; over80: number }>;
+export const LIMITS: Readonly<{ runtimeCycles: number; domainIntoReference: number; samzaIntoStore: number; undocumentedValues: number; over150: number; over80: number; upwardImports: number }>;
 export function entryFiles(root?: string): string[];
 export function docsText(root?: string): string;
 export function isDocumented(name: string, docs: string): boolean;

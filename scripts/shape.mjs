@@ -19,7 +19,16 @@ export const LIMITS = Object.freeze({
   undocumentedValues: 0,
   over150: 0,
   over80: 10,
+  upwardImports: 0,
 });
+
+/**
+ * The layers of shared/architecture.md, lowest first: a runtime import may point down or stay in
+ * its folder, never up or sideways into another folder of its own layer (the two client adapters
+ * and the live loop do not import each other). src/index.ts re-exports everything.
+ */
+const LAYERS = [['errors'], ['engine'], ['columns'], ['coordinator-stream'], ['store', 'expansion', 'hashing'], ['group', 'samza', 'channels', 'standby'], ['coordinator', 'kafkajs', 'platformatic'], ['cli'], ['index']];
+const layerOf = (folder) => LAYERS.findIndex((l) => l.includes(folder));
 
 /** Folders of domain code: none of them may import src/engine/reference/ at run time. */
 const DOMAIN = ['hashing', 'samza', 'channels', 'standby', 'store', 'kafkajs', 'coordinator', 'expansion', 'group', 'cli', 'platformatic'];
@@ -212,6 +221,7 @@ export function measureShape(root = ROOT) {
     runtimeCycles: runtimeCycles(root, graph),
     domainIntoReference: runtimeEdges(root, graph, (a, b) => DOMAIN.includes(folderOf(a)) && b.startsWith('src/engine/reference/')),
     samzaIntoStore: runtimeEdges(root, graph, (a, b) => folderOf(a) === 'samza' && folderOf(b) === 'store'),
+    upwardImports: runtimeEdges(root, graph, (a, b) => folderOf(a) !== folderOf(b) && layerOf(folderOf(b)) >= layerOf(folderOf(a))),
   };
 }
 
@@ -222,6 +232,7 @@ export function brokenLimits(shape) {
     ['runtimeCycles', 'runtime import cycles', shape.runtimeCycles.map((c) => c.join(' <-> '))],
     ['domainIntoReference', 'runtime imports from domain code into src/engine/reference/', shape.domainIntoReference],
     ['samzaIntoStore', 'runtime imports from src/samza/ into src/store/', shape.samzaIntoStore],
+    ['upwardImports', 'runtime imports up or across the layers of shared/architecture.md', shape.upwardImports],
     ['undocumentedValues', 'exported values no doc names', shape.undocumentedValues],
     ['over150', 'functions over 150 lines', shape.over150.map(fn)],
     ['over80', 'functions over 80 lines', shape.over80.map(fn)],
@@ -234,7 +245,7 @@ export function summary(shape) {
   return (
     `shape: ${shape.publicNames} public names (${shape.deprecatedNames} deprecated, ${shape.distinctPublicSymbols} distinct), ` +
     `${shape.undocumentedValues.length} undocumented values, ${shape.over150.length} functions > 150 lines, ${shape.over80.length} > 80, ` +
-    `${shape.runtimeCycles.length} runtime cycles, ${shape.domainIntoReference.length} domain->reference imports, ${shape.samzaIntoStore.length} samza->store imports`
+    `${shape.runtimeCycles.length} runtime cycles, ${shape.domainIntoReference.length} domain->reference imports, ${shape.samzaIntoStore.length} samza->store imports, ${shape.upwardImports.length} upward imports`
   );
 }
 

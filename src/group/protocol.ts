@@ -607,3 +607,13 @@ export function decodeAssignmentNote(userData: Uint8Array): AssignmentNote | nul
     throw e;
   }
 }
+
+/** The protocol name a sticky group agrees on (JoinGroup), the same for every client adapter: unique to this assigner and its userData format. */
+export const STICKY_ASSIGNER_NAME = 'AssignorStickyAssigner';
+/**
+ * The int16 `version` of the consumer-protocol envelope (MemberMetadata/MemberAssignment). 0, as
+ * KafkaJS's own RoundRobinAssigner writes, because the envelope is exactly version 0 of Kafka's
+ * consumer protocol (Java tools and the broker read it as such); the assigner's own format is
+ * versioned inside userData.
+ */
+export const STICKY_ASSIGNER_VERSION = 0;

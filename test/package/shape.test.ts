@@ -1,7 +1,9 @@
 // Issue 23's "Done when", counted with the TypeScript compiler API by scripts/shape.mjs (also
 // `npm run shape`): no runtime import cycle, no runtime import from domain code into
 // src/engine/reference/ or from src/samza/ into src/store/, no undocumented exported value, no
-// function over 150 lines and at most 10 over 80 in src/ and assembly/. Each failure lists its offenders.
+// function over 150 lines and at most 10 over 80 in src/ and assembly/; and the layering of
+// shared/architecture.md (no runtime import up, or across into another folder of the same layer).
+// Each failure lists its offenders.
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +28,10 @@ describe('the shape of the codebase (issue 23)', () => {
 
   it('never imports src/store/ from src/samza/ at run time', () => {
     expect(shape.samzaIntoStore.length, `runtime imports from src/samza/ into src/store/:\n${listed(shape.samzaIntoStore)}`).toBeLessThanOrEqual(LIMITS.samzaIntoStore);
+  });
+
+  it("imports only downward at run time, in the layers of shared/architecture.md", () => {
+    expect(shape.upwardImports.length, `runtime imports up or across the layers:\n${listed(shape.upwardImports)}`).toBeLessThanOrEqual(LIMITS.upwardImports);
   });
 
   it('names every exported value of every entry in README.md or docs/*.md', () => {
@@ -59,6 +65,9 @@ describe('the shape counter', () => {
   write('src/store/codec.ts', "import { back } from './row.js';\nexport const codec = back;\n");
   write('src/store/row.ts', "import { codec } from './codec.js';\nexport const back = 1;\nexport type Row = { codec: typeof codec };\n");
   write('src/store/cell.ts', 'export type Cell = number;\n');
+  write('src/store/up.ts', "import { documented } from '../samza/plan.js';\nexport const up = documented;\n");
+  write('src/kafkajs/a.ts', "import { b } from '../platformatic/b.js';\nimport type { Shape } from '../samza/plan.js';\nexport const a = (s?: Shape) => [b, s];\n");
+  write('src/platformatic/b.ts', "import { codec } from '../store/codec.js';\nexport const b = codec;\n");
   write('src/engine/reference/hash.ts', 'export const KERNEL = 2;\n');
   write('src/engine/kernels.ts', "import type { Cell } from '../store/cell.js';\nimport { KERNEL } from './reference/hash.js';\nexport const k = (c: Cell) => c + KERNEL;\n");
   write('assembly/loop.ts', `export function loop(): void {\n${body(81)}\n}\nexport function edge(): void {\n${body(80)}\n}\n`);
@@ -81,6 +90,10 @@ describe('the shape counter', () => {
     expect(s.domainIntoReference).toEqual(['src/samza/plan.ts -> src/engine/reference/hash.ts']);
   });
 
+  it('counts runtime imports that point up a layer or across to another folder of the same layer', () => {
+    expect(fixture().upwardImports).toEqual(['src/kafkajs/a.ts -> src/platformatic/b.ts', 'src/store/up.ts -> src/samza/plan.ts']);
+  });
+
   it('measures functions in src/ and assembly/ from first to last line (80 lines is not over 80)', () => {
     const s = fixture();
     expect(s.over150.map(fn)).toEqual(['151 src/samza/plan.ts:6 documented']);
@@ -93,9 +106,10 @@ describe('the shape counter', () => {
       '1 runtime import cycles',
       '1 runtime imports from domain code into src/engine/reference/',
       '1 runtime imports from src/samza/ into src/store/',
+      '2 runtime imports up or across the layers of shared/architecture.md',
       '1 exported values no doc names',
       '1 functions over 150 lines',
     ]);
-    expect(broken[3]).toContain('src/index.ts: hidden');
+    expect(broken[4]).toContain('src/index.ts: hidden');
   });
 });

@@ -3,19 +3,11 @@
 // middle, KafkaJS's MemberAssignment bytes out. See docs/kafkajs.md for the guarantees.
 import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
 import { planGroup, type PlanMember, type PlanTopic } from '../../group/sticky/plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, TopicListCache, type Claims } from '../../group/protocol.js';
+import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, TopicListCache, type Claims } from '../../group/protocol.js';
 import { checkAssignerOptions, type CheckedAssignerOptions, type StickyAssignerOptions, type StickyAssignmentReport } from '../../group/sticky-options.js';
 import { trackMember, type Tracker } from './tracker.js';
 
-/** The protocol name the group agrees on (JoinGroup): unique to this assigner and its userData format. */
-export const STICKY_ASSIGNER_NAME = 'AssignorStickyAssigner';
-/**
- * The int16 `version` of the consumer-protocol envelope (MemberMetadata/MemberAssignment). 0, as
- * KafkaJS's own RoundRobinAssigner writes, because the envelope is exactly version 0 of Kafka's
- * consumer protocol (Java tools and the broker read it as such); the assigner's own format is
- * versioned inside userData.
- */
-export const STICKY_ASSIGNER_VERSION = 0;
+export { STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION } from '../../group/protocol.js';
 
 export type { StickyAssignerOptions, StickyAssignmentReport } from '../../group/sticky-options.js';
 type Config = CheckedAssignerOptions;
