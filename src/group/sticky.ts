@@ -18,28 +18,32 @@ function claimCounts(list: readonly string[], group: Group): Int32Array {
 
 /** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
 function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string, number>): Claims | null {
-  const { topics, lists } = member.owned;
+  const { topics, start: from, partitions: owned } = member.owned;
   if (topics.length === 0 && member.rack === null) return null;
-  const kept: number[] = []; // indices into topics / lists
+  const at = new Int32Array(topics.length); // position in the subscription, -1: not claimed
+  let entries = 0;
   let total = 0;
   for (let k = 0; k < topics.length; k++) {
     const i = positions.get(topics[k]!);
-    if (i === undefined || counts[i] === 0 || lists[k]!.length === 0) continue;
-    kept.push(k);
-    total += lists[k]!.length;
+    const n = from[k + 1]! - from[k]!;
+    at[k] = i === undefined || counts[i] === 0 || n === 0 ? -1 : i;
+    if (at[k]! < 0) continue;
+    entries++;
+    total += n;
   }
-  const topic = new Int32Array(kept.length);
-  const count = new Int32Array(kept.length);
-  const start = new Int32Array(kept.length + 1);
+  const topic = new Int32Array(entries);
+  const count = new Int32Array(entries);
+  const start = new Int32Array(entries + 1);
   const partitions = new Int32Array(total);
-  for (let e = 0; e < kept.length; e++) {
-    const k = kept[e]!;
-    topic[e] = positions.get(topics[k]!)!;
-    count[e] = counts[topic[e]!]!;
-    partitions.set(lists[k]!, start[e]!);
-    start[e + 1] = start[e]! + lists[k]!.length;
+  for (let k = 0, e = 0; k < topics.length; k++) {
+    if (at[k]! < 0) continue;
+    topic[e] = at[k]!;
+    count[e] = counts[at[k]!]!;
+    let to = start[e]!;
+    for (let q = from[k]!; q < from[k + 1]!; q++) partitions[to++] = owned[q]!;
+    start[++e] = to;
   }
-  return { generation: kept.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+  return { generation: entries === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
