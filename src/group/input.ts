@@ -184,14 +184,12 @@ export class OwnedPartitions {
   static read(v: unknown, path: string): OwnedPartitions {
     if (v === undefined || v === null) return OwnedPartitions.NONE;
     if (!isRecord(v)) bad(`owned must be an object { "<topic>": [partitions] }, got ${describe(v)}`, path);
-    // Keys and values come in the same order; values in one call, not a keyed read per topic
-    // (a lookup in a 1,000-key object per list was a quarter of this loop).
     const topics = Object.keys(v);
-    const values = Object.values(v);
     const start = new Int32Array(topics.length + 1);
     let at = 0;
     for (let k = 0; k < topics.length; k++) {
-      const list = values[k];
+      // A keyed read per topic: cheaper than Object.values on an object of 1,000 keys (dictionary mode).
+      const list = v[topics[k]!];
       const end = Array.isArray(list) ? appendAscending(list, at) : -1;
       at = end >= 0 ? end : appendNormalized(list, at, `${path}[${JSON.stringify(topics[k]!)}]`);
       start[k + 1] = at;
