@@ -64,14 +64,6 @@ export function assignSticky(group: Group, options: StickyOptions = {}): { owner
   });
   const plan = planGroup(members, topics, checked);
   // The plan's members are in member-id order too (group.members is sorted the same way).
-  const byTopic = Array.from(plan.counts, (n) => new Int32Array(n).fill(-1));
-  for (let m = 0; m < plan.memberIds.length; m++) {
-    for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
-      const owner = byTopic[plan.entryTopic[e]!]!;
-      const byOwner = plan.partitionsByOwner[plan.entryTopic[e]!]!;
-      for (let i = plan.entryFrom[e]!, end = plan.entryTo[e]!; i < end; i++) owner[byOwner[i]!] = m;
-    }
-  }
-  const owners = new Map(plan.topics.map((name, t) => [name, byTopic[t]!]));
+  const owners = new Map(plan.topics.map((name, t) => [name, plan.owners[t]!]));
   return { owners, plan: plan.report };
 }
