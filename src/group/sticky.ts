@@ -33,6 +33,12 @@ function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string
   }
   const topic = new Int32Array(entries);
   const count = new Int32Array(entries);
+  const generation = entries === 0 ? -1 : member.generation;
+  if (entries === topics.length) {
+    // Every owned topic is claimed (the usual case): the claims are the owned arrays themselves.
+    for (let k = 0; k < topics.length; k++) count[k] = counts[(topic[k] = at[k]!)]!;
+    return { generation, rack: member.rack, fingerprint: '', topic, count, start: from, partitions: owned };
+  }
   const start = new Int32Array(entries + 1);
   const partitions = new Int32Array(total);
   for (let k = 0, e = 0; k < topics.length; k++) {
@@ -43,7 +49,7 @@ function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string
     for (let q = from[k]!; q < from[k + 1]!; q++) partitions[to++] = owned[q]!;
     start[++e] = to;
   }
-  return { generation: entries === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+  return { generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
