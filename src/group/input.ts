@@ -208,9 +208,15 @@ export function positionsOf(list: readonly string[], cache: Map<readonly string[
   return at;
 }
 
+function sameList(a: readonly unknown[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The distinct topics of a subscription; `last` when they are the same list (the common case, without a Set). */
 function readTopics(list: readonly unknown[], path: string, last: string[] | null): string[] {
-  if (last !== null && last.length === list.length && list.every((t, i) => t === last[i])) return last;
+  if (last !== null && sameList(list, last)) return last;
   return [...new Set(list.map((t, i) => requireString(t, 'a subscribed topic', `${path}[${i}]`)))];
 }
 
@@ -265,7 +271,8 @@ export function readGroup(spec: unknown): Group {
   });
   members.sort((a, b) => byCodeUnits(a.id, b.id));
   const subscribed = new Set<string>();
-  for (const m of members) for (const t of m.topics) subscribed.add(t);
+  // Every member's topics is one of the shared lists: each distinct list is read once.
+  for (const list of lists.values()) for (const t of list) subscribed.add(t);
   const all = [...subscribed].sort(byCodeUnits);
   return { members, topics, assigned: all.filter((t) => topics.has(t)), missing: all.filter((t) => !topics.has(t)) };
 }
