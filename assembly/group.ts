@@ -320,8 +320,43 @@ function takeLowest(cand: usize, count: i32, key: usize, members: usize, need: i
   return outLen;
 }
 
-function hasRack(rackStart: usize, racks: usize, item: i32, rack: i32): bool {
+// ---------------------------------------------------------------- the problem and its quotas
+// The steps below mirror src/engine/reference/group.ts helper for helper. The problem and the
+// per-slot state are module globals (one call at a time); each step copies the ones it loops
+// over into locals first.
+
+let gM: i32 = 0;
+let gT: i32 = 0;
+let gRackCount: i32 = 0;
+let gMemberRack: usize = 0;
+let gTopicClass: usize = 0;
+let gTopicWeight: usize = 0;
+let gSubStart: usize = 0;
+let gSubs: usize = 0;
+let gItemStart: usize = 0;
+let gPrevOwner: usize = 0;
+let gSoftOwner: usize = 0;
+let gNSoft: i32 = 0;
+let gRackStart: usize = 0;
+let gRacks: usize = 0;
+let gOwner: usize = 0;
+
+let qHeld: usize = 0;
+let qExtra: usize = 0;
+let qGain: usize = 0;
+let qItemSlot: usize = 0;
+let qPosOf: usize = 0;
+let qPosTopic: usize = 0;
+let qFloor: usize = 0;
+let qRem: usize = 0;
+let qInFlow: usize = 0;
+let qKept: usize = 0;
+let qRoom: usize = 0;
+
+function hasRack(item: i32, rack: i32): bool {
   if (rack < 0) return false;
+  const rackStart = gRackStart;
+  const racks = gRacks;
   for (let k = ld(rackStart, item); k < ld(rackStart, item + 1); k++) if (ld(racks, k) == rack) return true;
   return false;
 }
@@ -337,25 +372,70 @@ export function groupAssign(
   prevOwner: usize, softOwner: usize, nSoft: i32, rackStart: usize, racks: usize,
   owner: usize,
 ): i32 {
-  const P = ld(subStart, T);
-  for (let i = 0; i < N; i++) st(owner, i, -1);
-  const held = scratch(P, 0);
-  const extra = scratch(P, 0);
-  const gain = scratch(P, 0);
-  const itemSlot = scratch(N, -1);
-  const posOf = scratch(M, 0);
-  const posTopic = scratch(M, -1);
-  const floor = scratch(T, 0);
-  const rem = scratch(T, 0);
+  gM = M;
+  gT = T;
+  gRackCount = rackCount;
+  gMemberRack = memberRack;
+  gTopicClass = topicClass;
+  gTopicWeight = topicWeight;
+  gSubStart = subStart;
+  gSubs = subs;
+  gItemStart = itemStart;
+  gPrevOwner = prevOwner;
+  gSoftOwner = softOwner;
+  gNSoft = nSoft;
+  gRackStart = rackStart;
+  gRacks = racks;
+  gOwner = owner;
+  quotas(N);
+  countHeld();
+  if (!extrasOfBalancedClasses()) return 1;
+  extrasOfOtherTopics();
+  keepHeld();
+  placeFree();
+  return 0;
+}
 
-  // 1. Held items per slot; quotas; gains.
-  for (let t = 0; t < T; t++) {
+function quotas(N: i32): void {
+  const P = ld(gSubStart, gT);
+  for (let i = 0; i < N; i++) st(gOwner, i, -1);
+  qHeld = scratch(P, 0);
+  qExtra = scratch(P, 0);
+  qGain = scratch(P, 0);
+  qItemSlot = scratch(N, -1);
+  qPosOf = scratch(gM, 0);
+  qPosTopic = scratch(gM, -1);
+  qFloor = scratch(gT, 0);
+  qRem = scratch(gT, 0);
+  qInFlow = scratch(gT, 0);
+  qKept = scratch(P, 0);
+  qRoom = scratch(P, 0);
+}
+
+function indexSubscribers(t: i32): void {
+  const subs = gSubs;
+  const s0 = ld(gSubStart, t);
+  const S = ld(gSubStart, t + 1) - s0;
+  for (let j = 0; j < S; j++) {
+    st(qPosOf, ld(subs, s0 + j), j);
+    st(qPosTopic, ld(subs, s0 + j), t);
+  }
+}
+
+/** 1. Held items per slot; quotas; gains. */
+function countHeld(): void {
+  const M = gM;
+  const subStart = gSubStart;
+  const itemStart = gItemStart;
+  const prevOwner = gPrevOwner;
+  const held = qHeld;
+  const itemSlot = qItemSlot;
+  const posOf = qPosOf;
+  const posTopic = qPosTopic;
+  for (let t = 0; t < gT; t++) {
     const s0 = ld(subStart, t);
     const S = ld(subStart, t + 1) - s0;
-    for (let j = 0; j < S; j++) {
-      st(posOf, ld(subs, s0 + j), j);
-      st(posTopic, ld(subs, s0 + j), t);
-    }
+    indexSubscribers(t);
     for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
       const m = ld(prevOwner, i);
       if (m >= 0 && m < M && ld(posTopic, m) == t) {
@@ -365,237 +445,319 @@ export function groupAssign(
     }
     if (S == 0) continue;
     const n = ld(itemStart, t + 1) - ld(itemStart, t);
-    st(floor, t, n / S);
-    st(rem, t, n % S);
-    for (let j = 0; j < S; j++) if (ld(held, s0 + j) > ld(floor, t)) st(gain, s0 + j, ld(topicWeight, t));
+    st(qFloor, t, n / S);
+    st(qRem, t, n % S);
+    for (let j = 0; j < S; j++) if (ld(held, s0 + j) > ld(qFloor, t)) st(qGain, s0 + j, ld(gTopicWeight, t));
   }
+}
 
-  // 2a. Balanced classes.
-  const classCount = scratch(T + 1, 0);
+let cStart: usize = 0;
+let cByClass: usize = 0;
+
+/** Topics by class id (counting sort): class c is cByClass[cStart[c] .. cStart[c + 1]). */
+function topicsByClass(): void {
+  const T = gT;
+  cStart = scratch(T + 1, 0);
   for (let t = 0; t < T; t++) {
-    const c = ld(topicClass, t);
-    if (c >= 0 && c < T) inc(classCount, c + 1);
+    const c = ld(gTopicClass, t);
+    if (c >= 0 && c < T) inc(cStart, c + 1);
   }
-  for (let c = 0; c < T; c++) st(classCount, c + 1, ld(classCount, c + 1) + ld(classCount, c));
-  const byClass = scratch(ld(classCount, T), 0);
+  for (let c = 0; c < T; c++) st(cStart, c + 1, ld(cStart, c + 1) + ld(cStart, c));
+  cByClass = scratch(ld(cStart, T), 0);
   const fillAt = scratch(T, 0);
-  for (let c = 0; c < T; c++) st(fillAt, c, ld(classCount, c));
+  for (let c = 0; c < T; c++) st(fillAt, c, ld(cStart, c));
   for (let t = 0; t < T; t++) {
-    const c = ld(topicClass, t);
+    const c = ld(gTopicClass, t);
     if (c >= 0 && c < T) {
-      st(byClass, ld(fillAt, c), t);
+      st(cByClass, ld(fillAt, c), t);
       inc(fillAt, c);
     }
   }
-  const inFlow = scratch(T, 0);
-  for (let c = 0; c < T; c++) {
-    const a = ld(classCount, c);
-    const b = ld(classCount, c + 1);
-    if (b == a) continue;
-    const t0 = ld(byClass, a);
-    const S = ld(subStart, t0 + 1) - ld(subStart, t0);
-    let same = S > 0;
-    for (let k = a + 1; k < b && same; k++) {
-      const t = ld(byClass, k);
-      if (ld(subStart, t + 1) - ld(subStart, t) != S) same = false;
-      else for (let j = 0; j < S && same; j++) if (ld(subs, ld(subStart, t) + j) != ld(subs, ld(subStart, t0) + j)) same = false;
-    }
-    if (!same) continue;
-    const Tc = b - a;
-    const base = scratch(Tc, 0);
-    const r = scratch(Tc, 0);
-    let X = 0;
-    for (let k = 0; k < Tc; k++) {
-      const t = ld(byClass, a + k);
-      st(base, k, ld(subStart, t));
-      st(r, k, ld(rem, t));
-      X += ld(rem, t);
-      st(inFlow, t, 1);
-    }
-    if (X == 0) continue;
-    let anyGain = false;
-    for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (ld(gain, ld(base, k) + j) > 0) anyGain = true;
-    if (anyGain) {
-      if (!runFlow(Tc, S, base, r, X / S, X % S, gain, extra, X)) return 1;
-      continue;
-    }
-    let cursor = 0;
-    for (let k = 0; k < Tc; k++) {
-      for (let q = 0; q < ld(r, k); q++) {
-        st(extra, ld(base, k) + cursor, 1);
-        cursor = cursor + 1 == S ? 0 : cursor + 1;
-      }
-    }
-  }
+}
 
-  // 2b. Other topics.
-  const extrasSoFar = scratch(M, 0);
-  let maxS = 0;
-  for (let t = 0; t < T; t++) {
-    const S = ld(subStart, t + 1) - ld(subStart, t);
-    if (S > maxS) maxS = S;
+function sameSubscribers(a: i32, b: i32): bool {
+  const subStart = gSubStart;
+  const subs = gSubs;
+  const t0 = ld(cByClass, a);
+  const S = ld(subStart, t0 + 1) - ld(subStart, t0);
+  if (S == 0) return false;
+  for (let k = a + 1; k < b; k++) {
+    const t = ld(cByClass, k);
+    if (ld(subStart, t + 1) - ld(subStart, t) != S) return false;
+    for (let j = 0; j < S; j++) if (ld(subs, ld(subStart, t) + j) != ld(subs, ld(subStart, t0) + j)) return false;
   }
+  return true;
+}
+
+/** 2a. Balanced classes; false when an extras flow failed. */
+function extrasOfBalancedClasses(): bool {
+  topicsByClass();
+  for (let c = 0; c < gT; c++) {
+    const a = ld(cStart, c);
+    const b = ld(cStart, c + 1);
+    if (b == a || !sameSubscribers(a, b)) continue;
+    for (let k = a; k < b; k++) st(qInFlow, ld(cByClass, k), 1);
+    if (!extrasOfClass(a, b)) return false;
+  }
+  return true;
+}
+
+function extrasOfClass(a: i32, b: i32): bool {
+  const t0 = ld(cByClass, a);
+  const S = ld(gSubStart, t0 + 1) - ld(gSubStart, t0);
+  const Tc = b - a;
+  const base = scratch(Tc, 0);
+  const r = scratch(Tc, 0);
+  let X = 0;
+  for (let k = 0; k < Tc; k++) {
+    const t = ld(cByClass, a + k);
+    st(base, k, ld(gSubStart, t));
+    st(r, k, ld(qRem, t));
+    X += ld(qRem, t);
+  }
+  if (X == 0) return true;
+  let anyGain = false;
+  for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (ld(qGain, ld(base, k) + j) > 0) anyGain = true;
+  if (anyGain) return runFlow(Tc, S, base, r, X / S, X % S, qGain, qExtra, X);
+  let cursor = 0;
+  for (let k = 0; k < Tc; k++) {
+    for (let e = 0; e < ld(r, k); e++) {
+      st(qExtra, ld(base, k) + cursor, 1);
+      cursor = cursor + 1 == S ? 0 : cursor + 1;
+    }
+  }
+  return true;
+}
+
+function widest(start: usize): i32 {
+  let max = 0;
+  for (let t = 0; t < gT; t++) {
+    const n = ld(start, t + 1) - ld(start, t);
+    if (n > max) max = n;
+  }
+  return max;
+}
+
+/** 2b. Other topics. */
+function extrasOfOtherTopics(): void {
+  const T = gT;
+  const extrasSoFar = scratch(gM, 0);
+  const maxS = widest(gSubStart);
   const candUseful = scratch(maxS, 0);
   const candOther = scratch(maxS, 0);
   const chosen = scratch(maxS, 0);
   const hist = scratch(T + 1, 0);
   for (let t = 0; t < T; t++) {
-    if (ld(inFlow, t) == 1 || ld(rem, t) == 0) continue;
-    const s0 = ld(subStart, t);
-    const S = ld(subStart, t + 1) - s0;
+    if (ld(qInFlow, t) == 1 || ld(qRem, t) == 0) continue;
+    const s0 = ld(gSubStart, t);
+    const S = ld(gSubStart, t + 1) - s0;
     let nu = 0;
     let no = 0;
     for (let j = 0; j < S; j++) {
-      if (ld(gain, s0 + j) > 0) st(candUseful, nu++, j);
+      if (ld(qGain, s0 + j) > 0) st(candUseful, nu++, j);
       else st(candOther, no++, j);
     }
-    const members = subs + (<usize>s0 << 2);
-    let len = takeLowest(candUseful, nu, extrasSoFar, members, ld(rem, t), hist, chosen, 0);
-    len = takeLowest(candOther, no, extrasSoFar, members, ld(rem, t) - len, hist, chosen, len);
+    const members = gSubs + (<usize>s0 << 2);
+    let len = takeLowest(candUseful, nu, extrasSoFar, members, ld(qRem, t), hist, chosen, 0);
+    len = takeLowest(candOther, no, extrasSoFar, members, ld(qRem, t) - len, hist, chosen, len);
     for (let k = 0; k < len; k++) {
-      st(extra, s0 + ld(chosen, k), 1);
+      st(qExtra, s0 + ld(chosen, k), 1);
       inc(extrasSoFar, ld(members, ld(chosen, k)));
     }
   }
+}
 
-  // 3. Keep.
-  const kept = scratch(P, 0);
-  for (let t = 0; t < T; t++) {
-    for (let pass = rackCount > 0 ? 0 : 1; pass < 2; pass++) {
+/** 3. Keep. */
+function keepHeld(): void {
+  const itemStart = gItemStart;
+  const subs = gSubs;
+  const owner = gOwner;
+  const itemSlot = qItemSlot;
+  const kept = qKept;
+  const extra = qExtra;
+  const memberRack = gMemberRack;
+  for (let t = 0; t < gT; t++) {
+    const quota = ld(qFloor, t);
+    for (let pass = gRackCount > 0 ? 0 : 1; pass < 2; pass++) {
       for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
         const slot = ld(itemSlot, i);
         if (slot < 0 || ld(owner, i) >= 0) continue;
         const m = ld(subs, slot);
-        if (pass == 0 && !hasRack(rackStart, racks, i, ld(memberRack, m))) continue;
-        if (ld(kept, slot) < ld(floor, t) + ld(extra, slot)) {
+        if (pass == 0 && !hasRack(i, ld(memberRack, m))) continue;
+        if (ld(kept, slot) < quota + ld(extra, slot)) {
           st(owner, i, m);
           inc(kept, slot);
         }
       }
     }
   }
+}
 
-  // 4. Place free items.
-  const room = scratch(P, 0);
+// Scratch of step 4 (see Placement in the reference).
+let wFree: usize = 0;
+let wNf: i32 = 0;
+let wOrder: usize = 0;
+let wCandCount: usize = 0;
+let wByCount: usize = 0;
+let wRackHead: usize = 0;
+let wRackEnd: usize = 0;
+let wRackCnt: usize = 0;
+let wRackMembers: usize = 0;
+let wBucket: usize = 0;
+
+/** 4. Place free items. */
+function placeFree(): void {
+  const T = gT;
   for (let t = 0; t < T; t++) {
-    for (let slot = ld(subStart, t); slot < ld(subStart, t + 1); slot++) st(room, slot, ld(floor, t) + ld(extra, slot) - ld(kept, slot));
+    for (let slot = ld(gSubStart, t); slot < ld(gSubStart, t + 1); slot++) st(qRoom, slot, ld(qFloor, t) + ld(qExtra, slot) - ld(qKept, slot));
   }
-  let maxN = 0;
+  const maxN = widest(gItemStart);
+  const maxS = widest(gSubStart);
+  wFree = scratch(maxN, 0);
+  wOrder = scratch(maxN, 0);
+  wCandCount = scratch(maxN, 0);
+  wByCount = scratch(maxN, 0);
+  wRackHead = scratch(gRackCount, -1);
+  wRackEnd = scratch(gRackCount, 0);
+  wRackCnt = scratch(gRackCount, 0);
+  wRackMembers = scratch(maxS, 0);
+  wBucket = scratch(maxS + 2, 0);
+  const owner = gOwner;
   for (let t = 0; t < T; t++) {
-    const n = ld(itemStart, t + 1) - ld(itemStart, t);
-    if (n > maxN) maxN = n;
-  }
-  const free = scratch(maxN, 0);
-  const order = scratch(maxN, 0);
-  const candCount = scratch(maxN, 0);
-  const byCount = scratch(maxN, 0);
-  const rackHead = scratch(rackCount, -1);
-  const rackEnd = scratch(rackCount, 0);
-  const rackCnt = scratch(rackCount, 0);
-  const rackMembers = scratch(maxS, 0);
-  const bucket = scratch(maxS + 2, 0);
-  for (let t = 0; t < T; t++) {
-    const s0 = ld(subStart, t);
-    const S = ld(subStart, t + 1) - s0;
-    if (S == 0) continue;
-    for (let j = 0; j < S; j++) {
-      st(posOf, ld(subs, s0 + j), j);
-      st(posTopic, ld(subs, s0 + j), t);
-    }
+    if (ld(gSubStart, t + 1) == ld(gSubStart, t)) continue;
+    indexSubscribers(t);
     let nf = 0;
-    for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) if (ld(owner, i) < 0) st(free, nf++, i);
+    for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(owner, i) < 0) st(wFree, nf++, i);
+    wNf = nf;
     if (nf == 0) continue;
+    if (gNSoft > 0) placeWithSoftOwners(t);
+    if (bucketRackMembers(t) > 0) placeByRack(t);
+    placeRest(t);
+  }
+}
 
-    // 4a. Soft owners.
-    for (let k = 0; k < nf && nSoft > 0; k++) {
-      const i = ld(free, k);
-      const m = ld(softOwner, i);
-      if (m >= 0 && m < M && ld(posTopic, m) == t && ld(room, s0 + ld(posOf, m)) > 0) {
-        st(owner, i, m);
-        dec(room, s0 + ld(posOf, m));
-      }
-    }
-
-    // 4b. Racks.
-    let racked = 0;
-    for (let j = 0; j < S; j++) {
-      const rk = ld(memberRack, ld(subs, s0 + j));
-      if (rk >= 0 && rk < rackCount) st(rackCnt, rk, 0);
-    }
-    for (let j = 0; j < S; j++) {
-      const rk = ld(memberRack, ld(subs, s0 + j));
-      if (rk >= 0 && rk < rackCount && ld(room, s0 + j) > 0) {
-        inc(rackCnt, rk);
-        racked++;
-      }
-    }
-    if (racked > 0) {
-      let at = 0;
-      for (let j = 0; j < S; j++) {
-        const rk = ld(memberRack, ld(subs, s0 + j));
-        if (rk >= 0 && rk < rackCount && ld(room, s0 + j) > 0) {
-          if (ld(rackHead, rk) < 0) {
-            st(rackHead, rk, at);
-            st(rackEnd, rk, at);
-            at += ld(rackCnt, rk);
-          }
-          st(rackMembers, ld(rackEnd, rk), j);
-          inc(rackEnd, rk);
-        }
-      }
-      let nc = 0;
-      let maxC = 0;
-      for (let k = 0; k < nf; k++) {
-        const i = ld(free, k);
-        if (ld(owner, i) >= 0) continue;
-        let c = 0;
-        for (let q = ld(rackStart, i); q < ld(rackStart, i + 1); q++) {
-          const rk = ld(racks, q);
-          if (rk >= 0 && rk < rackCount && ld(rackHead, rk) >= 0) c += ld(rackCnt, rk);
-        }
-        if (c > 0) {
-          st(candCount, nc, c);
-          st(order, nc++, i);
-          if (c > maxC) maxC = c;
-        }
-      }
-      for (let c = 0; c < maxC + 2; c++) st(bucket, c, 0);
-      for (let k = 0; k < nc; k++) inc(bucket, ld(candCount, k) + 1);
-      for (let c = 0; c <= maxC; c++) st(bucket, c + 1, ld(bucket, c + 1) + ld(bucket, c));
-      for (let k = 0; k < nc; k++) {
-        const c = ld(candCount, k);
-        st(byCount, ld(bucket, c), ld(order, k));
-        inc(bucket, c);
-      }
-      for (let k = 0; k < nc; k++) {
-        const i = ld(byCount, k);
-        for (let q = ld(rackStart, i); q < ld(rackStart, i + 1); q++) {
-          const rk = ld(racks, q);
-          if (rk < 0 || rk >= rackCount || ld(rackHead, rk) < 0) continue;
-          while (ld(rackHead, rk) < ld(rackEnd, rk) && ld(room, s0 + ld(rackMembers, ld(rackHead, rk))) == 0) inc(rackHead, rk);
-          if (ld(rackHead, rk) < ld(rackEnd, rk)) {
-            const j = ld(rackMembers, ld(rackHead, rk));
-            st(owner, i, ld(subs, s0 + j));
-            dec(room, s0 + j);
-            break;
-          }
-        }
-      }
-      for (let j = 0; j < S; j++) {
-        const rk = ld(memberRack, ld(subs, s0 + j));
-        if (rk >= 0 && rk < rackCount) st(rackHead, rk, -1);
-      }
-    }
-
-    // 4c. The rest.
-    let j = 0;
-    for (let k = 0; k < nf; k++) {
-      const i = ld(free, k);
-      if (ld(owner, i) >= 0) continue;
-      while (ld(room, s0 + j) == 0) j++;
-      st(owner, i, ld(subs, s0 + j));
-      dec(room, s0 + j);
+/** 4a. Soft owners. */
+function placeWithSoftOwners(t: i32): void {
+  const s0 = ld(gSubStart, t);
+  for (let k = 0; k < wNf; k++) {
+    const i = ld(wFree, k);
+    const m = ld(gSoftOwner, i);
+    if (m >= 0 && m < gM && ld(qPosTopic, m) == t && ld(qRoom, s0 + ld(qPosOf, m)) > 0) {
+      st(gOwner, i, m);
+      dec(qRoom, s0 + ld(qPosOf, m));
     }
   }
-  return 0;
+}
+
+/** 4b, first half: members with room by rack. */
+function bucketRackMembers(t: i32): i32 {
+  const s0 = ld(gSubStart, t);
+  const S = ld(gSubStart, t + 1) - s0;
+  const rackCount = gRackCount;
+  const memberRack = gMemberRack;
+  const subs = gSubs;
+  let racked = 0;
+  for (let j = 0; j < S; j++) {
+    const rk = ld(memberRack, ld(subs, s0 + j));
+    if (rk >= 0 && rk < rackCount) st(wRackCnt, rk, 0);
+  }
+  for (let j = 0; j < S; j++) {
+    const rk = ld(memberRack, ld(subs, s0 + j));
+    if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
+      inc(wRackCnt, rk);
+      racked++;
+    }
+  }
+  if (racked == 0) return 0;
+  let at = 0;
+  for (let j = 0; j < S; j++) {
+    const rk = ld(memberRack, ld(subs, s0 + j));
+    if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
+      if (ld(wRackHead, rk) < 0) {
+        st(wRackHead, rk, at);
+        st(wRackEnd, rk, at);
+        at += ld(wRackCnt, rk);
+      }
+      st(wRackMembers, ld(wRackEnd, rk), j);
+      inc(wRackEnd, rk);
+    }
+  }
+  return racked;
+}
+
+/** 4b. Racks. */
+function placeByRack(t: i32): void {
+  const s0 = ld(gSubStart, t);
+  const S = ld(gSubStart, t + 1) - s0;
+  const rackCount = gRackCount;
+  const rackStart = gRackStart;
+  const racks = gRacks;
+  const rackHead = wRackHead;
+  const rackEnd = wRackEnd;
+  const nc = itemsByRackCandidates();
+  for (let k = 0; k < nc; k++) {
+    const i = ld(wByCount, k);
+    for (let q = ld(rackStart, i); q < ld(rackStart, i + 1); q++) {
+      const rk = ld(racks, q);
+      if (rk < 0 || rk >= rackCount || ld(rackHead, rk) < 0) continue;
+      while (ld(rackHead, rk) < ld(rackEnd, rk) && ld(qRoom, s0 + ld(wRackMembers, ld(rackHead, rk))) == 0) inc(rackHead, rk);
+      if (ld(rackHead, rk) < ld(rackEnd, rk)) {
+        const j = ld(wRackMembers, ld(rackHead, rk));
+        st(gOwner, i, ld(gSubs, s0 + j));
+        dec(qRoom, s0 + j);
+        break;
+      }
+    }
+  }
+  for (let j = 0; j < S; j++) {
+    const rk = ld(gMemberRack, ld(gSubs, s0 + j));
+    if (rk >= 0 && rk < rackCount) st(rackHead, rk, -1);
+  }
+}
+
+function itemsByRackCandidates(): i32 {
+  const rackCount = gRackCount;
+  const rackStart = gRackStart;
+  const racks = gRacks;
+  let nc = 0;
+  let maxC = 0;
+  for (let k = 0; k < wNf; k++) {
+    const i = ld(wFree, k);
+    if (ld(gOwner, i) >= 0) continue;
+    let c = 0;
+    for (let q = ld(rackStart, i); q < ld(rackStart, i + 1); q++) {
+      const rk = ld(racks, q);
+      if (rk >= 0 && rk < rackCount && ld(wRackHead, rk) >= 0) c += ld(wRackCnt, rk);
+    }
+    if (c > 0) {
+      st(wCandCount, nc, c);
+      st(wOrder, nc++, i);
+      if (c > maxC) maxC = c;
+    }
+  }
+  for (let c = 0; c < maxC + 2; c++) st(wBucket, c, 0);
+  for (let k = 0; k < nc; k++) inc(wBucket, ld(wCandCount, k) + 1);
+  for (let c = 0; c <= maxC; c++) st(wBucket, c + 1, ld(wBucket, c + 1) + ld(wBucket, c));
+  for (let k = 0; k < nc; k++) {
+    const c = ld(wCandCount, k);
+    st(wByCount, ld(wBucket, c), ld(wOrder, k));
+    inc(wBucket, c);
+  }
+  return nc;
+}
+
+/** 4c. The rest. */
+function placeRest(t: i32): void {
+  const s0 = ld(gSubStart, t);
+  const owner = gOwner;
+  const room = qRoom;
+  const subs = gSubs;
+  let j = 0;
+  for (let k = 0; k < wNf; k++) {
+    const i = ld(wFree, k);
+    if (ld(owner, i) >= 0) continue;
+    while (ld(room, s0 + j) == 0) j++;
+    st(owner, i, ld(subs, s0 + j));
+    dec(room, s0 + j);
+  }
 }

@@ -268,9 +268,44 @@ export function encodeAssignments(
   entryFrom: Int32Array,
   entryTo: Int32Array,
 ): Uint8Array[] {
+  const table = topicBytes(topics, counts);
+  const head = header(new Writer(16));
+  writeFingerprint(head, fingerprint);
+  const noteHead = head.done();
+  const entries: AssignmentEntries = { source, entryStart, entryTopic, entryFrom, entryTo };
+  const size = assignmentOffsets(table, noteHead.length, entries);
+  const buf = new Uint8Array(size[size.length - 1]!);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const out: Uint8Array[] = new Array<Uint8Array>(entryStart.length - 1);
+  for (let m = 0; m < out.length; m++) {
+    writeMemberAssignment(view, buf, size[m]!, size[m + 1]!, version, m, table, noteHead, entries);
+    out[m] = buf.subarray(size[m]!, size[m + 1]!);
+  }
+  return out;
+}
+
+/** encodeAssignments' entries: member m is entryStart[m] .. entryStart[m + 1]. */
+interface AssignmentEntries {
+  source: readonly Int32Array[];
+  entryStart: Int32Array;
+  entryTopic: Int32Array;
+  entryFrom: Int32Array;
+  entryTo: Int32Array;
+}
+
+/** Per topic, encoded once: its Kafka STRING (as bytes and as big-endian words) and the uvarint of its partition count. */
+interface TopicBytes {
+  nameAt: Int32Array;
+  words: Int32Array;
+  wordAt: Int32Array;
+  varints: Uint8Array;
+  varintAt: Int32Array;
+  /** Bytes of an entry of topic t without its partitions: name, int32 count, the count's varint in the note. */
+  entryBytes: Int32Array;
+}
+
+function topicBytes(topics: readonly string[], counts: Int32Array): TopicBytes {
   const T = topics.length;
-  const M = entryStart.length - 1;
-  // Per topic: its Kafka STRING and the uvarint of its partition count, in two flat byte arrays.
   const names = new Writer(16 * T + 16);
   const varints = new Writer(3 * T + 16);
   const nameAt = new Int32Array(T + 1);
@@ -281,71 +316,76 @@ export function encodeAssignments(
     nameAt[t + 1] = names.at;
     varintAt[t + 1] = varints.at;
   }
-  const nameBytes = names.buf;
-  // Names as big-endian 32-bit words, so a name is copied a word at a time. The last word may
-  // run up to 3 bytes past the name, into the partition count written right after it.
+  const entryBytes = new Int32Array(T);
+  for (let t = 0; t < T; t++) entryBytes[t] = nameAt[t + 1]! - nameAt[t]! + 4 + varintAt[t + 1]! - varintAt[t]!;
+  return { nameAt, ...nameWords(names.buf, nameAt), varints: varints.buf, varintAt, entryBytes };
+}
+
+/**
+ * Names as big-endian 32-bit words, so a name is copied a word at a time. The last word may run
+ * up to 3 bytes past the name, into the partition count written right after it.
+ */
+function nameWords(nameBytes: Uint8Array, nameAt: Int32Array): { words: Int32Array; wordAt: Int32Array } {
+  const T = nameAt.length - 1;
   const wordAt = new Int32Array(T + 1);
   for (let t = 0; t < T; t++) wordAt[t + 1] = wordAt[t]! + ((nameAt[t + 1]! - nameAt[t]! + 3) >>> 2);
   const words = new Int32Array(wordAt[T]!);
   for (let t = 0; t < T; t++) {
+    const end = nameAt[t + 1]!;
     for (let w = wordAt[t]!, i = nameAt[t]!; w < wordAt[t + 1]!; w++, i += 4) {
-      words[w] = (nameBytes[i]! << 24) | ((i + 1 < nameAt[t + 1]! ? nameBytes[i + 1]! : 0) << 16) | ((i + 2 < nameAt[t + 1]! ? nameBytes[i + 2]! : 0) << 8) | (i + 3 < nameAt[t + 1]! ? nameBytes[i + 3]! : 0);
+      words[w] = (nameBytes[i]! << 24) | ((i + 1 < end ? nameBytes[i + 1]! : 0) << 16) | ((i + 2 < end ? nameBytes[i + 2]! : 0) << 8) | (i + 3 < end ? nameBytes[i + 3]! : 0);
     }
   }
-  const varintBytes = varints.buf;
-  const head = header(new Writer(16));
-  writeFingerprint(head, fingerprint);
-  const noteHead = head.done();
-  // Sizes first, then one buffer for everyone. A topic entry is its name, the int32 partition
-  // count, the partitions, and the count's varint in the note.
-  const entryBytes = new Int32Array(T);
-  for (let t = 0; t < T; t++) entryBytes[t] = nameAt[t + 1]! - nameAt[t]! + 4 + varintAt[t + 1]! - varintAt[t]!;
+  return { words, wordAt };
+}
+
+/** Where each member's assignment starts in the shared buffer (M + 1 offsets, the last the total). */
+function assignmentOffsets(table: TopicBytes, noteHeadLength: number, x: AssignmentEntries): Int32Array {
+  const M = x.entryStart.length - 1;
   const size = new Int32Array(M + 1);
   for (let m = 0; m < M; m++) {
-    const from = entryStart[m]!;
-    const to = entryStart[m + 1]!;
-    let n = 2 + 4 + 4 + noteHead.length + uvarintLength(to - from);
-    for (let e = from; e < to; e++) n += entryBytes[entryTopic[e]!]! + 4 * (entryTo[e]! - entryFrom[e]!);
+    const from = x.entryStart[m]!;
+    const to = x.entryStart[m + 1]!;
+    let n = 2 + 4 + 4 + noteHeadLength + uvarintLength(to - from);
+    for (let e = from; e < to; e++) n += table.entryBytes[x.entryTopic[e]!]! + 4 * (x.entryTo[e]! - x.entryFrom[e]!);
     size[m + 1] = size[m]! + n;
   }
-  const buf = new Uint8Array(size[M]!);
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
-  const out: Uint8Array[] = new Array<Uint8Array>(M);
-  for (let m = 0; m < M; m++) {
-    const from = entryStart[m]!;
-    const to = entryStart[m + 1]!;
-    let at = size[m]!;
-    view.setInt16(at, version);
-    view.setInt32(at + 2, to - from);
-    at += 6;
-    for (let e = from; e < to; e++) {
-      const t = entryTopic[e]!;
-      for (let w = wordAt[t]!, end = wordAt[t + 1]!, to4 = at; w < end; w++, to4 += 4) view.setInt32(to4, words[w]!);
-      at += nameAt[t + 1]! - nameAt[t]!;
-      const ps = source[t]!;
-      const a = entryFrom[e]!;
-      const b = entryTo[e]!;
-      view.setInt32(at, b - a);
-      at += 4;
-      for (let i = a; i < b; i++, at += 4) view.setInt32(at, ps[i]!);
-    }
-    // userData: the note.
-    view.setInt32(at, size[m + 1]! - at - 4);
+  return size;
+}
+
+/** Member m's MemberAssignment into buf[at .. end): version, its topics with their partitions, the note as userData. */
+function writeMemberAssignment(view: DataView, buf: Uint8Array, at: number, end: number, version: number, m: number, table: TopicBytes, noteHead: Uint8Array, x: AssignmentEntries): void {
+  const { nameAt, words, wordAt } = table;
+  const from = x.entryStart[m]!;
+  const to = x.entryStart[m + 1]!;
+  view.setInt16(at, version);
+  view.setInt32(at + 2, to - from);
+  at += 6;
+  for (let e = from; e < to; e++) {
+    const t = x.entryTopic[e]!;
+    for (let w = wordAt[t]!, wEnd = wordAt[t + 1]!, to4 = at; w < wEnd; w++, to4 += 4) view.setInt32(to4, words[w]!);
+    at += nameAt[t + 1]! - nameAt[t]!;
+    const ps = x.source[t]!;
+    const a = x.entryFrom[e]!;
+    const b = x.entryTo[e]!;
+    view.setInt32(at, b - a);
     at += 4;
-    for (let i = 0; i < noteHead.length; i++) buf[at++] = noteHead[i]!;
-    let v = to - from;
-    while (v >= 0x80) {
-      buf[at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    buf[at++] = v;
-    for (let e = from; e < to; e++) {
-      const t = entryTopic[e]!;
-      for (let i = varintAt[t]!, end = varintAt[t + 1]!; i < end; i++) buf[at++] = varintBytes[i]!;
-    }
-    out[m] = buf.subarray(size[m]!, size[m + 1]!);
+    for (let i = a; i < b; i++, at += 4) view.setInt32(at, ps[i]!);
   }
-  return out;
+  // userData: the note.
+  view.setInt32(at, end - at - 4);
+  at += 4;
+  for (let i = 0; i < noteHead.length; i++) buf[at++] = noteHead[i]!;
+  let v = to - from;
+  while (v >= 0x80) {
+    buf[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  buf[at++] = v;
+  for (let e = from; e < to; e++) {
+    const t = x.entryTopic[e]!;
+    for (let i = table.varintAt[t]!, vEnd = table.varintAt[t + 1]!; i < vEnd; i++) buf[at++] = table.varints[i]!;
+  }
 }
 
 function uvarintLength(v: number): number {

@@ -50,16 +50,15 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
   let conflicts = 0;
   const positions = new Map<readonly string[], Map<string, number>>();
   group.members.forEach((member, m) => {
-    const { topics, lists } = member.owned;
+    const { topics, start, partitions } = member.owned;
     if (topics.length === 0) return;
     const subscribed = positionsOf(member.topics, positions);
     for (let k = 0; k < topics.length; k++) {
       const a = arrays.get(topics[k]!);
       if (a === undefined || !subscribed.has(topics[k]!)) continue;
       const { owner, gen } = a;
-      const parts = lists[k]!;
-      for (let i = 0; i < parts.length; i++) {
-        const p = parts[i]!;
+      for (let i = start[k]!; i < start[k + 1]!; i++) {
+        const p = partitions[i]!;
         if (p >= owner.length) continue;
         if (member.generation > gen[p]!) {
           if (gen[p]! >= 0) conflicts++;

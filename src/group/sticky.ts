@@ -18,28 +18,38 @@ function claimCounts(list: readonly string[], group: Group): Int32Array {
 
 /** A member's owned partitions as the planner's claims (topics it subscribes and that exist). */
 function claimsOf(member: GroupMember, counts: Int32Array, positions: Map<string, number>): Claims | null {
-  const { topics, lists } = member.owned;
+  const { topics, start: from, partitions: owned } = member.owned;
   if (topics.length === 0 && member.rack === null) return null;
-  const kept: number[] = []; // indices into topics / lists
+  const at = new Int32Array(topics.length); // position in the subscription, -1: not claimed
+  let entries = 0;
   let total = 0;
   for (let k = 0; k < topics.length; k++) {
     const i = positions.get(topics[k]!);
-    if (i === undefined || counts[i] === 0 || lists[k]!.length === 0) continue;
-    kept.push(k);
-    total += lists[k]!.length;
+    const n = from[k + 1]! - from[k]!;
+    at[k] = i === undefined || counts[i] === 0 || n === 0 ? -1 : i;
+    if (at[k]! < 0) continue;
+    entries++;
+    total += n;
   }
-  const topic = new Int32Array(kept.length);
-  const count = new Int32Array(kept.length);
-  const start = new Int32Array(kept.length + 1);
+  const topic = new Int32Array(entries);
+  const count = new Int32Array(entries);
+  const generation = entries === 0 ? -1 : member.generation;
+  if (entries === topics.length) {
+    // Every owned topic is claimed (the usual case): the claims are the owned arrays themselves.
+    for (let k = 0; k < topics.length; k++) count[k] = counts[(topic[k] = at[k]!)]!;
+    return { generation, rack: member.rack, fingerprint: '', topic, count, start: from, partitions: owned };
+  }
+  const start = new Int32Array(entries + 1);
   const partitions = new Int32Array(total);
-  for (let e = 0; e < kept.length; e++) {
-    const k = kept[e]!;
-    topic[e] = positions.get(topics[k]!)!;
-    count[e] = counts[topic[e]!]!;
-    partitions.set(lists[k]!, start[e]!);
-    start[e + 1] = start[e]! + lists[k]!.length;
+  for (let k = 0, e = 0; k < topics.length; k++) {
+    if (at[k]! < 0) continue;
+    topic[e] = at[k]!;
+    count[e] = counts[at[k]!]!;
+    let to = start[e]!;
+    for (let q = from[k]!; q < from[k + 1]!; q++) partitions[to++] = owned[q]!;
+    start[++e] = to;
   }
-  return { generation: kept.length === 0 ? -1 : member.generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
+  return { generation, rack: member.rack, fingerprint: '', topic, count, start, partitions };
 }
 
 /** Owner (member index) per partition of every assigned topic, and the planner's own report. */
@@ -60,14 +70,6 @@ export function assignSticky(group: Group, options: StickyOptions = {}): { owner
   });
   const plan = planGroup(members, topics, checked);
   // The plan's members are in member-id order too (group.members is sorted the same way).
-  const byTopic = Array.from(plan.counts, (n) => new Int32Array(n).fill(-1));
-  for (let m = 0; m < plan.memberIds.length; m++) {
-    for (let e = plan.entryStart[m]!; e < plan.entryStart[m + 1]!; e++) {
-      const owner = byTopic[plan.entryTopic[e]!]!;
-      const byOwner = plan.partitionsByOwner[plan.entryTopic[e]!]!;
-      for (let i = plan.entryFrom[e]!, end = plan.entryTo[e]!; i < end; i++) owner[byOwner[i]!] = m;
-    }
-  }
-  const owners = new Map(plan.topics.map((name, t) => [name, byTopic[t]!]));
+  const owners = new Map(plan.topics.map((name, t) => [name, plan.owners[t]!]));
   return { owners, plan: plan.report };
 }

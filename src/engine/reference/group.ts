@@ -319,264 +319,376 @@ function hasRack(p: GroupProblem, item: number, rack: number): boolean {
   return false;
 }
 
+/** Per (topic, subscriber) slot and per topic: what every step reads and writes. */
+interface Quotas {
+  owner: Int32Array; // the answer, per item
+  held: Int32Array; // per slot: items its member owned before
+  extra: Int32Array; // per slot: 1 when the member's quota is floor + 1
+  gain: Int32Array; // per slot: what an extra saves (topicWeight when held > floor)
+  itemSlot: Int32Array; // per item: slot of its valid previous owner, -1
+  posOf: Int32Array; // per member: its position among the current topic's subscribers
+  posTopic: Int32Array; // per member: the topic posOf is for (-1: none yet)
+  floor: Int32Array; // per topic: floor(N / S)
+  rem: Int32Array; // per topic: N mod S, the extras to hand out
+  kept: Int32Array; // per slot: items kept by step 3
+  room: Int32Array; // per slot: items it may still take in step 4
+}
+
 export function referenceGroupAssign(p: GroupProblem): Int32Array {
+  const q = quotas(p);
+  countHeld(p, q);
+  const inFlow = extrasOfBalancedClasses(p, q);
+  extrasOfOtherTopics(p, q, inFlow);
+  keepHeld(p, q);
+  placeFree(p, q);
+  return q.owner;
+}
+
+function quotas(p: GroupProblem): Quotas {
   const M = p.members;
   const T = p.topicClass.length;
   const N = p.prevOwner.length;
   const P = p.subs.length;
-  const owner = new Int32Array(N).fill(-1);
-  const held = new Int32Array(P);
-  const extra = new Int32Array(P);
-  const gain = new Int32Array(P);
-  const itemSlot = new Int32Array(N).fill(-1); // slot of the item's valid previous owner
-  const posOf = new Int32Array(M);
-  const posTopic = new Int32Array(M).fill(-1);
-  const floor = new Int32Array(T);
-  const rem = new Int32Array(T);
+  return {
+    owner: new Int32Array(N).fill(-1),
+    held: new Int32Array(P),
+    extra: new Int32Array(P),
+    gain: new Int32Array(P),
+    itemSlot: new Int32Array(N).fill(-1),
+    posOf: new Int32Array(M),
+    posTopic: new Int32Array(M).fill(-1),
+    floor: new Int32Array(T),
+    rem: new Int32Array(T),
+    kept: new Int32Array(P),
+    room: new Int32Array(P),
+  };
+}
 
-  // 1. Held items per (topic, subscriber) slot; quotas and the gain of an extra.
-  for (let t = 0; t < T; t++) {
+/** Makes topic t's subscribers the ones posOf / posTopic answer for. */
+function indexSubscribers(p: GroupProblem, q: Quotas, t: number): void {
+  const s0 = p.subStart[t]!;
+  const S = p.subStart[t + 1]! - s0;
+  for (let j = 0; j < S; j++) {
+    q.posOf[p.subs[s0 + j]!] = j;
+    q.posTopic[p.subs[s0 + j]!] = t;
+  }
+}
+
+/** 1. Held items per (topic, subscriber) slot; quotas and the gain of an extra. */
+function countHeld(p: GroupProblem, q: Quotas): void {
+  const { held, itemSlot, posOf, posTopic } = q;
+  for (let t = 0; t < p.topicClass.length; t++) {
     const s0 = p.subStart[t]!;
     const S = p.subStart[t + 1]! - s0;
-    for (let j = 0; j < S; j++) {
-      posOf[p.subs[s0 + j]!] = j;
-      posTopic[p.subs[s0 + j]!] = t;
-    }
+    indexSubscribers(p, q, t);
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
       const m = p.prevOwner[i]!;
-      if (m >= 0 && m < M && posTopic[m] === t) {
+      if (m >= 0 && m < p.members && posTopic[m] === t) {
         itemSlot[i] = s0 + posOf[m]!;
         held[s0 + posOf[m]!]!++;
       }
     }
     if (S === 0) continue;
     const n = p.itemStart[t + 1]! - p.itemStart[t]!;
-    floor[t] = Math.floor(n / S);
-    rem[t] = n % S;
-    for (let j = 0; j < S; j++) if (held[s0 + j]! > floor[t]!) gain[s0 + j] = p.topicWeight[t]!;
+    q.floor[t] = Math.floor(n / S);
+    q.rem[t] = n % S;
+    for (let j = 0; j < S; j++) if (held[s0 + j]! > q.floor[t]!) q.gain[s0 + j] = p.topicWeight[t]!;
   }
+}
 
-  // 2a. Balanced classes: topics by class id (counting sort), one extras flow per class.
-  const classCount = new Int32Array(T + 1);
+/** Topics by class id (counting sort): class c is byClass[classStart[c] .. classStart[c + 1]). */
+function topicsByClass(p: GroupProblem): { classStart: Int32Array; byClass: Int32Array } {
+  const T = p.topicClass.length;
+  const classStart = new Int32Array(T + 1);
   for (let t = 0; t < T; t++) {
     const c = p.topicClass[t]!;
-    if (c >= 0 && c < T) classCount[c + 1]!++;
+    if (c >= 0 && c < T) classStart[c + 1]!++;
   }
-  for (let c = 0; c < T; c++) classCount[c + 1]! += classCount[c]!;
-  const byClass = new Int32Array(classCount[T]!);
-  {
-    const fill = classCount.slice(0, T);
-    for (let t = 0; t < T; t++) {
-      const c = p.topicClass[t]!;
-      if (c >= 0 && c < T) byClass[fill[c]!++] = t;
-    }
+  for (let c = 0; c < T; c++) classStart[c + 1]! += classStart[c]!;
+  const byClass = new Int32Array(classStart[T]!);
+  const fill = classStart.slice(0, T);
+  for (let t = 0; t < T; t++) {
+    const c = p.topicClass[t]!;
+    if (c >= 0 && c < T) byClass[fill[c]!++] = t;
   }
-  const inFlow = new Uint8Array(T);
-  for (let c = 0; c < T; c++) {
-    const a = classCount[c]!;
-    const b = classCount[c + 1]!;
-    if (b === a) continue;
-    const t0 = byClass[a]!;
-    const S = p.subStart[t0 + 1]! - p.subStart[t0]!;
-    // Every topic of the class must have exactly the same subscribers; otherwise per-topic only.
-    let same = S > 0;
-    for (let k = a + 1; k < b && same; k++) {
-      const t = byClass[k]!;
-      if (p.subStart[t + 1]! - p.subStart[t]! !== S) same = false;
-      else for (let j = 0; j < S && same; j++) if (p.subs[p.subStart[t]! + j] !== p.subs[p.subStart[t0]! + j]) same = false;
-    }
-    if (!same) continue;
-    const Tc = b - a;
-    const base = new Int32Array(Tc);
-    const r = new Int32Array(Tc);
-    let X = 0;
-    for (let k = 0; k < Tc; k++) {
-      const t = byClass[a + k]!;
-      base[k] = p.subStart[t]!;
-      r[k] = rem[t]!;
-      X += rem[t]!;
-      inFlow[t] = 1;
-    }
-    if (X === 0) continue;
-    let anyGain = false;
-    for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (gain[base[k]! + j]! > 0) anyGain = true;
-    if (anyGain) {
-      new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, gain, extra).run(X);
-      continue;
-    }
-    // No extra lets anyone keep a partition: every balanced choice moves the same, so deal the
-    // extras round-robin (each topic's to distinct members, totals within one).
-    let cursor = 0;
-    for (let k = 0; k < Tc; k++) {
-      for (let q = 0; q < r[k]!; q++) {
-        extra[base[k]! + cursor] = 1;
-        cursor = cursor + 1 === S ? 0 : cursor + 1;
-      }
-    }
-  }
+  return { classStart, byClass };
+}
 
-  // 2b. Other topics: extras to members that would otherwise shed an item, then to the rest;
-  // within each, fewest extras so far first (evens out totals where nothing forces it).
-  const extrasSoFar = new Int32Array(M);
-  let maxS = 0;
-  for (let t = 0; t < T; t++) maxS = Math.max(maxS, p.subStart[t + 1]! - p.subStart[t]!);
+/** True when every topic of byClass[a .. b) has exactly the subscribers of the first (and it has some). */
+function sameSubscribers(p: GroupProblem, byClass: Int32Array, a: number, b: number): boolean {
+  const t0 = byClass[a]!;
+  const S = p.subStart[t0 + 1]! - p.subStart[t0]!;
+  if (S === 0) return false;
+  for (let k = a + 1; k < b; k++) {
+    const t = byClass[k]!;
+    if (p.subStart[t + 1]! - p.subStart[t]! !== S) return false;
+    for (let j = 0; j < S; j++) if (p.subs[p.subStart[t]! + j] !== p.subs[p.subStart[t0]! + j]) return false;
+  }
+  return true;
+}
+
+/** 2a. Balanced classes: one extras flow per class. Returns which topics it settled. */
+function extrasOfBalancedClasses(p: GroupProblem, q: Quotas): Uint8Array {
+  const { classStart, byClass } = topicsByClass(p);
+  const inFlow = new Uint8Array(p.topicClass.length);
+  for (let c = 0; c < p.topicClass.length; c++) {
+    const a = classStart[c]!;
+    const b = classStart[c + 1]!;
+    // A class whose topics differ in subscribers is balanced per topic only (2b).
+    if (b === a || !sameSubscribers(p, byClass, a, b)) continue;
+    for (let k = a; k < b; k++) inFlow[byClass[k]!] = 1;
+    extrasOfClass(p, q, byClass.subarray(a, b));
+  }
+  return inFlow;
+}
+
+/** The extras of one balanced class (topics tc, all with the same S subscribers). */
+function extrasOfClass(p: GroupProblem, q: Quotas, tc: Int32Array): void {
+  const S = p.subStart[tc[0]! + 1]! - p.subStart[tc[0]!]!;
+  const Tc = tc.length;
+  const base = new Int32Array(Tc);
+  const r = new Int32Array(Tc);
+  let X = 0;
+  for (let k = 0; k < Tc; k++) {
+    base[k] = p.subStart[tc[k]!]!;
+    r[k] = q.rem[tc[k]!]!;
+    X += r[k]!;
+  }
+  if (X === 0) return;
+  let anyGain = false;
+  for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (q.gain[base[k]! + j]! > 0) anyGain = true;
+  if (anyGain) {
+    new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, q.gain, q.extra).run(X);
+    return;
+  }
+  // No extra lets anyone keep a partition: every balanced choice moves the same, so deal the
+  // extras round-robin (each topic's to distinct members, totals within one).
+  let cursor = 0;
+  for (let k = 0; k < Tc; k++) {
+    for (let e = 0; e < r[k]!; e++) {
+      q.extra[base[k]! + cursor] = 1;
+      cursor = cursor + 1 === S ? 0 : cursor + 1;
+    }
+  }
+}
+
+/**
+ * 2b. Other topics: extras to members that would otherwise shed an item, then to the rest;
+ * within each, fewest extras so far first (evens out totals where nothing forces it).
+ */
+function extrasOfOtherTopics(p: GroupProblem, q: Quotas, inFlow: Uint8Array): void {
+  const T = p.topicClass.length;
+  const extrasSoFar = new Int32Array(p.members);
+  const maxS = widest(p.subStart, T);
   const candUseful = new Int32Array(maxS);
   const candOther = new Int32Array(maxS);
   const chosen = new Int32Array(maxS);
   const hist = new Int32Array(T + 1); // extrasSoFar never exceeds the number of topics
   for (let t = 0; t < T; t++) {
-    if (inFlow[t] === 1 || rem[t] === 0) continue;
+    if (inFlow[t] === 1 || q.rem[t] === 0) continue;
     const s0 = p.subStart[t]!;
     const S = p.subStart[t + 1]! - s0;
     let nu = 0;
     let no = 0;
     for (let j = 0; j < S; j++) {
-      if (gain[s0 + j]! > 0) candUseful[nu++] = j;
+      if (q.gain[s0 + j]! > 0) candUseful[nu++] = j;
       else candOther[no++] = j;
     }
     const members = p.subs.subarray(s0, s0 + S);
-    let len = takeLowest(candUseful, nu, extrasSoFar, members, rem[t]!, hist, chosen, 0);
-    len = takeLowest(candOther, no, extrasSoFar, members, rem[t]! - len, hist, chosen, len);
+    let len = takeLowest(candUseful, nu, extrasSoFar, members, q.rem[t]!, hist, chosen, 0);
+    len = takeLowest(candOther, no, extrasSoFar, members, q.rem[t]! - len, hist, chosen, len);
     for (let k = 0; k < len; k++) {
-      extra[s0 + chosen[k]!] = 1;
+      q.extra[s0 + chosen[k]!] = 1;
       extrasSoFar[members[chosen[k]!]!]!++;
     }
   }
+}
 
-  // 3. Keep: each member keeps up to its quota of its items, rack-matching ones first.
-  const kept = new Int32Array(P);
-  for (let t = 0; t < T; t++) {
+/** The largest start[t + 1] - start[t] over the T topics. */
+function widest(start: Int32Array, T: number): number {
+  let max = 0;
+  for (let t = 0; t < T; t++) max = Math.max(max, start[t + 1]! - start[t]!);
+  return max;
+}
+
+/** 3. Keep: each member keeps up to its quota of its items, rack-matching ones first. */
+function keepHeld(p: GroupProblem, q: Quotas): void {
+  const { owner, itemSlot, kept } = q;
+  for (let t = 0; t < p.topicClass.length; t++) {
     for (let pass = p.rackCount > 0 ? 0 : 1; pass < 2; pass++) {
       for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
         const slot = itemSlot[i]!;
         if (slot < 0 || owner[i]! >= 0) continue;
         const m = p.subs[slot]!;
         if (pass === 0 && !hasRack(p, i, p.memberRack[m]!)) continue; // rack-matching items first
-        if (kept[slot]! < floor[t]! + extra[slot]!) {
+        if (kept[slot]! < q.floor[t]! + q.extra[slot]!) {
           owner[i] = m;
           kept[slot]!++;
         }
       }
     }
   }
+}
 
-  // 4. Place the free items of each topic into the members' remaining room.
-  const room = new Int32Array(P);
-  for (let t = 0; t < T; t++) for (let slot = p.subStart[t]!; slot < p.subStart[t + 1]!; slot++) room[slot] = floor[t]! + extra[slot]! - kept[slot]!;
-  let maxN = 0;
-  for (let t = 0; t < T; t++) maxN = Math.max(maxN, p.itemStart[t + 1]! - p.itemStart[t]!);
-  const free = new Int32Array(maxN);
-  const order = new Int32Array(maxN);
-  const candCount = new Int32Array(maxN);
-  const byCount = new Int32Array(maxN);
+/** Scratch of step 4, sized for the largest topic. */
+interface Placement {
+  free: Int32Array; // the current topic's items without an owner
+  nf: number;
+  order: Int32Array;
+  candCount: Int32Array;
+  byCount: Int32Array;
   // Per rack (for the current topic): members with room are rackMembers[rackHead .. rackEnd);
   // rackHead advances past members that filled up; -1 when the rack has none.
-  const rackHead = new Int32Array(p.rackCount).fill(-1);
-  const rackEnd = new Int32Array(p.rackCount);
-  const rackCnt = new Int32Array(p.rackCount);
-  const rackMembers = new Int32Array(maxS);
-  const bucket = new Int32Array(maxS + 2);
+  rackHead: Int32Array;
+  rackEnd: Int32Array;
+  rackCnt: Int32Array;
+  rackMembers: Int32Array;
+  bucket: Int32Array;
+}
+
+/** 4. Place the free items of each topic into the members' remaining room. */
+function placeFree(p: GroupProblem, q: Quotas): void {
+  const T = p.topicClass.length;
+  for (let t = 0; t < T; t++) for (let slot = p.subStart[t]!; slot < p.subStart[t + 1]!; slot++) q.room[slot] = q.floor[t]! + q.extra[slot]! - q.kept[slot]!;
+  const maxN = widest(p.itemStart, T);
+  const maxS = widest(p.subStart, T);
+  const w: Placement = {
+    free: new Int32Array(maxN),
+    nf: 0,
+    order: new Int32Array(maxN),
+    candCount: new Int32Array(maxN),
+    byCount: new Int32Array(maxN),
+    rackHead: new Int32Array(p.rackCount).fill(-1),
+    rackEnd: new Int32Array(p.rackCount),
+    rackCnt: new Int32Array(p.rackCount),
+    rackMembers: new Int32Array(maxS),
+    bucket: new Int32Array(maxS + 2),
+  };
   for (let t = 0; t < T; t++) {
-    const s0 = p.subStart[t]!;
-    const S = p.subStart[t + 1]! - s0;
-    if (S === 0) continue;
-    for (let j = 0; j < S; j++) {
-      posOf[p.subs[s0 + j]!] = j;
-      posTopic[p.subs[s0 + j]!] = t;
-    }
-    let nf = 0;
-    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (owner[i]! < 0) free[nf++] = i;
-    if (nf === 0) continue;
+    if (p.subStart[t + 1]! === p.subStart[t]!) continue;
+    indexSubscribers(p, q, t);
+    w.nf = 0;
+    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (q.owner[i]! < 0) w.free[w.nf++] = i;
+    if (w.nf === 0) continue;
+    if (p.softOwner.length > 0) placeWithSoftOwners(p, q, w, t);
+    if (bucketRackMembers(p, q, w, t) > 0) placeByRack(p, q, w, t);
+    placeRest(p, q, w, t);
+  }
+}
 
-    // 4a. Soft owners (the owner of the partition a new one grew from).
-    for (let k = 0; k < nf && p.softOwner.length > 0; k++) {
-      const i = free[k]!;
-      const m = p.softOwner[i]!;
-      if (m >= 0 && m < M && posTopic[m] === t && room[s0 + posOf[m]!]! > 0) {
-        owner[i] = m;
-        room[s0 + posOf[m]!]!--;
-      }
-    }
-
-    // 4b. Racks: members with room bucketed by rack; items with the fewest such members first
-    // (KIP-881's order), each to the first member with room in the first of its racks that has one.
-    let racked = 0;
-    for (let j = 0; j < S; j++) {
-      const rk = p.memberRack[p.subs[s0 + j]!]!;
-      if (rk >= 0 && rk < p.rackCount) rackCnt[rk] = 0;
-    }
-    for (let j = 0; j < S; j++) {
-      const rk = p.memberRack[p.subs[s0 + j]!]!;
-      if (rk >= 0 && rk < p.rackCount && room[s0 + j]! > 0) {
-        rackCnt[rk]!++;
-        racked++;
-      }
-    }
-    if (racked > 0) {
-      let at = 0;
-      for (let j = 0; j < S; j++) {
-        const rk = p.memberRack[p.subs[s0 + j]!]!;
-        if (rk >= 0 && rk < p.rackCount && room[s0 + j]! > 0) {
-          if (rackHead[rk]! < 0) {
-            rackHead[rk] = at;
-            rackEnd[rk] = at;
-            at += rackCnt[rk]!;
-          }
-          rackMembers[rackEnd[rk]!++] = j;
-        }
-      }
-      let nc = 0;
-      let maxC = 0;
-      for (let k = 0; k < nf; k++) {
-        const i = free[k]!;
-        if (owner[i]! >= 0) continue;
-        let c = 0;
-        for (let q = p.rackStart[i]!; q < p.rackStart[i + 1]!; q++) {
-          const rk = p.racks[q]!;
-          if (rk >= 0 && rk < p.rackCount && rackHead[rk]! >= 0) c += rackCnt[rk]!;
-        }
-        if (c > 0) {
-          candCount[nc] = c;
-          order[nc++] = i;
-          if (c > maxC) maxC = c;
-        }
-      }
-      // Stable counting sort of those items by candidate count (maxC <= S).
-      bucket.fill(0, 0, maxC + 2);
-      for (let k = 0; k < nc; k++) bucket[candCount[k]! + 1]!++;
-      for (let c = 0; c <= maxC; c++) bucket[c + 1]! += bucket[c]!;
-      for (let k = 0; k < nc; k++) byCount[bucket[candCount[k]!]!++] = order[k]!;
-      for (let k = 0; k < nc; k++) {
-        const i = byCount[k]!;
-        for (let q = p.rackStart[i]!; q < p.rackStart[i + 1]!; q++) {
-          const rk = p.racks[q]!;
-          if (rk < 0 || rk >= p.rackCount || rackHead[rk]! < 0) continue;
-          while (rackHead[rk]! < rackEnd[rk]! && room[s0 + rackMembers[rackHead[rk]!]!] === 0) rackHead[rk]!++;
-          if (rackHead[rk]! < rackEnd[rk]!) {
-            const j = rackMembers[rackHead[rk]!]!;
-            owner[i] = p.subs[s0 + j]!;
-            room[s0 + j]!--;
-            break;
-          }
-        }
-      }
-      for (let j = 0; j < S; j++) {
-        const rk = p.memberRack[p.subs[s0 + j]!]!;
-        if (rk >= 0 && rk < p.rackCount) rackHead[rk] = -1;
-      }
-    }
-
-    // 4c. The rest, in item order, to members with room in member order.
-    let j = 0;
-    for (let k = 0; k < nf; k++) {
-      const i = free[k]!;
-      if (owner[i]! >= 0) continue;
-      while (room[s0 + j] === 0) j++;
-      owner[i] = p.subs[s0 + j]!;
-      room[s0 + j]!--;
+/** 4a. Soft owners (the owner of the partition a new one grew from), when they have room. */
+function placeWithSoftOwners(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
+  const s0 = p.subStart[t]!;
+  for (let k = 0; k < w.nf; k++) {
+    const i = w.free[k]!;
+    const m = p.softOwner[i]!;
+    if (m >= 0 && m < p.members && q.posTopic[m] === t && q.room[s0 + q.posOf[m]!]! > 0) {
+      q.owner[i] = m;
+      q.room[s0 + q.posOf[m]!]!--;
     }
   }
-  return owner;
+}
+
+/** 4b, first half: topic t's members with room, bucketed by rack (rackHead / rackEnd). Returns how many. */
+function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number): number {
+  const s0 = p.subStart[t]!;
+  const S = p.subStart[t + 1]! - s0;
+  const { rackHead, rackEnd, rackCnt } = w;
+  let racked = 0;
+  for (let j = 0; j < S; j++) {
+    const rk = p.memberRack[p.subs[s0 + j]!]!;
+    if (rk >= 0 && rk < p.rackCount) rackCnt[rk] = 0;
+  }
+  for (let j = 0; j < S; j++) {
+    const rk = p.memberRack[p.subs[s0 + j]!]!;
+    if (rk >= 0 && rk < p.rackCount && q.room[s0 + j]! > 0) {
+      rackCnt[rk]!++;
+      racked++;
+    }
+  }
+  if (racked === 0) return 0;
+  let at = 0;
+  for (let j = 0; j < S; j++) {
+    const rk = p.memberRack[p.subs[s0 + j]!]!;
+    if (rk >= 0 && rk < p.rackCount && q.room[s0 + j]! > 0) {
+      if (rackHead[rk]! < 0) {
+        rackHead[rk] = at;
+        rackEnd[rk] = at;
+        at += rackCnt[rk]!;
+      }
+      w.rackMembers[rackEnd[rk]!++] = j;
+    }
+  }
+  return racked;
+}
+
+/**
+ * 4b. Racks: items with the fewest rack-matching members first (KIP-881's order), each to the
+ * first member with room in the first of its racks that has one; then the buckets are cleared.
+ */
+function placeByRack(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
+  const s0 = p.subStart[t]!;
+  const S = p.subStart[t + 1]! - s0;
+  const { rackHead, rackEnd } = w;
+  const nc = itemsByRackCandidates(p, q, w);
+  for (let k = 0; k < nc; k++) {
+    const i = w.byCount[k]!;
+    for (let e = p.rackStart[i]!; e < p.rackStart[i + 1]!; e++) {
+      const rk = p.racks[e]!;
+      if (rk < 0 || rk >= p.rackCount || rackHead[rk]! < 0) continue;
+      while (rackHead[rk]! < rackEnd[rk]! && q.room[s0 + w.rackMembers[rackHead[rk]!]!] === 0) rackHead[rk]!++;
+      if (rackHead[rk]! < rackEnd[rk]!) {
+        const j = w.rackMembers[rackHead[rk]!]!;
+        q.owner[i] = p.subs[s0 + j]!;
+        q.room[s0 + j]!--;
+        break;
+      }
+    }
+  }
+  for (let j = 0; j < S; j++) {
+    const rk = p.memberRack[p.subs[s0 + j]!]!;
+    if (rk >= 0 && rk < p.rackCount) rackHead[rk] = -1;
+  }
+}
+
+/** The free items with some rack-matching member, in byCount by ascending count of those members (stable). Returns how many. */
+function itemsByRackCandidates(p: GroupProblem, q: Quotas, w: Placement): number {
+  const { candCount, order, bucket } = w;
+  let nc = 0;
+  let maxC = 0;
+  for (let k = 0; k < w.nf; k++) {
+    const i = w.free[k]!;
+    if (q.owner[i]! >= 0) continue;
+    let c = 0;
+    for (let e = p.rackStart[i]!; e < p.rackStart[i + 1]!; e++) {
+      const rk = p.racks[e]!;
+      if (rk >= 0 && rk < p.rackCount && w.rackHead[rk]! >= 0) c += w.rackCnt[rk]!;
+    }
+    if (c > 0) {
+      candCount[nc] = c;
+      order[nc++] = i;
+      if (c > maxC) maxC = c;
+    }
+  }
+  // Stable counting sort of those items by candidate count (maxC <= S).
+  bucket.fill(0, 0, maxC + 2);
+  for (let k = 0; k < nc; k++) bucket[candCount[k]! + 1]!++;
+  for (let c = 0; c <= maxC; c++) bucket[c + 1]! += bucket[c]!;
+  for (let k = 0; k < nc; k++) w.byCount[bucket[candCount[k]!]!++] = order[k]!;
+  return nc;
+}
+
+/** 4c. The rest, in item order, to members with room in member order. */
+function placeRest(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
+  const s0 = p.subStart[t]!;
+  let j = 0;
+  for (let k = 0; k < w.nf; k++) {
+    const i = w.free[k]!;
+    if (q.owner[i]! >= 0) continue;
+    while (q.room[s0 + j] === 0) j++;
+    q.owner[i] = p.subs[s0 + j]!;
+    q.room[s0 + j]!--;
+  }
 }
 
 export function referenceGroup(): GroupKernels {

@@ -100,6 +100,8 @@ export interface Plan {
   entryFrom: Int32Array;
   entryTo: Int32Array;
   fingerprint: string;
+  /** Per topic (as `topics`), the owner (index into memberIds) of every partition: the same assignment, for callers that want it per partition. */
+  owners: Int32Array[];
   report: PlanReport;
 }
 
@@ -246,6 +248,8 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
     entryFrom,
     entryTo,
     fingerprint,
+    // Unchanged, the owners are views of this call's scratch (resolveClaims): copied out.
+    owners: unchanged ? newOwner.map((o) => o.slice()) : newOwner,
     report: {
       members: sorted.length,
       topics: topics.names.length,
