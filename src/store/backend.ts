@@ -7,6 +7,7 @@ import { fail } from '../errors.js';
 import type { Envelope } from './messages.js';
 import type { SystemStream } from './ssp-table.js';
 import type { Texts } from './texts.js';
+import type { CoordinatorStoreReader } from '../samza/store-types.js';
 
 export type { SystemStream };
 
@@ -64,28 +65,33 @@ export interface SspAssignment {
   others(): Map<string, unknown>;
 }
 
-/** What `assignor store inspect` shows. */
-/** Per-task records of several types as columns (sharedFields). */
-export interface SharedFields {
+/**
+ * Per-task records of one or more single-field types as columns (taskTable): row r stands for the
+ * record with key keys[r] in every type. Keys never repeat: a damaged log's repeated keys are
+ * resolved when the store opens, as a Map would resolve them (first position, last value).
+ */
+export interface TaskTable {
   /** Rows (live records per type). */
   n: number;
   /** Row -> key, the same for every type (first-write order of the first type); Texts read it in place. */
   keys: Texts | readonly string[];
-  /**
-   * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
-   * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
-   */
+  /** Key -> row, or -1; the index is built on first use. */
   rowOf(key: string): number;
-  /**
-   * Whether no key repeats (builds the index). A caller that read rows by position must either have
-   * seen every key to be distinct (as the planner's task names are), or ask this; when it is false,
-   * read singleFields instead (it gives a JS Map's answer for a repeated key).
-   */
-  unique(): boolean;
   /** Per type asked for, row -> the field's string. */
   values: ReadonlyArray<Texts | readonly string[]>;
 }
 
+/** @deprecated The former name of TaskTable (sharedFields); `unique()` is always true now. Goes in the next release. */
+export interface SharedFields extends TaskTable {
+  unique(): boolean;
+}
+
+/** A task table under its former shape (the deprecated sharedFields). */
+export function sharedFieldsOf(t: TaskTable | undefined): SharedFields | undefined {
+  return t === undefined || t.n === 0 ? undefined : { ...t, unique: () => true };
+}
+
+/** What `assignor store inspect` shows. */
 export interface StoreStats {
   /** The store's location: a directory, or kafka://host:port/topic. */
   location: string;
@@ -113,14 +119,15 @@ export interface StoreStats {
 }
 
 /**
- * A coordinator store. Reads are served from memory: the log replayed at open plus this handle's
+ * A coordinator store: the reader the Samza cycle needs (CoordinatorStoreReader, declared in
+ * src/samza/store-types.ts) and the reads the CLI and tools use. Reads are served from memory: the log replayed at open plus this handle's
  * own writes, so they are synchronous for every backend. A write is one atomic, durable batch:
  * after a crash either all of it is visible or none of it. One writer per store; a second one is
  * refused (file store: the lock) or fenced (Kafka store: the transactional id).
  *
  * Errors are AssignorErrors with the E_STORE_* codes listed in docs/store.md.
  */
-export interface CoordinatorStoreBackend {
+export interface CoordinatorStoreBackend extends CoordinatorStoreReader {
   /** Where the store lives: a directory, or kafka://host:port/topic. */
   readonly location: string;
   readonly readOnly: boolean;
@@ -143,9 +150,12 @@ export interface CoordinatorStoreBackend {
   /** set-task-partition-assignment with canonical keys, as columns (the one type that grows with the job). */
   sspAssignment(): SspAssignment;
   /**
-   * Several single-field types holding the same keys in the same order (Samza's per-task types), as
-   * columns sharing one key index; undefined when they do not (read singleFields then). A live view.
+   * Single-field types holding the same keys in the same order (Samza's per-task types), as
+   * columns sharing one key index; empty when none holds a record, undefined when they do not (read
+   * entries then). A live view.
    */
+  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined;
+  /** @deprecated Use taskTable; this name goes in the next release. */
   sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
   /**
    * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store
