@@ -37,6 +37,6 @@ export {
 export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
 export { toJobModel, jobModelJson, jobModelJsonBytes, jobModelJsonChunks, type JobModel } from './job-model.js';
 export { runCycle, type CycleResult, type Changes } from './cycle.js';
-export type { CoordinatorStoreLike } from './store-types.js';
+export type { CoordinatorStoreReader, SyncCoordinatorStore, TaskTableSpec, CoordinatorStoreLike } from './store-types.js';
 export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';
 export { parseJobFile, type JobFile } from './job-file.js';

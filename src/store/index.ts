@@ -16,10 +16,11 @@ export type {
   CoordinatorStoreBackend,
   SspRows as CoordinatorSspRows,
   SspAssignment as CoordinatorSspAssignment,
+  TaskTable as CoordinatorTaskTable,
   SharedFields as CoordinatorSharedFields,
   StoreStats as CoordinatorStoreStats,
 } from './backend.js';
-// A backend's sharedFields and listTexts hand out Texts; ArrayTexts makes one from strings.
+// A backend's taskTable and listTexts hand out Texts; ArrayTexts makes one from strings.
 export { ArrayTexts as CoordinatorArrayTexts, type Texts as CoordinatorTexts } from './texts.js';
 export {
   MessageType as CoordinatorMessageType,
