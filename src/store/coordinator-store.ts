@@ -15,6 +15,7 @@ import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, sin
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
 import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
 import { StringIndex } from './string-index.js';
+import { markDistinct } from './key-repeats.js';
 import { SspTable } from './ssp-table.js';
 import { checkSspRows, sharedFieldsOf, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats, type TaskTable } from './backend.js';
 
@@ -676,7 +677,9 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     if (run?.kind === 'fields') {
       const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && noRepeats(keys);
       touched.add(run.type);
-      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable));
+      const section = writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable);
+      if (fresh && section.kind === 'fields') markDistinct(section.keys as readonly string[]);
+      sections.push(section);
     } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
     run = undefined;
     keys = [];
