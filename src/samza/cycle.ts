@@ -100,7 +100,8 @@ function rowsOf(t: TaskTable): TaskRows {
 /** The per-task types as one table of columns, or undefined (their keys differ, or a value has another shape: read them one by one). */
 function readTaskColumns(store: CoordinatorStoreReader): { rows: TaskRows; stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
   const table = store.taskTable(TASK_FIELD_LIST.map((f) => [f.type, f.field] as const));
-  if (table === undefined) return undefined;
+  // (Empty, a first plan: empty Maps; columns over no rows would make every lookup a miss by name.)
+  if (table === undefined || table.n === 0) return undefined;
   const rows = rowsOf(table);
   const [changelog, containers, modes] = table.values.map(textsOf) as [Texts, Texts, Texts];
   for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // parse skips those: read one by one

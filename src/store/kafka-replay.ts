@@ -28,6 +28,8 @@ export interface ReplayOptions {
   groupPrefix?: string;
   /** Also return records of aborted and open transactions (diagnostics and tests; never for state). */
   readUncommitted?: boolean;
+  /** The caller created the topic just now: an end at the oldest offset is an empty topic (no asking again, see startOffsets). */
+  created?: boolean;
 }
 
 export interface ReplayResult {
@@ -162,7 +164,7 @@ function watchStall(st: ReadState, stallMs: number): ReturnType<typeof setInterv
 
 async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
   const uncommitted = options.readUncommitted === true;
-  const { low, high: stable } = uncommitted ? await stableOffsets(admin, topic) : await startOffsets(admin, topic);
+  const { low, high: stable } = uncommitted || options.created === true ? await stableOffsets(admin, topic) : await startOffsets(admin, topic);
   const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
   // (read_uncommitted: an open first transaction's records lie beyond a stable end at the oldest offset.)
   if (stable <= low && !uncommitted) return result;
