@@ -7,7 +7,7 @@ import { getKernels } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
 import { prepareCycle, runCycle } from '../samza/cycle.js';
-import { MemoryCoordinatorStore } from '../samza/store-types.js';
+import { MemoryCoordinatorStore } from '../store/memory-store.js';
 import { jobModelJsonBytes } from '../samza/job-model.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { summarize } from '../samza/summary.js';

@@ -1,5 +1,6 @@
 // The coordinator stream's records in columns, as the Samza planner and every store backend pass
-// them: SSP rows to write, the stored SSP assignment to read, per-task fields sharing one key index.
+// them: SSP rows to write, the stored SSP assignment to read, per-task fields sharing one key index
+// (the task table).
 // (Declared here, below both samza and store, so neither builds its contract from the other.)
 import type { Texts } from '../columns/texts.js';
 
@@ -55,23 +56,23 @@ export interface SspAssignment {
   others(): Map<string, unknown>;
 }
 
-/** Per-task records of several types as columns (sharedFields). */
-export interface SharedFields {
+/**
+ * Per-task records of one or more single-field types as columns (taskTable): row r stands for the
+ * record with key keys[r] in every type. Keys never repeat: a damaged log's repeated keys are
+ * resolved when the store opens, as a Map would resolve them (first position, last value).
+ */
+export interface TaskTable {
   /** Rows (live records per type). */
   n: number;
   /** Row -> key, the same for every type (first-write order of the first type); Texts read it in place. */
   keys: Texts | readonly string[];
-  /**
-   * Key -> row, or -1; the index is built on first use. Only meaningful when the keys are unique:
-   * they are unless a damaged log repeats a key in a section marked fresh (see `unique`).
-   */
+  /** Key -> row, or -1; the index is built on first use. */
   rowOf(key: string): number;
-  /**
-   * Whether no key repeats (builds the index). A caller that read rows by position must either have
-   * seen every key to be distinct (as the planner's task names are), or ask this; when it is false,
-   * read singleFields instead (it gives a JS Map's answer for a repeated key).
-   */
-  unique(): boolean;
   /** Per type asked for, row -> the field's string. */
   values: ReadonlyArray<Texts | readonly string[]>;
+}
+
+/** @deprecated The former name of TaskTable (sharedFields); `unique()` is always true now. Goes in the next release. */
+export interface SharedFields extends TaskTable {
+  unique(): boolean;
 }

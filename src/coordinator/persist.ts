@@ -1,10 +1,10 @@
 // One read/compute/write cycle against any coordinator store backend: the Samza layer computes the
-// batch synchronously on a read-only view of the store (prepareCycle), and the backend commits it,
+// batch synchronously from the store's reads (prepareCycle only reads), and the backend commits it,
 // which for the Kafka store is a network transaction (awaited here).
 import { prepareCycle, type CycleResult, type PreparedCycle } from '../samza/cycle.js';
 import type { JobInput, PlanOptions } from '../samza/plan.js';
-import type { CoordinatorStoreLike, StoreRecord } from '../samza/store-types.js';
-import type { CoordinatorStoreBackend, SspAssignment, SspRows } from '../store/backend.js';
+import type { StoreRecord } from '../samza/store-types.js';
+import type { CoordinatorStoreBackend, SspRows } from '../store/backend.js';
 
 /** The batch a cycle writes. */
 export interface CapturedBatch {
@@ -12,26 +12,9 @@ export interface CapturedBatch {
   ssps: SspRows | undefined;
 }
 
-/** A backend as the Samza layer reads it; writing through it is a bug (the caller commits). */
-export function readView(store: CoordinatorStoreBackend): CoordinatorStoreLike {
-  const refuse = (): never => {
-    throw new Error('a read view of the store cannot write: commit the prepared batch');
-  };
-  return {
-    get: (type, key) => store.get(type, key),
-    entries: (type) => store.entries(type),
-    sspAssignment: (): SspAssignment => store.sspAssignment(),
-    singleFields: (type, field) => store.singleFields(type, field),
-    ...(typeof store.sharedFields === 'function' ? { sharedFields: (specs: ReadonlyArray<readonly [string, string]>) => store.sharedFields!(specs) } : {}),
-    put: refuse,
-    delete: refuse,
-    writeBatch: refuse,
-  };
-}
-
 /** Computes the cycle on the store's state without writing: the result and the batch it would write (undefined: none). */
 export function computeCycle(store: CoordinatorStoreBackend, job: JobInput, options: PlanOptions = {}): { result: PreparedCycle; batch: CapturedBatch | undefined } {
-  const result = prepareCycle(readView(store), job, options);
+  const result = prepareCycle(store, job, options);
   const batch = result.records.length > 0 || result.ssps.n > 0 ? { records: result.records, ssps: result.ssps } : undefined;
   return { result, batch };
 }

@@ -2,7 +2,8 @@
 // changelog map and container map from the store, calculate the new JobModel, write it back with
 // exactly one batch.
 //
-// Each message type is read from the store once. The SSP assignment, the one type that grows with
+// The per-task types are read from the store once, as one task table when the store holds them so.
+// The SSP assignment, the one type that grows with
 // the job, is compared and written as columns (one row per SSP, a list id per row); the per-task
 // types as an overlay of puts and deletes on the snapshot. Only what differs is written.
 import { calculateJobModel, type JobSpec, type JobModelPlan, type PlanOptions, type PreviousState } from './plan.js';
@@ -15,57 +16,57 @@ import {
   anyStandby,
   baseCountRecord,
   changelogColumn,
-  changelogRecord,
   configRecord,
+  field,
   LazyTaskToSsps,
   previousPartitionCounts,
   previousRowsOfAssignment,
   readBaseCounts,
-  readChangelogMapping,
   readConfig,
   readContainerHosts,
   readStoredAssignment,
-  readTaskAssignment,
-  readTaskModes,
   type PreviousAssignment,
 } from './managers.js';
 import { compareJava, type TaskMode } from './model.js';
-import type { CoordinatorStoreLike, SspRows, StoreRecord } from './store-types.js';
+import type { CoordinatorStoreReader, SspRows, StoreRecord, SyncCoordinatorStore, TaskTable } from './store-types.js';
 import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
-import { ArrayColumn, ColumnMap, RepeatedKeys, TaskRows, type ValueColumn } from './task-columns.js';
+import { ArrayColumn, ColumnMap, TaskRows, type ValueColumn } from './task-columns.js';
+import { TASK_FIELD_LIST, TASK_FIELDS, taskRecord, type TaskField } from './task-fields.js';
 import { textsOf, type Texts } from '../columns/texts.js';
 
-/** The field of Samza's value for each per-task type the cycle writes. */
+/** The field of Samza's value for each single-field type the cycle writes. */
 const FIELD: Record<string, string> = {
-  [TYPES.changelog]: 'Partition',
-  [TYPES.taskContainer]: 'containerId',
-  [TYPES.taskMode]: 'taskMode',
+  ...Object.fromEntries(TASK_FIELD_LIST.map((f) => [f.type, f.field])),
   [TYPES.config]: 'value',
   [TYPES.baseCount]: 'basePartitionCount',
 };
 
 /**
- * One stored type as read: key -> field string when every record has Samza's single-field shape
- * (a Map, or columns shared with the other per-task types), else the raw values.
+ * One stored type as read: a task table (key column and the field's text per row) when every
+ * record has Samza's single-field shape, else the raw values.
  */
 export class StoredType {
   constructor(
     readonly field: string,
-    readonly fast: Map<string, string> | undefined,
     readonly raw: Map<string, unknown> | undefined,
     readonly cols?: { rows: TaskRows; vals: Texts },
   ) {}
 
+  /** A type read from a task table (of its own, or shared with the other per-task types). */
+  static ofTable(field: string, rows: TaskRows, vals: Texts): StoredType {
+    return new StoredType(field, undefined, { rows, vals });
+  }
+
   /** Whether a record of `k` is stored; `hint` is the row to try first (columns only). */
   has(k: string, hint = -1): boolean {
     if (this.cols !== undefined) return this.cols.rows.rowOf(k, hint) >= 0;
-    return this.fast !== undefined ? this.fast.has(k) : this.raw!.has(k);
+    return this.raw!.has(k);
   }
 
   keys(): IterableIterator<string> {
     if (this.cols !== undefined) return allTexts(this.cols.rows.keys);
-    return this.fast !== undefined ? this.fast.keys() : this.raw!.keys();
+    return this.raw!.keys();
   }
 
   /** Whether the stored value is exactly { [field]: v }; `hint` is the row to try first, or `k`'s row when `aligned` (columns only). */
@@ -74,7 +75,6 @@ export class StoredType {
       const r = aligned ? hint : this.cols.rows.rowOf(k, hint);
       return r >= 0 && this.cols.vals.is(r, v);
     }
-    if (this.fast !== undefined) return this.fast.get(k) === v;
     return sameFlat(this.raw!.get(k), { [this.field]: v });
   }
 }
@@ -89,88 +89,78 @@ export interface StoreSnapshot {
   config: Map<string, string>;
   /** Every per-task type read (not the SSP assignment). */
   stored: Map<string, StoredType>;
-  /** The per-task types' key column, when they were read as columns. */
+  /** The per-task types' shared key column, when the store holds them in one table. */
   taskRows?: TaskRows;
 }
 
-/** The per-task types, read as columns over one key index when the store has them so (sharedFields). */
-const TASK_TYPES = [
-  [TYPES.changelog, 'Partition'],
-  [TYPES.taskContainer, 'containerId'],
-  [TYPES.taskMode, 'taskMode'],
-] as const;
+/** Rows over a task table's keys. */
+function rowsOf(t: TaskTable): TaskRows {
+  return new TaskRows(textsOf(t.keys), t.rowOf);
+}
 
-/** The per-task types as columns, or undefined (the store cannot, or their keys differ: read them as Maps). */
-function readTaskColumns(store: CoordinatorStoreLike): { rows: TaskRows; stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
-  const shared = typeof store.sharedFields === 'function' ? store.sharedFields(TASK_TYPES) : undefined;
-  if (shared === undefined) return undefined;
-  const rows = new TaskRows(textsOf(shared.keys), shared.rowOf, shared.unique);
-  const [changelog, containers, modes] = shared.values.map(textsOf) as [Texts, Texts, Texts];
-  for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // readTaskModes skips those: the Map way
-  let changelogInts: (number | undefined)[];
-  try {
-    changelogInts = changelogColumn(rows.keys, changelog);
-  } catch (e) {
-    // A damaged log that repeats a key holds rows the Map way never reads: only a unique key's bad value is an error.
-    if (!shared.unique()) throw new RepeatedKeys('a per-task key repeats in the store');
-    throw e;
-  }
+/** The per-task types as one table of columns, or undefined (their keys differ, or a value has another shape: read them one by one). */
+function readTaskColumns(store: CoordinatorStoreReader): { rows: TaskRows; stored: StoredType[]; changelog: ColumnMap<number>; taskContainer: ColumnMap<string>; taskModes: ColumnMap<TaskMode> } | undefined {
+  const table = store.taskTable(TASK_FIELD_LIST.map((f) => [f.type, f.field] as const));
+  // (Empty, a first plan: empty Maps; columns over no rows would make every lookup a miss by name.)
+  if (table === undefined || table.n === 0) return undefined;
+  const rows = rowsOf(table);
+  const [changelog, containers, modes] = table.values.map(textsOf) as [Texts, Texts, Texts];
+  for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // parse skips those: read one by one
   return {
     rows,
-    stored: [changelog, containers, modes].map((vals, i) => new StoredType(TASK_TYPES[i]![1], undefined, undefined, { rows, vals })),
-    changelog: new ColumnMap(rows, new ArrayColumn(changelogInts)),
+    stored: [changelog, containers, modes].map((vals, i) => StoredType.ofTable(TASK_FIELD_LIST[i]!.field, rows, vals)),
+    changelog: new ColumnMap(rows, new ArrayColumn(changelogColumn(rows.keys, changelog))),
     taskContainer: new ColumnMap(rows, containers, true),
     taskModes: new ColumnMap(rows, modes as ValueColumn<TaskMode>, true),
   };
 }
 
-/** Reads every type the planner needs, each once; `columns` false reads the per-task types as Maps. */
-export function readPrevious(store: CoordinatorStoreLike, columns = true): StoreSnapshot {
-  const entries = new Map<string, Map<string, unknown>>();
-  const fields = new Map<string, Map<string, string> | undefined>();
-  const once: CoordinatorStoreLike = {
-    get: (type, key) => once.entries(type).get(key),
-    entries: (type) => {
-      let m = entries.get(type);
-      if (m === undefined) entries.set(type, (m = store.entries(type)));
-      return m;
-    },
-    singleFields: (type, field) => {
-      if (FIELD[type] !== field || typeof store.singleFields !== 'function') return undefined;
-      if (!fields.has(type)) fields.set(type, store.singleFields(type, field));
-      return fields.get(type);
-    },
-    put: () => {
-      throw new Error('read only');
-    },
-    delete: () => {
-      throw new Error('read only');
-    },
-    writeBatch: () => {
-      throw new Error('read only');
-    },
-  };
-  const cols = columns ? readTaskColumns(store) : undefined;
-  const stored = new Map<string, StoredType>();
-  if (cols !== undefined) TASK_TYPES.forEach(([t], i) => stored.set(t, cols.stored[i]!));
-  for (const t of Object.values(TYPES)) {
-    if (t === TYPES.taskPartition || stored.has(t)) continue;
-    const field = FIELD[t];
-    const fast = field === undefined ? undefined : once.singleFields!(t, field);
-    stored.set(t, new StoredType(field ?? '', fast, fast === undefined ? once.entries(t) : undefined));
+/** One type as read: its own task table when every record has the single-field shape, else its records. */
+function readStoredType(store: CoordinatorStoreReader, type: string): StoredType {
+  const field = FIELD[type];
+  const table = field === undefined ? undefined : store.taskTable([[type, field]]);
+  if (table !== undefined) return StoredType.ofTable(field!, rowsOf(table), textsOf(table.values[0]!));
+  return new StoredType(field ?? '', store.entries(type));
+}
+
+/** A per-task field's values from its stored type (task -> value; what `parse` skips is left out). */
+function fieldValues<V>(stored: StoredType, f: TaskField<V>): Map<string, V> {
+  const out = new Map<string, V>();
+  if (stored.cols !== undefined) {
+    const { rows, vals } = stored.cols;
+    for (let r = 0; r < rows.n; r++) {
+      const task = rows.keys.at(r);
+      const v = f.parse(vals.at(r), task);
+      if (v !== undefined) out.set(task, v);
+    }
+    return out;
   }
+  for (const [task, value] of stored.raw!) {
+    const v = f.parse(field(value, f.field), task);
+    if (v !== undefined) out.set(task, v);
+  }
+  return out;
+}
+
+/** Reads every type the planner needs: the per-task types once (one table, or one by one), the small ones where needed. */
+export function readPrevious(store: CoordinatorStoreReader): StoreSnapshot {
+  const cols = readTaskColumns(store);
+  const stored = new Map<string, StoredType>();
+  if (cols !== undefined) TASK_FIELD_LIST.forEach((f, i) => stored.set(f.type, cols.stored[i]!));
+  for (const t of Object.values(TYPES)) if (t !== TYPES.taskPartition && !stored.has(t)) stored.set(t, readStoredType(store, t));
   const assignment = readStoredAssignment(store);
-  const taskModes = cols?.taskModes ?? readTaskModes(once);
+  const perTask = <V>(f: TaskField<V>): Map<string, V> => fieldValues(stored.get(f.type)!, f);
+  const taskModes = cols?.taskModes ?? perTask(TASK_FIELDS.mode);
   const previous: PreviousState & { partitionCounts: Map<string, number> } = {
-    baseCounts: readBaseCounts(once),
+    baseCounts: readBaseCounts(store),
     taskToSsps: new LazyTaskToSsps(assignment, taskModes),
     partitionCounts: previousPartitionCounts(assignment, taskModes),
-    changelog: cols?.changelog ?? readChangelogMapping(once),
-    taskContainer: cols?.taskContainer ?? readTaskAssignment(once),
+    changelog: cols?.changelog ?? perTask(TASK_FIELDS.changelog),
+    taskContainer: cols?.taskContainer ?? perTask(TASK_FIELDS.container),
     taskModes,
-    containerHosts: readContainerHosts(once),
+    containerHosts: readContainerHosts(store),
   };
-  return { previous, assignment, config: readConfig(once), stored, ...(cols !== undefined ? { taskRows: cols.rows } : {}) };
+  return { previous, assignment, config: readConfig(store), stored, ...(cols !== undefined ? { taskRows: cols.rows } : {}) };
 }
 
 export interface Changes {
@@ -310,9 +300,9 @@ function sameFlat(stored: unknown, v: Record<string, string>): boolean {
 }
 
 /** Runs the cycle and writes its one batch (nothing when the store already holds the model). */
-export function runCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): CycleResult {
+export function runCycle(store: SyncCoordinatorStore, job: JobSpec, options: PlanOptions = {}): CycleResult {
   const p = prepareCycle(store, job, options);
-  if (p.records.length > 0 || p.ssps.n > 0) store.writeBatch(p.records, p.ssps);
+  if (p.records.length > 0 || p.ssps.n > 0) store.commit(p.records, p.ssps);
   return { plan: p.plan, changes: p.changes, recordsWritten: p.recordsWritten, warnings: p.warnings };
 }
 
@@ -320,37 +310,22 @@ export function runCycle(store: CoordinatorStoreLike, job: JobSpec, options: Pla
  * Reads and computes without writing: the plan, what changed, and the batch that would store it
  * (`plan --dry-run`; a network store commits the batch itself). The store is only read.
  */
-export function prepareCycle(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions = {}): PreparedCycle {
-  // Warnings are passed on once the attempt stands (or fails for a reason of its own): an attempt
-  // on per-task columns is discarded, and run again on Maps, when a damaged log repeats a task key.
+export function prepareCycle(store: CoordinatorStoreReader, job: JobSpec, options: PlanOptions = {}): PreparedCycle {
+  // Warnings are passed on once the computation stands (or fails).
   const warnings: string[] = [];
-  const flush = (): void => {
-    for (const w of warnings) options.warn?.(w);
-  };
   try {
-    const r = prepareWith(store, job, options, warnings, true);
-    flush();
-    return r;
-  } catch (e) {
-    if (!(e instanceof RepeatedKeys)) {
-      flush();
-      throw e;
-    }
-  }
-  warnings.length = 0;
-  try {
-    return prepareWith(store, job, options, warnings, false);
+    return prepareWith(store, job, options, warnings);
   } finally {
-    flush();
+    for (const w of warnings) options.warn?.(w);
   }
 }
 
-function prepareWith(store: CoordinatorStoreLike, job: JobSpec, options: PlanOptions, warnings: string[], columns: boolean): PreparedCycle {
+function prepareWith(store: CoordinatorStoreReader, job: JobSpec, options: PlanOptions, warnings: string[]): PreparedCycle {
   const warn = (m: string): void => {
     warnings.push(m);
   };
   // 1. Read.
-  const snap = readPrevious(store, columns);
+  const snap = readPrevious(store);
   const prev = snap.previous;
   // 2. Compute.
   // The samza mapper reads the whole previous assignment: hand it over flat, from the columns.
@@ -469,15 +444,15 @@ function taskRecords(snap: StoreSnapshot, tasks: PlanTasks, records: StoreRecord
   for (let i = 0; i < total; i++) {
     // Row i is the first guess: the records were written in this order.
     const sameContainer = containerCol !== undefined ? containerCol.is(i, containerIds[i]!) : containers.holds(tasks.all()[i]!, containerIds[i]!, i, aligned);
-    if (!sameContainer) records.push({ type: TYPES.taskContainer, key: nameAt(i), value: { containerId: containerIds[i]! } });
+    if (!sameContainer) records.push(taskRecord(TASK_FIELDS.container, nameAt(i), containerIds[i]!));
     const sameMode = modeCol !== undefined ? modeCol.is(i, modesNow[i]!) : modes.holds(tasks.all()[i]!, modesNow[i]!, i, aligned);
-    if (!sameMode) records.push({ type: TYPES.taskMode, key: nameAt(i), value: { taskMode: modesNow[i]! } });
+    if (!sameMode) records.push(taskRecord(TASK_FIELDS.mode, nameAt(i), modesNow[i]!));
   }
   const current = deletes.size > 0 ? new Set(tasks.all()) : undefined;
   for (const t of deletes) {
     if (current!.has(t)) continue; // rewritten above
-    if (containers.has(t)) records.push({ type: TYPES.taskContainer, key: t, value: null });
-    if (modes.has(t)) records.push({ type: TYPES.taskMode, key: t, value: null });
+    if (containers.has(t)) records.push(taskRecord(TASK_FIELDS.container, t, null));
+    if (modes.has(t)) records.push(taskRecord(TASK_FIELDS.mode, t, null));
   }
   return aligned;
 }
@@ -505,7 +480,7 @@ function changelogRecords(snap: StoreSnapshot, tasks: PlanTasks, aligned: boolea
       if (prevChangelog.hasRow(i)) continue;
     } else if (prevChangelog instanceof ColumnMap ? prevChangelog.getAt(tasks.all()[i]!, i) !== undefined : prevChangelog.has(tasks.all()[i]!)) continue;
     const p = tasks.changelog[i]!;
-    if (!changelog.holds(tasks.nameAt(i), String(p), i, aligned)) records.push(changelogRecord(tasks.nameAt(i), p));
+    if (!changelog.holds(tasks.nameAt(i), TASK_FIELDS.changelog.write(p), i, aligned)) records.push(taskRecord(TASK_FIELDS.changelog, tasks.nameAt(i), p));
   }
 }
 

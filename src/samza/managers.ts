@@ -6,12 +6,12 @@ import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
 import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
 import type { PreviousRows } from './previous.js';
-import type { CoordinatorStoreLike, StoreRecord } from './store-types.js';
+import type { CoordinatorStoreReader, StoreRecord } from './store-types.js';
 import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { MessageType } from '../coordinator-stream/messages.js';
 import type { SspAssignment } from '../coordinator-stream/columns.js';
-import { ArrayTexts, type Texts } from '../columns/texts.js';
+import { ArrayTexts, textsOf, type Texts } from '../columns/texts.js';
 import { ColumnMap } from './task-columns.js';
 
 /** The coordinator-stream message types the planner reads and writes (Samza's, from the one table, and one of ours). */
@@ -59,7 +59,7 @@ export function parseSspKey(key: string): SSP {
 const INT_MAX = 2147483647;
 
 /** An integer stored as a string (Samza writes `String.valueOf(int)`); anything else is a damaged record, named in the error. */
-function storedInt(raw: unknown, type: string, key: string, min: number): number {
+export function storedInt(raw: unknown, type: string, key: string, min: number): number {
   const t = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
   const n = Number(t);
   if (!/^\d+$/.test(t) || n < min || n > INT_MAX) {
@@ -90,7 +90,7 @@ export interface StoredAssignment {
  * the type's key -> values map (read once by the caller). The canonical key
  * form wins over an old one for the same SSP.
  */
-export function readTaskPartitionAssignments(store: CoordinatorStoreLike, entries = store.entries(TYPES.taskPartition)): StoredAssignment {
+export function readTaskPartitionAssignments(store: Pick<CoordinatorStoreReader, 'entries'>, entries = store.entries(TYPES.taskPartition)): StoredAssignment {
   const sspToTasks = new Map<string, { ssp: SSP; tasks: string[] }>();
   const oldKeys = new Map<string, string[]>();
   try {
@@ -119,10 +119,24 @@ export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreReco
   return { type: TYPES.taskPartition, key: sspKeyJson(s), value: tasks.length === 0 ? null : { taskNames: JSON.stringify(tasks) } };
 }
 
+/** What the per-type readers below read: a type's records, or its single-field values as a one-type task table. */
+export type TypeReads = Pick<CoordinatorStoreReader, 'entries' | 'taskTable'>;
+
+/** key -> the field's string when every record of the type is exactly { [field]: "<string>" } (Samza's usual shape), else undefined. */
+export function singleFields(store: TypeReads, type: string, field: string): Map<string, string> | undefined {
+  const t = store.taskTable([[type, field]]);
+  if (t === undefined) return undefined;
+  const keys = textsOf(t.keys);
+  const vals = textsOf(t.values[0]!);
+  const out = new Map<string, string>();
+  for (let r = 0; r < t.n; r++) out.set(keys.at(r), vals.at(r));
+  return out;
+}
+
 /** ChangelogStreamManager.readPartitionMapping: task -> partition, blank values skipped. */
-export function readChangelogMapping(store: CoordinatorStoreLike): Map<string, number> {
+export function readChangelogMapping(store: TypeReads): Map<string, number> {
   const out = new Map<string, number>();
-  const fast = store.singleFields?.(TYPES.changelog, 'Partition');
+  const fast = singleFields(store, TYPES.changelog, 'Partition');
   if (fast !== undefined) {
     for (const [task, p] of fast) if (p.trim() !== '') out.set(task, storedInt(p, TYPES.changelog, task, 0));
     return out;
@@ -159,8 +173,8 @@ export function changelogRecord(task: string, partition: number | null): StoreRe
 }
 
 /** TaskAssignmentManager.readTaskAssignment: task -> container id. */
-export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, string> {
-  const fast = store.singleFields?.(TYPES.taskContainer, 'containerId');
+export function readTaskAssignment(store: TypeReads): Map<string, string> {
+  const fast = singleFields(store, TYPES.taskContainer, 'containerId');
   if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [task, v] of store.entries(TYPES.taskContainer)) {
@@ -170,8 +184,8 @@ export function readTaskAssignment(store: CoordinatorStoreLike): Map<string, str
   return out;
 }
 
-export function readTaskModes(store: CoordinatorStoreLike): Map<string, TaskMode> {
-  const fast = store.singleFields?.(TYPES.taskMode, 'taskMode');
+export function readTaskModes(store: TypeReads): Map<string, TaskMode> {
+  const fast = singleFields(store, TYPES.taskMode, 'taskMode');
   if (fast !== undefined) {
     let valid = true;
     for (const m of fast.values()) if (m !== 'Active' && m !== 'Standby') valid = false;
@@ -193,7 +207,7 @@ export function taskContainerRecords(task: string, containerId: string | null, m
   ];
 }
 
-export function readContainerHosts(store: CoordinatorStoreLike): Map<string, string> {
+export function readContainerHosts(store: TypeReads): Map<string, string> {
   const out = new Map<string, string>();
   for (const [id, v] of store.entries(TYPES.containerHost)) {
     const h = field(v, 'host');
@@ -202,8 +216,8 @@ export function readContainerHosts(store: CoordinatorStoreLike): Map<string, str
   return out;
 }
 
-export function readConfig(store: CoordinatorStoreLike): Map<string, string> {
-  const fast = store.singleFields?.(TYPES.config, 'value');
+export function readConfig(store: TypeReads): Map<string, string> {
+  const fast = singleFields(store, TYPES.config, 'value');
   if (fast !== undefined) return fast;
   const out = new Map<string, string>();
   for (const [k, v] of store.entries(TYPES.config)) {
@@ -217,9 +231,9 @@ export function configRecord(key: string, value: string | null): StoreRecord {
   return { type: TYPES.config, key, value: value === null ? null : { value } };
 }
 
-export function readBaseCounts(store: CoordinatorStoreLike): Map<string, number> {
+export function readBaseCounts(store: TypeReads): Map<string, number> {
   const out = new Map<string, number>();
-  const fast = store.singleFields?.(TYPES.baseCount, 'basePartitionCount');
+  const fast = singleFields(store, TYPES.baseCount, 'basePartitionCount');
   if (fast !== undefined) {
     for (const [name, v] of fast) out.set(name, storedInt(v, TYPES.baseCount, name, 1));
     return out;
@@ -265,21 +279,6 @@ export interface PreviousAssignment {
   extra: Map<string, { ssp: SSP; tasks: string[] }>;
   /** Canonical key -> older-form keys stored for the same SSP. */
   oldKeys: Map<string, string[]>;
-}
-
-/** The store's columns, or (for a store without them, such as MemoryCoordinatorStore) columns built from entries(). */
-function sspColumnsOf(store: CoordinatorStoreLike): SspAssignment {
-  if (typeof store.sspAssignment === 'function') return store.sspAssignment();
-  const t = new SspTable();
-  const others = new Map<string, unknown>();
-  for (const [key, v] of store.entries(TYPES.taskPartition)) {
-    const c = parseCanonical(key);
-    const o = values(v);
-    const names = o !== undefined && Object.keys(o).length === 1 ? field(o, 'taskNames') : undefined;
-    if (c !== undefined && typeof names === 'string' && names.isWellFormed()) t.set(t.streamId(c.system, c.stream, true), c.partition, c.bucket, t.listId(names), 0);
-    else others.set(key, v);
-  }
-  return sspAssignmentOf(t, () => others);
 }
 
 /**
@@ -356,8 +355,8 @@ function taskList(raw: unknown, key: string): string[] {
 }
 
 /** TaskPartitionAssignmentManager.readTaskPartitionAssignments over columns; same checks, same Samza exception. */
-export function readStoredAssignment(store: CoordinatorStoreLike): PreviousAssignment {
-  const table = sspColumnsOf(store);
+export function readStoredAssignment(store: Pick<CoordinatorStoreReader, 'sspAssignment'>): PreviousAssignment {
+  const table = store.sspAssignment();
   let listTasks: TaskLists;
   let listTexts: Texts;
   const extra = new Map<string, { ssp: SSP; tasks: string[] }>();

@@ -1,11 +1,12 @@
-// The coordinator store contract the Samza layer needs, declared here (src/store/ implements it on
-// disk and in Kafka; CoordinatorStoreBackend there is the full interface); tests can pass an
-// in-memory store. The column shapes it passes live below both, in src/coordinator-stream/.
-import type { SharedFields, SspAssignment, SspRows } from '../coordinator-stream/columns.js';
-import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
-import { MessageType } from '../coordinator-stream/messages.js';
+// The coordinator-store contract the Samza layer declares: the reads its cycle needs and its one
+// write. src/store/ implements it (the file store, the Kafka store, and MemoryCoordinatorStore, the
+// file store's state without a file); CoordinatorStoreBackend there adds what the CLI and tools read.
+// The column shapes it passes live below both, in src/coordinator-stream/.
+import type { SspAssignment, SspRows, TaskTable } from '../coordinator-stream/columns.js';
 
-export type { SharedFields, SspAssignment, SspRows };
+export type { SspAssignment, SspRows, TaskTable };
+/** @deprecated The former name of TaskTable; goes in the next release. */
+export type { SharedFields } from '../coordinator-stream/columns.js';
 
 export interface StoreRecord {
   type: string;
@@ -14,73 +15,35 @@ export interface StoreRecord {
   value: unknown | null;
 }
 
-export interface CoordinatorStoreLike {
-  get(type: string, key: string): unknown | undefined;
+/** A per-task type as the task table reads it: the message type and the field of its value. */
+export type TaskTableSpec = readonly [type: string, field: string];
+
+/**
+ * What the cycle reads from a store, and its one write. Reads are synchronous (a store serves them
+ * from the state it replayed at open) and see a damaged log's repeated keys already resolved.
+ */
+export interface CoordinatorStoreReader {
+  /** key -> values of one type, first-write order (canonical SSP rows first for the assignment type). */
   entries(type: string): Map<string, unknown>;
-  put(type: string, key: string, value: unknown): void;
-  delete(type: string, key: string): void;
+  /** set-task-partition-assignment with canonical keys, as columns. */
+  sspAssignment(): SspAssignment;
   /**
-   * Applies all records, then the SSP rows (each row is a set-task-partition-assignment record with
-   * the canonical SSP key), with one durable write.
+   * Single-field types holding the same keys in the same order (Samza's per-task types, or one type
+   * alone), as columns over one key column: empty when no type holds a record, undefined when a
+   * record has another shape or the keys differ (read entries then).
    */
-  writeBatch(records: StoreRecord[], ssps?: SspRows): void;
-  /** Optional fast path: the canonical SSP assignment records as columns (the file store has it). */
-  sspAssignment?(): SspAssignment;
-  /** Optional fast path: key -> value of `field` when every record of the type is exactly { [field]: string }, else undefined. */
-  singleFields?(type: string, field: string): Map<string, string> | undefined;
-  /** Optional fast path: several single-field types with the same keys in the same order, as columns sharing one key index. */
-  sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
+  taskTable(specs: ReadonlyArray<TaskTableSpec>): TaskTable | undefined;
+  /**
+   * Writes the records in order, then the SSP rows (each a set-task-partition-assignment record with
+   * the canonical SSP key), as one atomic, durable batch. A network store returns a promise.
+   */
+  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void | Promise<void>;
 }
 
-/** The records SSP rows stand for, in order (for stores that keep one record per SSP). */
-export function sspRowRecords(r: SspRows): StoreRecord[] {
-  const out: StoreRecord[] = [];
-  for (let i = 0; i < r.n; i++) {
-    const s = r.streams[r.stream[i]!]!;
-    const l = r.list[i]!;
-    out.push({
-      type: MessageType.TaskPartitionAssignment,
-      key: canonicalSspKey(s.system, s.stream, r.partition[i]!, r.bucket === null ? -1 : r.bucket[i]!),
-      value: l < 0 ? null : { taskNames: r.lists[l]! },
-    });
-  }
-  return out;
+/** A store whose commit completes synchronously (the file and memory stores): what runCycle writes to. */
+export interface SyncCoordinatorStore extends CoordinatorStoreReader {
+  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void;
 }
 
-/** An in-memory store with the same semantics (last write wins, null deletes). */
-export class MemoryCoordinatorStore implements CoordinatorStoreLike {
-  private readonly types = new Map<string, Map<string, unknown>>();
-  /** How many writeBatch calls ran (the cycle promises exactly one per computation). */
-  batches = 0;
-  readonly log: StoreRecord[] = [];
-
-  get(type: string, key: string): unknown | undefined {
-    return this.types.get(type)?.get(key);
-  }
-
-  entries(type: string): Map<string, unknown> {
-    return new Map(this.types.get(type) ?? []);
-  }
-
-  put(type: string, key: string, value: unknown): void {
-    this.apply({ type, key, value });
-  }
-
-  delete(type: string, key: string): void {
-    this.apply({ type, key, value: null });
-  }
-
-  writeBatch(records: StoreRecord[], ssps?: SspRows): void {
-    this.batches++;
-    for (const r of records) this.apply(r);
-    if (ssps !== undefined) for (const r of sspRowRecords(ssps)) this.apply(r);
-  }
-
-  private apply(r: StoreRecord): void {
-    this.log.push(r);
-    let m = this.types.get(r.type);
-    if (m === undefined) this.types.set(r.type, (m = new Map()));
-    if (r.value === null) m.delete(r.key);
-    else m.set(r.key, JSON.parse(JSON.stringify(r.value)));
-  }
-}
+/** @deprecated The former name of CoordinatorStoreReader (which writes with commit); goes in the next release. */
+export type CoordinatorStoreLike = CoordinatorStoreReader;

@@ -31,22 +31,15 @@ export class ArrayColumn<V> implements ValueColumn<V> {
   }
 }
 
-/** Thrown when stored per-task keys turn out to repeat (a damaged log): the cycle reads them the Map way instead. */
-export class RepeatedKeys extends Error {}
-
 /**
- * One key column and its index (key -> row, -1 when absent), shared by every column over it. Rows
- * are read by position before anyone knows the keys are unique (only a damaged log repeats one);
- * `verify` settles it afterwards, and a caller discards what it read when it throws RepeatedKeys.
+ * One key column and its index (key -> row, -1 when absent), shared by every column over it. Keys
+ * never repeat (the store resolved a damaged log's repeats when it opened).
  */
 export class TaskRows {
-  private checked = false;
-
   /** Rows' keys (compared in place: the store may hold them as bytes). */
   constructor(
     readonly keys: Texts,
     private readonly lookup: (key: string) => number,
-    private readonly unique: () => boolean,
   ) {}
 
   get n(): number {
@@ -56,7 +49,6 @@ export class TaskRows {
   /** The row of `key`, trying row `hint` first; -1 when absent. */
   rowOf(key: string, hint = -1): number {
     if (hint >= 0 && hint < this.keys.length && this.keys.is(hint, key)) return hint;
-    this.check();
     return this.lookup(key);
   }
 
@@ -74,7 +66,6 @@ export class TaskRows {
       this.matchedName![hint] = j;
       return hint;
     }
-    this.check();
     return this.lookup(names.at(j));
   }
 
@@ -84,22 +75,13 @@ export class TaskRows {
   }
 
 
-  private check(): void {
-    if (this.checked) return;
-    if (!this.unique()) throw new RepeatedKeys('a per-task key repeats in the store');
-    this.checked = true;
-  }
-
   /**
-   * Throws RepeatedKeys unless the keys are unique; returns whether they are exactly n distinct
-   * names in order, row r's key being the name `isRow(r)` accepts (a plan's tasks: then the keys
-   * are unique with no index, and row r is task r).
+   * Whether the keys are exactly n names in order, row r's key being the name `isRow(r)` accepts
+   * (a plan's tasks: then row r is task r, with no lookups).
    */
   verify(n: number, isRow: (r: number) => boolean): boolean {
     let same = n === this.keys.length;
     for (let r = 0; r < n && same; r++) same = isRow(r);
-    if (same) this.checked = true;
-    else this.check();
     return same;
   }
 }

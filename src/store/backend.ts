@@ -5,15 +5,21 @@
 // the contract in prose.
 import { fail } from '../errors.js';
 import type { Envelope } from '../coordinator-stream/messages.js';
-import type { SharedFields, SspAssignment, SspRows, SystemStream } from '../coordinator-stream/columns.js';
+import type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable } from '../coordinator-stream/columns.js';
+import type { CoordinatorStoreReader } from '../samza/store-types.js';
 
-export type { SharedFields, SspAssignment, SspRows, SystemStream };
+export type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable };
 
 /** One message to write; `value` is the envelope's `values` (null: a tombstone). */
 export interface BackendRecord {
   type: string;
   key: string;
   value: unknown | null;
+}
+
+/** A task table under its former shape (the deprecated sharedFields). */
+export function sharedFieldsOf(t: TaskTable | undefined): SharedFields | undefined {
+  return t === undefined || t.n === 0 ? undefined : { ...t, unique: () => true };
 }
 
 /** What `assignor store inspect` shows. */
@@ -44,14 +50,15 @@ export interface StoreStats {
 }
 
 /**
- * A coordinator store. Reads are served from memory: the log replayed at open plus this handle's
+ * A coordinator store: the reader the Samza cycle needs (CoordinatorStoreReader, declared in
+ * src/samza/store-types.ts) and the reads the CLI and tools use. Reads are served from memory: the log replayed at open plus this handle's
  * own writes, so they are synchronous for every backend. A write is one atomic, durable batch:
  * after a crash either all of it is visible or none of it. One writer per store; a second one is
  * refused (file store: the lock) or fenced (Kafka store: the transactional id).
  *
  * Errors are AssignorErrors with the E_STORE_* codes listed in docs/store.md.
  */
-export interface CoordinatorStoreBackend {
+export interface CoordinatorStoreBackend extends CoordinatorStoreReader {
   /** Where the store lives: a directory, or kafka://host:port/topic. */
   readonly location: string;
   readonly readOnly: boolean;
@@ -74,9 +81,12 @@ export interface CoordinatorStoreBackend {
   /** set-task-partition-assignment with canonical keys, as columns (the one type that grows with the job). */
   sspAssignment(): SspAssignment;
   /**
-   * Several single-field types holding the same keys in the same order (Samza's per-task types), as
-   * columns sharing one key index; undefined when they do not (read singleFields then). A live view.
+   * Single-field types holding the same keys in the same order (Samza's per-task types), as
+   * columns sharing one key index; empty when none holds a record, undefined when they do not (read
+   * entries then). A live view.
    */
+  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined;
+  /** @deprecated Use taskTable; this name goes in the next release. */
   sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
   /**
    * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store

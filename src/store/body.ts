@@ -499,10 +499,8 @@ function checkMeta(meta: Int32Array, metas: number): void {
   for (let i = 0; i < meta.length; i++) if (meta[i]! >>> 0 >= metas) throw new Malformed(`row ${i} names meta ${meta[i]! >>> 0} of ${metas}`);
 }
 
-/** Decodes and checks a body; throws Malformed. Keys and envelopes of plain messages are checked by the caller. */
-export function decodeBody(buf: Buffer, start: number, end: number): Body {
-  const r = new Reader(buf, start, end);
-  const metas = r.strings('meta table');
+/** The meta table: JSON objects only. */
+function checkMetaTable(metas: readonly string[]): void {
   for (const m of metas) {
     let v: unknown;
     try {
@@ -512,6 +510,13 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Malformed('a meta is not a JSON object');
   }
+}
+
+/** Decodes and checks a body; throws Malformed. Keys and envelopes of plain messages are checked by the caller. */
+export function decodeBody(buf: Buffer, start: number, end: number): Body {
+  const r = new Reader(buf, start, end);
+  const metas = r.strings('meta table');
+  checkMetaTable(metas);
   const sections: Section[] = [];
   let records = 0;
   const keysByCount = new Map<number, DecodedTable>();
@@ -524,66 +529,72 @@ export function decodeBody(buf: Buffer, start: number, end: number): Body {
     r.need(len, 'section');
     const s = new Reader(buf, r.p, r.p + len);
     r.p += len;
-    const rowMeta = (flags & FLAG_ROW_META) !== 0;
-    if (kind === SECTION_MESSAGES) {
-      const n = s.u32('messages');
-      const keys: string[] = [];
-      const values: Array<string | null> = [];
-      for (let i = 0; i < n; i++) {
-        keys.push(s.text('message key'));
-        const vLen = s.u32('message value');
-        if (vLen === TOMBSTONE) values.push(null);
-        else {
-          s.need(vLen, 'message value');
-          values.push(buf.toString('utf8', s.p, s.p + vLen));
-          s.p += vLen;
-        }
-      }
-      sections.push({ kind: 'messages', keys, values });
-      records += n;
-    } else if (kind === SECTION_FIELDS) {
-      const type = s.text('fields type');
-      const field = s.text('fields name');
-      const n = s.u32('fields count');
-      // The key column of an earlier section with as many rows is the likely twin (per-task types).
-      const keyTable = s.table('fields keys', keysByCount.get(n));
-      keysByCount.set(n, keyTable);
-      const keys = keyTable.column;
-      if (keys.length !== n) throw new Malformed('fields key count differs from the row count');
-      s.need(n, 'fields tombstones');
-      const tomb = buf.subarray(s.p, s.p + n);
-      s.p += n;
-      const values = withTombstones(s.column('fields values', true), tomb);
-      const meta = rowMeta ? s.i32s(n, 'fields metas') : null;
-      if (meta !== null) checkMeta(meta, metas.length);
-      sections.push({ kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 });
-      records += n;
-    } else if (kind === SECTION_SSPS) {
-      const names = s.strings('ssps streams');
-      if (names.length % 2 !== 0) throw new Malformed('ssps stream table has an odd number of names');
-      const streams: SystemStream[] = [];
-      for (let i = 0; i < names.length; i += 2) streams.push({ system: names[i]!, stream: names[i + 1]! });
-      const lists = s.column('ssps lists', false);
-      const n = s.u32('ssps count');
-      const stream = s.i32s(n, 'ssps streams column');
-      const partition = s.i32s(n, 'ssps partitions column');
-      const bucket = (flags & FLAG_BUCKET) !== 0 ? s.i32s(n, 'ssps buckets column') : null;
-      const list = s.i32s(n, 'ssps lists column');
-      const meta = rowMeta ? s.i32s(n, 'ssps metas') : null;
-      for (let i = 0; i < n; i++) {
-        if (stream[i]! < 0 || stream[i]! >= streams.length) throw new Malformed(`ssps row ${i} names stream ${stream[i]} of ${streams.length}`);
-        if (partition[i]! < 0) throw new Malformed(`ssps row ${i} has partition ${partition[i]}`);
-        if (bucket !== null && bucket[i]! < -1) throw new Malformed(`ssps row ${i} has key bucket ${bucket[i]}`);
-        if (list[i]! < -1 || list[i]! >= lists.length) throw new Malformed(`ssps row ${i} names list ${list[i]} of ${lists.length}`);
-      }
-      if (meta !== null) checkMeta(meta, metas.length);
-      sections.push({ kind: 'ssps', streams, lists, n, stream, partition, bucket, list, meta });
-      records += n;
-    } else {
-      throw new Malformed(`unknown section kind ${kind}`);
-    }
+    let section: Section;
+    if (kind === SECTION_MESSAGES) section = decodeMessages(buf, s);
+    else if (kind === SECTION_FIELDS) section = decodeFields(buf, s, flags, metas.length, keysByCount);
+    else if (kind === SECTION_SSPS) section = decodeSsps(s, flags, metas.length);
+    else throw new Malformed(`unknown section kind ${kind}`);
     if (s.p !== s.end) throw new Malformed(`${s.end - s.p} stray bytes at the end of a section`);
+    sections.push(section);
+    records += section.kind === 'messages' ? section.keys.length : section.kind === 'fields' ? section.keys.length : section.n;
   }
   if (metas.length === 0 && sections.some((x) => x.kind !== 'messages')) throw new Malformed('records refer to meta 0 but the meta table is empty');
   return { metas, sections, records };
+}
+
+function decodeMessages(buf: Buffer, s: Reader): Section {
+  const n = s.u32('messages');
+  const keys: string[] = [];
+  const values: Array<string | null> = [];
+  for (let i = 0; i < n; i++) {
+    keys.push(s.text('message key'));
+    const vLen = s.u32('message value');
+    if (vLen === TOMBSTONE) values.push(null);
+    else {
+      s.need(vLen, 'message value');
+      values.push(buf.toString('utf8', s.p, s.p + vLen));
+      s.p += vLen;
+    }
+  }
+  return { kind: 'messages', keys, values };
+}
+
+/** `keysByCount`: the key column of an earlier section with as many rows, the likely twin (per-task types). */
+function decodeFields(buf: Buffer, s: Reader, flags: number, metas: number, keysByCount: Map<number, DecodedTable>): Section {
+  const type = s.text('fields type');
+  const field = s.text('fields name');
+  const n = s.u32('fields count');
+  const keyTable = s.table('fields keys', keysByCount.get(n));
+  keysByCount.set(n, keyTable);
+  const keys = keyTable.column;
+  if (keys.length !== n) throw new Malformed('fields key count differs from the row count');
+  s.need(n, 'fields tombstones');
+  const tomb = buf.subarray(s.p, s.p + n);
+  s.p += n;
+  const values = withTombstones(s.column('fields values', true), tomb);
+  const meta = (flags & FLAG_ROW_META) !== 0 ? s.i32s(n, 'fields metas') : null;
+  if (meta !== null) checkMeta(meta, metas);
+  return { kind: 'fields', type, field, keys, values, meta, fresh: (flags & FLAG_FRESH) !== 0 };
+}
+
+function decodeSsps(s: Reader, flags: number, metas: number): Section {
+  const names = s.strings('ssps streams');
+  if (names.length % 2 !== 0) throw new Malformed('ssps stream table has an odd number of names');
+  const streams: SystemStream[] = [];
+  for (let i = 0; i < names.length; i += 2) streams.push({ system: names[i]!, stream: names[i + 1]! });
+  const lists = s.column('ssps lists', false);
+  const n = s.u32('ssps count');
+  const stream = s.i32s(n, 'ssps streams column');
+  const partition = s.i32s(n, 'ssps partitions column');
+  const bucket = (flags & FLAG_BUCKET) !== 0 ? s.i32s(n, 'ssps buckets column') : null;
+  const list = s.i32s(n, 'ssps lists column');
+  const meta = (flags & FLAG_ROW_META) !== 0 ? s.i32s(n, 'ssps metas') : null;
+  for (let i = 0; i < n; i++) {
+    if (stream[i]! < 0 || stream[i]! >= streams.length) throw new Malformed(`ssps row ${i} names stream ${stream[i]} of ${streams.length}`);
+    if (partition[i]! < 0) throw new Malformed(`ssps row ${i} has partition ${partition[i]}`);
+    if (bucket !== null && bucket[i]! < -1) throw new Malformed(`ssps row ${i} has key bucket ${bucket[i]}`);
+    if (list[i]! < -1 || list[i]! >= lists.length) throw new Malformed(`ssps row ${i} names list ${list[i]} of ${lists.length}`);
+  }
+  if (meta !== null) checkMeta(meta, metas);
+  return { kind: 'ssps', streams, lists, n, stream, partition, bucket, list, meta };
 }

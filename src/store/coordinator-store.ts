@@ -15,9 +15,10 @@ import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, sin
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
 import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
 import { StringIndex } from '../columns/string-index.js';
+import { markDistinct } from './key-repeats.js';
 import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
-import { checkSspRows, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats } from './backend.js';
+import { checkSspRows, sharedFieldsOf, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats, type TaskTable } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
 
@@ -208,14 +209,19 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   }
 
   /**
-   * Several single-field types holding the same keys in the same order (Samza's per-task records)
-   * as columns sharing one key index; undefined when they do not. A live view: read, do not keep
-   * across writes.
+   * Single-field types holding the same keys in the same order (Samza's per-task records) as
+   * columns sharing one key index; empty when none holds a record, undefined when they do not. A
+   * live view: read, do not keep across writes.
    */
-  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined {
     this.checkOpen();
     for (const [type, field] of specs) checkNames(type, field);
-    return this.state.sharedFields(specs);
+    return this.state.taskTable(specs);
+  }
+
+  /** @deprecated Use taskTable (keys never repeat, so `unique()` is always true); this name goes in the next release. */
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    return sharedFieldsOf(this.taskTable(specs));
   }
 
   /** Types that currently hold at least one live key, in first-write order. */
@@ -303,19 +309,9 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     const rows = ssps === undefined ? 0 : checkSspRows(ssps);
     if (records.length === 0 && rows === 0) return;
     const meta = { host: this.meta.host, username: this.meta.username, timestamp: this.meta.now() };
-    const sink = new Sink();
-    const sections = encodeRecords(sink, records, meta, (type) => this.state.liveOf(type) === 0);
-    if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
-    const metas = [envelopeHead(meta)];
-    const body = encodeBody(metas, sink, records.length + rows);
+    const { body, decoded } = encodeBatch(records, ssps, rows, meta, (type) => this.state.liveOf(type) === 0);
     if (this.version !== FORMAT_VERSION) this.compact(); // upgrade an old log before the first append
-    // The state takes its own copies of the caller's columns (it keeps them, and may change `list`).
-    const own = sections.map((x) =>
-      x.kind !== 'ssps'
-        ? x
-        : { ...x, stream: x.stream.slice(0, x.n), partition: x.partition.slice(0, x.n), bucket: x.bucket?.slice(0, x.n) ?? null, list: x.list.slice(0, x.n), meta: x.meta?.slice(0, x.n) ?? null },
-    );
-    this.appendDurably(body, { metas, sections: own, records: records.length + rows });
+    this.appendDurably(body, decoded);
     this.afterWrite();
   }
 
@@ -660,12 +656,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
 function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta, isEmpty?: (type: string) => boolean): Section[] {
   const sections: Section[] = [];
   const touched = new Set<string>();
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    const where = `records[${i}]`;
-    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
-    checkNames(r.type, r.key, where);
-  }
+  checkRecords(records);
   // Types are independent, so records are encoded grouped by type (types in order of first
   // appearance, each type's records in their order): long runs, few sections, the same state.
   const order = groupByType(records);
@@ -687,7 +678,9 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     if (run?.kind === 'fields') {
       const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && noRepeats(keys);
       touched.add(run.type);
-      sections.push(writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable));
+      const section = writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable);
+      if (fresh && section.kind === 'fields') markDistinct(section.keys as readonly string[]);
+      sections.push(section);
     } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
     run = undefined;
     keys = [];
@@ -737,6 +730,35 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
   }
   flush();
   return sections;
+}
+
+/**
+ * One write as a frame body (records in order, then the SSP rows; `rows` of them, checked) and the
+ * body the state applies: the file store appends the one and applies the other, the memory store
+ * applies the same body read back. `isEmpty`: see encodeRecords.
+ */
+export function encodeBatch(records: ReadonlyArray<StoreRecord>, ssps: SspRows | undefined, rows: number, meta: EnvelopeMeta, isEmpty: (type: string) => boolean): { body: EncodedBody; decoded: Body } {
+  const sink = new Sink();
+  const sections = encodeRecords(sink, records, meta, isEmpty);
+  if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
+  const metas = [envelopeHead(meta)];
+  const body = encodeBody(metas, sink, records.length + rows);
+  // The state takes its own copies of the caller's columns (it keeps them, and may change `list`).
+  const own = sections.map((x) =>
+    x.kind !== 'ssps'
+      ? x
+      : { ...x, stream: x.stream.slice(0, x.n), partition: x.partition.slice(0, x.n), bucket: x.bucket?.slice(0, x.n) ?? null, list: x.list.slice(0, x.n), meta: x.meta?.slice(0, x.n) ?? null },
+  );
+  return { body, decoded: { metas, sections: own, records: records.length + rows } };
+}
+
+function checkRecords(records: ReadonlyArray<StoreRecord>): void {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    const where = `records[${i}]`;
+    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
+    checkNames(r.type, r.key, where);
+  }
 }
 
 /** Record indices grouped by type, stably (types in order of first appearance). */

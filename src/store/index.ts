@@ -11,7 +11,7 @@ export {
   type OpenReport as CoordinatorStoreOpenReport,
   type CompactResult,
 } from './coordinator-store.js';
-export type { CoordinatorStoreBackend, StoreStats as CoordinatorStoreStats } from './backend.js';
+export type { CoordinatorStoreBackend, TaskTable as CoordinatorTaskTable, StoreStats as CoordinatorStoreStats } from './backend.js';
 export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from '../coordinator-stream/messages.js';
 export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';

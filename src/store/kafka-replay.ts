@@ -4,12 +4,16 @@
 // never waits for a writer's open transaction, and records of aborted transactions and the markers
 // are skipped. KafkaJS has no assign(), so the read runs as the only member of a throwaway consumer
 // group that commits nothing and is deleted afterwards.
-import type { Admin, Kafka } from 'kafkajs';
+import type { Admin, Consumer, Kafka } from 'kafkajs';
 import { fail } from '../errors.js';
 import { kafkaMessage } from './kafka-client.js';
 
 /** How long a read waits for a just-committed transaction's marker (the last stable offset to catch up). */
 const SETTLE_MS = 2000;
+/** How long a read asks again for the end of a topic whose committed records end where they begin (see startOffsets). */
+const FIRST_SETTLE_MS = 500;
+/** How long a read_uncommitted read of a topic with nothing committed waits for a first record before taking it as empty. */
+const EMPTY_MS = 2000;
 
 export interface RawRecord {
   key: Buffer | null;
@@ -24,6 +28,8 @@ export interface ReplayOptions {
   groupPrefix?: string;
   /** Also return records of aborted and open transactions (diagnostics and tests; never for state). */
   readUncommitted?: boolean;
+  /** The caller created the topic just now: an end at the oldest offset is an empty topic (no asking again, see startOffsets). */
+  created?: boolean;
 }
 
 export interface ReplayResult {
@@ -57,13 +63,112 @@ async function stableOffsets(admin: Admin, topic: string): Promise<{ low: number
   return { low: Number(p0.low), high: Number(p0.high) };
 }
 
-async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
-  const { low, high: stable } = await stableOffsets(admin, topic);
-  const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
-  if (stable <= low) return result;
-  const uncommitted = options.readUncommitted === true;
-  if (uncommitted) result.high = Number.MAX_SAFE_INTEGER; // set from the first fetch's high watermark
+/**
+ * The offsets to read, [low, stable end). A last stable offset at the oldest offset does not mean
+ * an empty topic: right after the first transaction committed its marker may still be on its way
+ * (the end then stands at the oldest offset for a moment). KafkaJS gives no high watermark without a
+ * fetch, so the end is asked again for FIRST_SETTLE_MS while it does not move.
+ */
+async function startOffsets(admin: Admin, topic: string): Promise<{ low: number; high: number }> {
+  let o = await stableOffsets(admin, topic);
+  const until = Date.now() + FIRST_SETTLE_MS;
+  while (o.high <= o.low && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+    o = await stableOffsets(admin, topic);
+  }
+  return o;
+}
 
+/** What a read has reached, and when it is done (the end, a failure, or no progress for too long). */
+class ReadState {
+  next: number; // the offset after the last one processed (data, aborted or marker)
+  watermark: number; // the highest high watermark the fetches reported
+  failed: unknown;
+  lastProgress = Date.now();
+  settleUntil = 0;
+  settling = false;
+  readonly done: Promise<void>;
+  finish!: () => void;
+
+  constructor(
+    readonly result: ReplayResult,
+    readonly stable: number,
+    readonly uncommitted: boolean,
+  ) {
+    this.next = result.low;
+    this.watermark = stable;
+    this.done = new Promise<void>((resolve) => (this.finish = resolve));
+  }
+
+  fail(e: unknown): void {
+    this.failed ??= e;
+    this.finish();
+  }
+}
+
+/**
+ * A transaction committed just before the read may still be waiting for its marker: the last
+ * stable offset then trails the high watermark for a moment. Re-ask for a short while (SETTLE_MS)
+ * and read on from where we stopped, so a read right after a commit sees it; what is still beyond
+ * after that belongs to an open transaction. Records at or past the end are never applied: the end
+ * is a transaction boundary, a fetch may not be.
+ */
+function reachedEnd(st: ReadState, admin: Admin, topic: string, consumer: Consumer): void {
+  if (st.next < st.result.high || st.settling) return;
+  if (st.watermark <= st.result.high) return st.finish();
+  if (st.settleUntil === 0) st.settleUntil = Date.now() + SETTLE_MS;
+  if (Date.now() > st.settleUntil) return st.finish();
+  st.settling = true;
+  setTimeout(() => {
+    stableOffsets(admin, topic).then(
+      (o) => {
+        st.settling = false;
+        const end = st.uncommitted ? st.watermark : o.high;
+        if (end > st.result.high) {
+          st.next = st.result.high;
+          st.result.high = end;
+          consumer.seek({ topic, partition: 0, offset: String(st.next) });
+        }
+        reachedEnd(st, admin, topic, consumer);
+      },
+      (e: unknown) => st.fail(e),
+    );
+  }, 50);
+}
+
+function progress(st: ReadState, lastOffset: string, highWatermark: string, end: () => void): void {
+  if (st.uncommitted) st.result.high = Math.max(st.stable, Number(highWatermark));
+  const n = Math.min(Number(lastOffset) + 1, st.result.high);
+  if (n > st.next) {
+    st.next = n;
+    st.lastProgress = Date.now();
+  }
+  st.watermark = Math.max(st.watermark, Number(highWatermark));
+  end();
+}
+
+/** Fails the read when no progress was made for `stallMs`; a read_uncommitted one of a topic that may be empty ends instead. */
+function watchStall(st: ReadState, stallMs: number): ReturnType<typeof setInterval> {
+  const maybeEmpty = st.uncommitted && st.stable <= st.result.low;
+  return setInterval(() => {
+    const idle = Date.now() - st.lastProgress;
+    if (maybeEmpty && st.next === st.result.low && idle > EMPTY_MS) {
+      st.result.high = st.result.low;
+      return st.finish();
+    }
+    if (idle > stallMs) {
+      st.fail(new Error(st.next === st.result.low ? `no records arrived within ${stallMs} ms` : `stuck at offset ${st.next} of ${st.result.high} for ${stallMs} ms`));
+    }
+  }, Math.min(250, stallMs));
+}
+
+async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
+  const uncommitted = options.readUncommitted === true;
+  const { low, high: stable } = uncommitted || options.created === true ? await stableOffsets(admin, topic) : await startOffsets(admin, topic);
+  const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
+  // (read_uncommitted: an open first transaction's records lie beyond a stable end at the oldest offset.)
+  if (stable <= low && !uncommitted) return result;
+  if (uncommitted) result.high = Number.MAX_SAFE_INTEGER; // set from the first fetch's high watermark
   const groupId = `${options.groupPrefix ?? 'assignor-store-reader'}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const consumer = kafka.consumer({
     groupId,
@@ -75,111 +180,58 @@ async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (bat
     maxWaitTimeInMs: 250,
     allowAutoTopicCreation: false,
   });
-  const stallMs = options.stallTimeoutMs ?? 60_000;
-  let next = low; // the offset after the last one processed (data, aborted or marker)
-  let watermark = stable; // the highest high watermark the fetches reported
-  let failed: unknown;
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  let lastProgress = Date.now();
-  // A transaction committed just before the read may still be waiting for its marker: the last
-  // stable offset then trails the high watermark for a moment. Re-ask for a short while (SETTLE_MS)
-  // and read on from where we stopped, so a read right after a commit sees it; what is still beyond
-  // after that belongs to an open transaction. Records at or past the end are never applied: the end
-  // is a transaction boundary, a fetch may not be.
-  let settleUntil = 0;
-  let settling = false;
-  const reachedEnd = (): void => {
-    if (next < result.high || settling) return;
-    if (watermark <= result.high) return finish();
-    if (settleUntil === 0) settleUntil = Date.now() + SETTLE_MS;
-    if (Date.now() > settleUntil) return finish();
-    settling = true;
-    setTimeout(() => {
-      stableOffsets(admin, topic).then(
-        (o) => {
-          settling = false;
-          const end = uncommitted ? watermark : o.high;
-          if (end > result.high) {
-            next = result.high;
-            result.high = end;
-            consumer.seek({ topic, partition: 0, offset: String(next) });
-          }
-          reachedEnd();
-        },
-        (e: unknown) => {
-          failed ??= e;
-          finish();
-        },
-      );
-    }, 50);
-  };
-  const progress = (lastOffset: string, highWatermark: string): void => {
-    if (uncommitted) result.high = Math.max(stable, Number(highWatermark));
-    const n = Math.min(Number(lastOffset) + 1, result.high);
-    if (n > next) {
-      next = n;
-      lastProgress = Date.now();
-    }
-    watermark = Math.max(watermark, Number(highWatermark));
-    reachedEnd();
-  };
-  // END_BATCH_PROCESS also fires for batches holding only markers or aborted records, which never reach eachBatch.
-  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
-    if (e.payload.partition === 0) progress(e.payload.lastOffset, e.payload.highWatermark);
-  });
-  consumer.on(consumer.events.CRASH, (e) => {
-    // A retriable crash (e.g. the group coordinator still loading) is restarted by KafkaJS itself.
-    if (e.payload.restart) return;
-    failed ??= e.payload.error;
-    finish();
-  });
-  const timer = setInterval(() => {
-    if (Date.now() - lastProgress > stallMs) {
-      failed ??= new Error(
-        next === low
-          ? `no records arrived within ${stallMs} ms`
-          : `stuck at offset ${next} of ${result.high} for ${stallMs} ms`,
-      );
-      finish();
-    }
-  }, Math.min(1000, stallMs));
+  const st = new ReadState(result, stable, uncommitted);
+  const timer = watchStall(st, options.stallTimeoutMs ?? 60_000);
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: true,
-      eachBatch: async ({ batch }) => {
-        if (failed !== undefined) return;
-        const rows: RawRecord[] = [];
-        for (const m of batch.messages) {
-          const o = Number(m.offset);
-          if (o < next) continue;
-          if (o >= result.high) break;
-          rows.push({ key: m.key, value: m.value, offset: m.offset });
-          result.bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0);
-        }
-        try {
-          apply(rows);
-          result.records += rows.length;
-        } catch (e) {
-          failed ??= e;
-          finish();
-        }
-      },
-    });
-    await done;
+    await readAll(st, consumer, admin, topic, apply);
   } finally {
     clearInterval(timer);
     await consumer.disconnect().catch(() => undefined);
     await deleteGroup(kafka, groupId);
   }
-  if (failed !== undefined) {
-    if (failed instanceof Error && failed.name === 'AssignorError') throw failed;
-    fail('E_STORE_KAFKA', `reading Kafka topic ${topic} failed: ${kafkaMessage(failed)}`, topic);
+  if (st.failed !== undefined) {
+    if (st.failed instanceof Error && st.failed.name === 'AssignorError') throw st.failed;
+    fail('E_STORE_KAFKA', `reading Kafka topic ${topic} failed: ${kafkaMessage(st.failed)}`, topic);
   }
   return result;
+}
+
+/** Runs the consumer from the oldest offset until the read is done, handing `apply` the records below the end. */
+async function readAll(st: ReadState, consumer: Consumer, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void): Promise<void> {
+  const result = st.result;
+  const end = (): void => reachedEnd(st, admin, topic, consumer);
+  // END_BATCH_PROCESS also fires for batches holding only markers or aborted records, which never reach eachBatch.
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
+    if (e.payload.partition === 0) progress(st, e.payload.lastOffset, e.payload.highWatermark, end);
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    // A retriable crash (e.g. the group coordinator still loading) is restarted by KafkaJS itself.
+    if (!e.payload.restart) st.fail(e.payload.error);
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: true,
+    eachBatch: async ({ batch }) => {
+      if (st.failed !== undefined) return;
+      const rows: RawRecord[] = [];
+      for (const m of batch.messages) {
+        const o = Number(m.offset);
+        if (o < st.next) continue;
+        if (o >= result.high) break;
+        rows.push({ key: m.key, value: m.value, offset: m.offset });
+        result.bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0);
+      }
+      try {
+        apply(rows);
+        result.records += rows.length;
+      } catch (e) {
+        st.fail(e);
+      }
+    },
+  });
+  await st.done;
 }
 
 async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {

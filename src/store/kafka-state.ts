@@ -5,7 +5,7 @@
 import { fail } from '../errors.js';
 import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from '../coordinator-stream/messages.js';
 import { StoreState, sspView } from './state.js';
-import type { SharedFields, SspAssignment } from './backend.js';
+import { sharedFieldsOf, type SharedFields, type SspAssignment, type TaskTable } from './backend.js';
 
 export class ReplayedState {
   protected state = new StoreState();
@@ -76,10 +76,15 @@ export class ReplayedState {
     return this.state.singleFields(type, field);
   }
 
-  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined {
     this.checkOpen();
     for (const [type, field] of specs) checkNames(type, field);
-    return this.state.sharedFields(specs);
+    return this.state.taskTable(specs);
+  }
+
+  /** @deprecated Use taskTable; this name goes in the next release. */
+  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
+    return sharedFieldsOf(this.taskTable(specs));
   }
 
   sspAssignment(): SspAssignment {

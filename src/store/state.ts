@@ -10,7 +10,8 @@ import { columnStrings, Malformed, sameStrings, type Body, type Column, type Ssp
 import { StringIndex } from '../columns/string-index.js';
 import { AsciiColumn } from '../columns/ascii-column.js';
 import { StringColumn, type Texts } from '../columns/texts.js';
-import type { SharedFields, SspAssignment } from './backend.js';
+import { repeatsAKey } from './key-repeats.js';
+import type { SspAssignment, TaskTable } from './backend.js';
 
 const DEAD = -2;
 const ENVELOPE = -1;
@@ -101,9 +102,15 @@ export class KeyedTable {
     return this.index.get(key) ?? -1;
   }
 
-  /** Appends rows whose keys are not in the table (a fresh section), without indexing them. */
-  /** `constMeta`: every row's meta, when the section has one for all (then `meta` is not called). */
+  /**
+   * Appends rows whose keys are not in the table (a fresh section), without indexing them.
+   * `constMeta`: every row's meta, when the section has one for all (then `meta` is not called).
+   * A damaged log may mark a section fresh that repeats a key, or one of the table's live keys: it
+   * is then applied row by row, as a Map reads it (first position, last value), so no reader ever
+   * sees a repeated key.
+   */
   appendFresh(keyColumn: Column, kind: number, valColumn: Column | ReadonlyArray<string | null>, meta: (i: number) => number, constMeta?: number): void {
+    if (this.live > 0 || repeatsAKey(keyColumn)) return this.applyRows(keyColumn, kind, valColumn, meta);
     if (this.n === 0 && this.keyCol.length === 0 && (valColumn instanceof AsciiColumn || !(valColumn as ReadonlyArray<string | null>).includes(null))) {
       // An empty table takes the section's columns over (the caller hands them off): no copy of a million rows.
       const keys = keyColumn;
@@ -134,6 +141,17 @@ export class KeyedTable {
       this.kind[r] = kind;
       this.meta[r] = meta(i);
       this.live++;
+    }
+  }
+
+  /** Rows set one by one (null: a tombstone). */
+  private applyRows(keyColumn: Column, kind: number, valColumn: Column | ReadonlyArray<string | null>, meta: (i: number) => number): void {
+    const keys = columnStrings(keyColumn);
+    const vals = valColumn instanceof AsciiColumn ? valColumn.toArray() : valColumn;
+    for (let i = 0; i < keys.length; i++) {
+      const v = vals[i]!;
+      if (v === null) this.delete(keys[i]!);
+      else this.set(keys[i]!, kind, v, meta(i));
     }
   }
 
@@ -399,20 +417,21 @@ export class StoreState {
   // ---- reading ---------------------------------------------------------------------------
 
   /**
-   * Several single-field types that hold the same keys in the same order (Samza's per-task types:
-   * one record per task in each) as columns: one key column and key index shared by all, and one
-   * value column per type. Undefined when any type is empty or missing, holds another shape, or
-   * keys differ (read singleFields then). A live view of the state: read it before writing.
+   * Single-field types that hold the same keys in the same order (Samza's per-task types: one
+   * record per task in each; or one type alone) as columns: one key column and key index shared by
+   * all, and one value column per type. Keys never repeat (appendFresh sees to it). Empty when no
+   * type holds a record; undefined when one holds another shape, or keys differ. A live view of the
+   * state: read it before writing.
    */
-  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
-    const tables: KeyedTable[] = [];
-    for (const [type, field] of specs) {
+  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined {
+    const tables: Array<KeyedTable | undefined> = [];
+    for (const [type] of specs) {
       const t = this.types.get(type);
-      const f = this.fieldIds.get(field);
-      if (t === undefined || f === undefined || (t.ssp !== undefined && t.ssp.live > 0) || t.keyed.live === 0) return undefined;
-      tables.push(t.keyed);
+      if (t !== undefined && t.ssp !== undefined && t.ssp.live > 0) return undefined;
+      tables.push(t === undefined || t.keyed.live === 0 ? undefined : t.keyed);
     }
-    if (tables.length === 0) return undefined;
+    if (tables.every((t) => t === undefined)) return { n: 0, keys: [], values: specs.map(() => []), rowOf: () => -1 };
+    if (tables.some((t) => t === undefined)) return undefined;
     // One index over the first type's keys, built on first use (an unchanged re-plan finds every
     // task at the row it was written in and never needs it); the others are checked key by key
     // against those keys, so they need no index of their own.
@@ -425,13 +444,13 @@ export class StoreState {
     for (let i = 0; i < tables.length; i++) {
       const kt = tables[i]!;
       kt.pack();
-      const f = this.fieldIds.get(specs[i]![1])!;
-      if (kt.n !== n) return undefined;
+      const f = this.fieldIds.get(specs[i]![1]);
+      if (f === undefined || kt.n !== n) return undefined;
       for (let r = 0; r < n; r++) if (kt.kind[r] !== f) return undefined;
       if (kt !== first && !kt.sameKeys(first)) return undefined;
       values.push(kt.valTexts());
     }
-    return { n, keys: first.keyTexts(), values, rowOf: (key) => built().rowOf(key), unique: () => built().repeated < 0 };
+    return { n, keys: first.keyTexts(), values, rowOf: (key) => built().rowOf(key) };
   }
 
   /** The envelope JSON of a live record, or undefined. */

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { AssignorError, type ErrorCode } from '../../src/errors.js';
 import { SamzaConfig } from '../../src/samza/config.js';
 import type { JobInput } from '../../src/samza/plan.js';
-import type { BackendRecord, CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats } from '../../src/store/backend.js';
+import type { BackendRecord, CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats, TaskTable } from '../../src/store/backend.js';
 import type { Envelope } from '../../src/coordinator-stream/messages.js';
 import { CLI, ROOT } from '../helpers.js';
 
@@ -109,6 +109,9 @@ export class FlakyStore implements CoordinatorStoreBackend {
   }
   singleFields(type: string, field: string): Map<string, string> | undefined {
     return this.inner.singleFields(type, field);
+  }
+  taskTable(specs: ReadonlyArray<readonly [string, string]>): TaskTable | undefined {
+    return this.inner.taskTable(specs);
   }
   sspAssignment(): SspAssignment {
     return this.inner.sspAssignment();

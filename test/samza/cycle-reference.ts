@@ -30,7 +30,8 @@ import {
   type StoredAssignment,
 } from '../../src/samza/managers.js';
 import { compareJava, type TaskMode } from '../../src/samza/model.js';
-import type { CoordinatorStoreLike, StoreRecord } from '../../src/samza/store-types.js';
+import type { CoordinatorStoreReader, StoreRecord, SyncCoordinatorStore } from '../../src/samza/store-types.js';
+import type { TypeReads } from '../../src/samza/managers.js';
 
 export interface StoreSnapshot {
   previous: PreviousState;
@@ -41,24 +42,16 @@ export interface StoreSnapshot {
 }
 
 /** Reads every type the planner needs, each once. */
-export function readPreviousReference(store: CoordinatorStoreLike): StoreSnapshot {
+export function readPreviousReference(store: Pick<CoordinatorStoreReader, 'entries'>): StoreSnapshot {
   const entries = new Map<string, Map<string, unknown>>();
-  const once: CoordinatorStoreLike = {
-    get: (type, key) => once.entries(type).get(key),
+  // Every type read once, as Maps (no task tables).
+  const once: TypeReads = {
     entries: (type) => {
       let m = entries.get(type);
       if (m === undefined) entries.set(type, (m = store.entries(type)));
       return m;
     },
-    put: () => {
-      throw new Error('read only');
-    },
-    delete: () => {
-      throw new Error('read only');
-    },
-    writeBatch: () => {
-      throw new Error('read only');
-    },
+    taskTable: () => undefined,
   };
   for (const t of Object.values(TYPES)) once.entries(t);
   const assignment = readTaskPartitionAssignments(once);
@@ -165,7 +158,7 @@ class Overlay {
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-export function runCycleReference(store: CoordinatorStoreLike, job: JobInput, options: PlanOptions = {}): CycleResult {
+export function runCycleReference(store: SyncCoordinatorStore, job: JobInput, options: PlanOptions = {}): CycleResult {
   const warnings: string[] = [];
   const warn = (m: string): void => {
     warnings.push(m);
@@ -235,7 +228,7 @@ export function runCycleReference(store: CoordinatorStoreLike, job: JobInput, op
       }
     }
   }
-  if (records.length > 0) store.writeBatch(records);
+  if (records.length > 0) store.commit(records);
 
   return { plan, changes: diff(snap, plan, sspTasks, taskInfo), recordsWritten: records.length, warnings };
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { runCycleReference } from './cycle-reference.js';
 import { prepareCycle, readPrevious, runCycle } from '../../src/samza/cycle.js';
 import { previousRows } from '../../src/samza/previous.js';
-import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
+import { MemoryCoordinatorStore } from '../../src/store/memory-store.js';
 import { parseSspKey, previousRowsOfAssignment, readTaskPartitionAssignments, sspKeyJson, TYPES } from '../../src/samza/managers.js';
 import { jobModelJson } from '../../src/samza/job-model.js';
 import { ssp } from '../../src/samza/model.js';

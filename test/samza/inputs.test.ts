@@ -12,7 +12,7 @@ import { assignChangelogPartitions, mergeChangelogMappings } from '../../src/sam
 import { compareSsp, ssp, sspToString, type SSP } from '../../src/samza/model.js';
 import { caught } from '../helpers.js';
 import { prepareCycle, runCycle } from '../../src/samza/cycle.js';
-import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
+import { MemoryCoordinatorStore } from '../../src/store/memory-store.js';
 import { after, STATEFUL, view } from './helpers.js';
 
 /** Map -> plain object built the way JSON.parse builds it (so __proto__ is an own key). */

@@ -1,6 +1,6 @@
 // The Samza managers over the store, and the job file parser.
 import { describe, expect, it } from 'vitest';
-import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
+import { MemoryCoordinatorStore } from '../../src/store/memory-store.js';
 import {
   baseCountRecord,
   changelogRecord,

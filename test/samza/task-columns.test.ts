@@ -8,11 +8,12 @@ import fc from 'fast-check';
 import { prepareCycle, runCycle } from '../../src/samza/cycle.js';
 import { jobModelJson } from '../../src/samza/job-model.js';
 import { TYPES } from '../../src/samza/managers.js';
-import type { CoordinatorStoreLike } from '../../src/samza/store-types.js';
+import type { CoordinatorStoreReader } from '../../src/samza/store-types.js';
 import { CoordinatorStore } from '../../src/store/index.js';
 import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { ReplayedState } from '../../src/store/kafka-state.js';
 import { StringIndex } from '../../src/columns/string-index.js';
+import { textsOf } from '../../src/columns/texts.js';
 import { config, STATEFUL } from './helpers.js';
 
 const job = (cfg: Record<string, string>, counts: Record<string, number>) => ({ config: config(cfg), partitionCounts: new Map(Object.entries(counts)) });
@@ -22,20 +23,23 @@ const TASK_TYPES = [
   [TYPES.taskMode, 'taskMode'],
 ] as const;
 
-/** The store as the cycle reads it without the columns: singleFields and entries (Maps) only. */
-function mapsOnly(store: CoordinatorStoreLike & { singleFields(t: string, f: string): Map<string, string> | undefined; sspAssignment(): ReturnType<NonNullable<CoordinatorStoreLike['sspAssignment']>> }): CoordinatorStoreLike {
-  const refuse = (): never => {
-    throw new Error('read only');
-  };
+/** The store as the cycle reads it without the shared task table: every type on its own (a one-type table, or entries). */
+function mapsOnly(store: CoordinatorStoreReader): CoordinatorStoreReader {
   return {
-    get: (t, k) => store.get(t, k),
     entries: (t) => store.entries(t),
-    singleFields: (t, f) => store.singleFields(t, f),
+    taskTable: (specs) => (specs.length === 1 ? store.taskTable(specs) : undefined),
     sspAssignment: () => store.sspAssignment(),
-    put: refuse,
-    delete: refuse,
-    writeBatch: refuse,
+    commit: () => {
+      throw new Error('read only');
+    },
   };
+}
+
+/** An ASCII byte column of the strings (as the store decodes a big column). */
+function asciiColumnOf(strings: readonly string[]): AsciiColumn {
+  const off = new Int32Array(strings.length + 1);
+  for (let i = 0; i < strings.length; i++) off[i + 1] = off[i]! + strings[i]!.length;
+  return new AsciiColumn(Buffer.from(strings.join(''), 'latin1'), off);
 }
 
 const outcome = (f: () => ReturnType<typeof prepareCycle>) => {
@@ -82,8 +86,8 @@ describe('per-task records as columns', () => {
               ...(s.hostAffinity ? { 'job.host-affinity.enabled': 'true' } : {}),
             };
             const j = job(cfg, { 'kafka.A': base * s.grow });
-            const shared = store.sharedFields(TASK_TYPES);
-            if (shared !== undefined) columnar++;
+            const shared = store.taskTable(TASK_TYPES);
+            if (shared !== undefined && shared.n > 0) columnar++;
             if (shared?.keys instanceof AsciiColumn && store.sspAssignment().listTexts!() instanceof AsciiColumn) inBytes++;
             const want = outcome(() => prepareCycle(mapsOnly(store), j));
             const got = outcome(() => prepareCycle(store, j));
@@ -116,7 +120,7 @@ describe('per-task records as columns', () => {
     columnsAgreeWithMaps(fc.integer({ min: 1024, max: 1100 }), Number(process.env.ASSIGNOR_LONG) ? 30 : 6, 3, 1);
   });
 
-  it('a log that repeats a task key in a section marked fresh (damage) is read the Map way: first position, last value', () => {
+  it('a log that repeats a task key in a section marked fresh (damage) is resolved as the store opens, the Map way: first position, last value', () => {
     class Replayed extends ReplayedState {
       body(keys: string[], field: string, type: string, values: string[]): void {
         this.state.applyBody({
@@ -124,6 +128,9 @@ describe('per-task records as columns', () => {
           sections: [{ kind: 'fields', type, field, keys, values, meta: null, fresh: true }],
           records: keys.length,
         });
+      }
+      commit(): void {
+        throw new Error('read only');
       }
     }
     const build = (changelog = ['5', '6', '7']): Replayed => {
@@ -135,27 +142,45 @@ describe('per-task records as columns', () => {
       return r;
     };
     const s = build();
-    const shared = s.sharedFields(TASK_TYPES)!;
-    expect(shared.unique()).toBe(false);
+    // One task table, its keys unique: Partition 0 at its first position with its last value.
+    const table = s.taskTable(TASK_TYPES)!;
+    expect(table.n).toBe(2);
+    expect([0, 1].map((r) => textsOf(table.keys).at(r))).toEqual(['Partition 0', 'Partition 1']);
+    expect([0, 1].map((r) => textsOf(table.values[0]!).at(r))).toEqual(['7', '6']);
     expect(s.singleFields(TYPES.changelog, 'Partition')).toEqual(new Map([['Partition 0', '7'], ['Partition 1', '6']]));
     const j = job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '1' }, { 'kafka.A': 2 });
-    const store: CoordinatorStoreLike = Object.assign(Object.create(s) as ReplayedState, { put: () => {}, delete: () => {}, writeBatch: () => {} });
     const warned: string[] = [];
-    const got = outcome(() => prepareCycle(store, j, { warn: (w) => warned.push(w) }));
-    const want = outcome(() => prepareCycle(mapsOnly(build() as never), j));
+    const got = outcome(() => prepareCycle(s, j, { warn: (w) => warned.push(w) }));
+    const want = outcome(() => prepareCycle(mapsOnly(build()), j));
     expect(got).toEqual(want);
     // Partition 0 keeps changelog partition 7 (the later value), as Samza's map would.
     expect((got as { model: string }).model).toContain('"taskName":"Partition 0","mode":"Active","changelogPartition":7');
-    // The attempt on columns was discarded: its warnings are not repeated.
     expect(warned).toEqual((got as { warnings: string[] }).warnings);
 
-    // A bad value in the overwritten row is not an error either: the Map way never sees it.
+    // A bad value in the overwritten row is not an error either: a Map never sees it.
     const damaged = build(['abc', '6', '7']);
     const j3 = job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '1' }, { 'kafka.A': 3 });
-    const store3: CoordinatorStoreLike = Object.assign(Object.create(damaged) as ReplayedState, { put: () => {}, delete: () => {}, writeBatch: () => {} });
-    const got3 = outcome(() => prepareCycle(store3, j3));
-    expect(got3).toEqual(outcome(() => prepareCycle(mapsOnly(build(['abc', '6', '7']) as never), j3)));
+    const got3 = outcome(() => prepareCycle(damaged, j3));
+    expect(got3).toEqual(outcome(() => prepareCycle(mapsOnly(build(['abc', '6', '7'])), j3)));
     expect((got3 as { model: string }).model).toContain('"taskName":"Partition 2","mode":"Active","changelogPartition":8');
+  });
+
+  it('a fresh section that repeats a key of a byte column (over a thousand rows) is resolved the same way', () => {
+    class Replayed extends ReplayedState {
+      apply(keys: AsciiColumn, values: AsciiColumn): void {
+        this.state.applyBody({ metas: ['{"host":"h"}'], sections: [{ kind: 'fields', type: TYPES.taskContainer, field: 'containerId', keys, values, meta: null, fresh: true }], records: keys.length });
+      }
+    }
+    const n = 1500;
+    const names = Array.from({ length: n }, (_, i) => `Partition ${i === n - 1 ? 3 : i}`);
+    const ids = Array.from({ length: n }, (_, i) => String(i));
+    const r = new Replayed();
+    r.apply(asciiColumnOf(names), asciiColumnOf(ids));
+    const table = r.taskTable([[TYPES.taskContainer, 'containerId']])!;
+    expect(table.n).toBe(n - 1);
+    expect(textsOf(table.keys).at(3)).toBe('Partition 3');
+    expect(textsOf(table.values[0]!).at(3)).toBe(String(n - 1));
+    expect(r.singleFields(TYPES.taskContainer, 'containerId')).toEqual(new Map(names.map((k, i) => [k, ids[i]!] as [string, string]).filter(([k], i) => k !== 'Partition 3' || i === n - 1)));
   });
 });
 

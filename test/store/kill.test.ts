@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { MemoryCoordinatorStore } from '../../src/samza/store-types.js';
+import { MemoryCoordinatorStore } from '../../src/store/memory-store.js';
 import { runCycle } from '../../src/samza/cycle.js';
 import { parseJobFile } from '../../src/samza/job-file.js';
 import { TYPES } from '../../src/samza/managers.js';
