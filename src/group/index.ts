@@ -5,6 +5,6 @@
 export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy } from './assign.js';
 export type { Group, GroupMember, GroupMemberSpec, GroupSpec, GroupTopic, GroupTopicSpec } from './input.js';
 export type { GroupReport, GrowthMoves } from './report.js';
-export type { CoPartitionGroup } from './sticky/plan.js';
+export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from './sticky/plan.js';
 export { explainGroup } from './explain.js';
 export { groupHtml } from './html.js';

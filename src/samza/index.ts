@@ -30,7 +30,7 @@ export {
 export { previousRowsOfGrouping, type PreviousRows } from './previous.js';
 export { toJobModel, jobModelJson, jobModelJsonBytes, type JobModel } from './job-model.js';
 export { runCycle, type CycleResult } from './cycle.js';
-export type { CoordinatorStoreReader, SyncCoordinatorStore, TaskTableSpec } from './store-types.js';
+export type { CoordinatorStoreReader } from './store-types.js';
 // What a reader of a coordinator stream needs (docs/samza.md, "Coordinator store records").
 export { TYPES as SAMZA_MESSAGE_TYPES, sspKeyJson, parseSspKey } from './managers.js';
 export { parseJobFile, type JobFile } from './job-file.js';

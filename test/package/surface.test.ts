@@ -11,11 +11,13 @@ import { isDocumented, measureShape } from '../../scripts/shape.mjs';
  * those leave in the release after 0.2.0 (CHANGELOG.md, "Deprecated"). 379
  * before issue 23; 327 once the undocumented internals left; 284 (64 deprecated) once the root kept
  * only its front door and the subpaths their rooms. Without the deprecated ones that is 220: issue
- * 23 aims at about 180. Lower these as names leave; never raise them.
+ * 23 aims at about 180. Then 284 (65 deprecated, 219 current) with the store reader contract's
+ * types in and the platformatic entry's copies of other rooms' types out. Lower these as names
+ * leave; never raise them.
  */
 const MAX_PUBLIC_NAMES = 284;
 /** The names that stay once the deprecated ones are gone. */
-const MAX_CURRENT_NAMES = 220;
+const MAX_CURRENT_NAMES = 219;
 
 describe('package surface', () => {
   const shape = measureShape();
