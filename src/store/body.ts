@@ -7,7 +7,7 @@ import os from 'node:os';
 import { isAscii } from 'node:buffer';
 import { fail } from '../errors.js';
 import { AsciiColumn } from '../columns/ascii-column.js';
-import type { SystemStream } from '../coordinator-stream/columns.js';
+import type { SspRows, SystemStream } from '../coordinator-stream/columns.js';
 
 export const SECTION_MESSAGES = 1;
 export const SECTION_FIELDS = 2;
@@ -433,16 +433,8 @@ export function writeFields(
   return { kind: 'fields', type, field, keys: keys.slice(), values: values.slice(), meta, fresh };
 }
 
-export interface SspColumns {
-  streams: readonly SystemStream[];
-  lists: readonly string[];
-  n: number;
-  stream: Int32Array;
-  partition: Int32Array;
-  /** null: every bucket is -1. */
-  bucket: Int32Array | null;
-  /** -1: tombstone. */
-  list: Int32Array;
+/** SSP rows (list -1: a tombstone) with their per-row meta ids, as a section holds them. */
+export interface SspColumns extends SspRows {
   /** Per-row meta ids, or null for meta 0 everywhere. */
   meta: Int32Array | null;
 }
