@@ -192,7 +192,9 @@ export function completeClaims(members: readonly PlanMember[], notes: ReadonlyMa
     if (c.count[k] === 0) c.count[k] = notes.get(c.generation)?.counts.get(t) ?? 0;
     if (c.count[k]! === 0) return;
     if (!known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
-    earlier.set(t, [...(earlier.get(t) ?? []), { generation: c.generation, count: c.count[k]! }]);
+    const list = earlier.get(t);
+    if (list === undefined) earlier.set(t, [{ generation: c.generation, count: c.count[k]! }]);
+    else list.push({ generation: c.generation, count: c.count[k]! });
   });
   each((c, t, k) => {
     if (c.count[k] !== 0) return;
