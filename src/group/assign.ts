@@ -1,20 +1,32 @@
 // assignGroup: a plain-object group in, one strategy's assignment and the report out.
 import { AssignorError, describe } from '../errors.js';
+import { assignConsumer, CONSUMER_STRATEGIES, type ConsumerStrategy } from './consumer/assign.js';
 import { readGroup, type Group } from './input.js';
 import { assignRange } from './range.js';
 import { groupReport, previousOwners, type GroupReport } from './report.js';
 import { assignRoundRobin } from './round-robin.js';
 import { assignSticky, type StickyOptions } from './sticky.js';
 
+/** The classic protocol's strategies: the group leader assigns (KafkaJS, @platformatic/kafka, Java's classic consumers). */
 export const GROUP_STRATEGIES = ['sticky', 'range', 'round-robin'] as const;
-export type GroupStrategy = (typeof GROUP_STRATEGIES)[number];
+/** The group protocols: `classic` (the leader assigns) and `consumer` (KIP-848: the broker assigns). */
+export const GROUP_PROTOCOLS = ['classic', 'consumer'] as const;
+export type GroupProtocol = (typeof GROUP_PROTOCOLS)[number];
+export type GroupStrategy = (typeof GROUP_STRATEGIES)[number] | ConsumerStrategy;
+export { CONSUMER_STRATEGIES };
 
 export interface AssignGroupOptions extends StickyOptions {
-  /** sticky (default): assignor's planner; range / round-robin: exactly Kafka's RangeAssignor / RoundRobinAssignor. */
+  /** classic (default) or consumer: the KIP-848 protocol, where the broker assigns. */
+  protocol?: GroupProtocol;
+  /**
+   * classic: sticky (default), assignor's planner; range / round-robin, exactly Kafka's RangeAssignor /
+   * RoundRobinAssignor. consumer: uniform (default) / range, exactly the 4.4.0 broker's UniformAssignor / RangeAssignor.
+   */
   strategy?: GroupStrategy;
 }
 
 export interface GroupAssignment {
+  protocol: GroupProtocol;
   strategy: GroupStrategy;
   /** Every member (by id, ascending), its topics ascending, their partitions ascending; a member with nothing has an empty Map. Built on first read. */
   readonly assignment: Map<string, Map<string, number[]>>;
@@ -27,12 +39,28 @@ export interface GroupAssignment {
   group: Group;
 }
 
-function strategyOf(v: unknown): GroupStrategy {
-  if (v === undefined) return 'sticky';
-  if (typeof v !== 'string' || !(GROUP_STRATEGIES as readonly string[]).includes(v)) {
-    throw new AssignorError('E_CHOICES', `strategy must be one of ${GROUP_STRATEGIES.join(', ')}, got ${describe(v)}`, 'options.strategy');
+function protocolOf(v: unknown): GroupProtocol {
+  if (v === undefined) return 'classic';
+  if (typeof v !== 'string' || !(GROUP_PROTOCOLS as readonly string[]).includes(v)) {
+    throw new AssignorError('E_CHOICES', `protocol must be one of ${GROUP_PROTOCOLS.join(', ')}, got ${describe(v)}`, 'options.protocol');
+  }
+  return v as GroupProtocol;
+}
+
+/** The strategy, checked against the protocol's list: each protocol has its own assignors. */
+function strategyOf(protocol: GroupProtocol, v: unknown): GroupStrategy {
+  const choices: readonly string[] = protocol === 'classic' ? GROUP_STRATEGIES : CONSUMER_STRATEGIES;
+  if (v === undefined) return choices[0] as GroupStrategy;
+  if (typeof v !== 'string' || !choices.includes(v)) {
+    throw new AssignorError('E_CHOICES', `the ${protocol} protocol's strategies are ${choices.join(', ')}, got ${describe(v)}`, 'options.strategy');
   }
   return v as GroupStrategy;
+}
+
+function ownersOf(group: Group, before: { owners: Map<string, Int32Array> }, protocol: GroupProtocol, strategy: GroupStrategy, options: AssignGroupOptions): Map<string, Int32Array> {
+  if (protocol === 'consumer') return assignConsumer(group, before.owners, strategy as ConsumerStrategy);
+  if (strategy === 'range') return assignRange(group);
+  return strategy === 'round-robin' ? assignRoundRobin(group) : assignSticky(group, options).owners;
 }
 
 /**
@@ -64,15 +92,18 @@ function byMember(group: Group, owners: Map<string, Int32Array>): Map<string, Ma
 /**
  * Assigns a consumer group's partitions with one strategy. `spec` is the plain shape of
  * docs/group.md ({ topics, members }). Throws AssignorError: E_INPUT and E_RANGE for a bad group
- * (see readGroup), E_CHOICES for an unknown strategy, E_RANGE for a bad growthSkew.
+ * (see readGroup; also two topics with one id), E_CHOICES for an unknown protocol or a strategy
+ * the protocol lacks, E_RANGE for a bad growthSkew.
  */
 export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): GroupAssignment {
-  const strategy = strategyOf(options.strategy);
+  const protocol = protocolOf(options.protocol);
+  const strategy = strategyOf(protocol, options.strategy);
   const group = readGroup(spec);
   const before = previousOwners(group);
-  const owners = strategy === 'range' ? assignRange(group) : strategy === 'round-robin' ? assignRoundRobin(group) : assignSticky(group, options).owners;
+  const owners = ownersOf(group, before, protocol, strategy, options);
   let assignment: Map<string, Map<string, number[]>> | undefined;
   return {
+    protocol,
     strategy,
     // Built on first read: at a million partitions that is a million arrays, which the JSON
     // writer and the report do not need.
@@ -87,10 +118,10 @@ export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): Gr
   };
 }
 
-/** The result as the JSON `assignor group` prints: { strategy, assignment, report }, user strings as data. */
+/** The result as the JSON `assignor group` prints: { protocol, strategy, assignment, report }, user strings as data. */
 export function groupAssignmentJson(result: GroupAssignment): string {
   const entries: string[][] = result.memberIds.map(() => []);
   forEachHolding(result.group, result.owners, (m, topic, parts) => entries[m]!.push(`${JSON.stringify(topic)}:[${parts.join(',')}]`));
   const members = result.memberIds.map((id, m) => `${JSON.stringify(id)}:{${entries[m]!.join(',')}}`);
-  return `{"strategy":${JSON.stringify(result.strategy)},"assignment":{${members.join(',')}},"report":${JSON.stringify(result.report)}}`;
+  return `{"protocol":${JSON.stringify(result.protocol)},"strategy":${JSON.stringify(result.strategy)},"assignment":{${members.join(',')}},"report":${JSON.stringify(result.report)}}`;
 }

@@ -2,6 +2,7 @@
 // boundary and turned into one normalized shape every strategy reads. Browser-safe: no node:,
 // no client library.
 import { AssignorError, describe, requireInt } from '../errors.js';
+import { topicIdProblem } from './topic-id.js';
 
 /** A topic as the metadata reports it. */
 export interface GroupTopicSpec {
@@ -16,6 +17,11 @@ export interface GroupTopicSpec {
    * counts the keys that moved. Optional.
    */
   previousPartitions?: number;
+  /**
+   * The topic's id as Kafka prints it (22 characters of URL-safe base64), for the consumer
+   * protocol's `uniform`, whose answer depends on ids. Optional: derived from the name when absent.
+   */
+  id?: string | null;
 }
 
 /** A member of the group as the leader sees it. */
@@ -45,6 +51,8 @@ export interface GroupTopic {
   racks: string[][] | null;
   /** The count before a growth (0: none). */
   previous: number;
+  /** The id given in the input, checked (null: none given). */
+  id: string | null;
 }
 
 export interface GroupMember {
@@ -99,7 +107,7 @@ function optionalString(v: unknown, what: string, path: string): string | null {
   return v === undefined || v === null ? null : requireString(v, what, path);
 }
 
-const TOPIC_FIELDS = new Set(['name', 'partitions', 'racks', 'previousPartitions']);
+const TOPIC_FIELDS = new Set(['name', 'partitions', 'racks', 'previousPartitions', 'id']);
 const MEMBER_FIELDS = new Set(['id', 'topics', 'rack', 'instanceId', 'owned', 'generation']);
 
 function noUnknownFields(o: Record<string, unknown>, known: Set<string>, path: string): void {
@@ -121,7 +129,14 @@ function readTopic(v: unknown, path: string): GroupTopic {
       return [...new Set(replicas.map((x, i) => requireString(x, 'a rack', `${path}.racks[${p}][${i}]`)))];
     });
   }
-  return { name, partitions, racks, previous: previous === partitions ? 0 : previous };
+  return { name, partitions, racks, previous: previous === partitions ? 0 : previous, id: readTopicId(v.id, `${path}.id`) };
+}
+
+function readTopicId(v: unknown, path: string): string | null {
+  const id = optionalString(v, 'a topic id', path);
+  const problem = id === null ? null : topicIdProblem(id);
+  if (problem !== null) bad(`${problem}: ${describe(id)}`, path);
+  return id;
 }
 
 /** Flat partitions of one member while it is read; grown as needed, copied out per member. */
@@ -235,16 +250,19 @@ function readMember(v: unknown, path: string, last: string[] | null): GroupMembe
 /**
  * Checks a group spec and normalizes it. Throws AssignorError: `E_INPUT` (not an object, `topics`
  * or `members` not a list, a field of the wrong type, an unknown field, a duplicate topic, member id
- * or instance id, racks not one entry per partition), `E_RANGE` (a partition count outside
+ * or instance id, racks not one entry per partition, a topic id that is not one as Kafka prints it, or is given twice), `E_RANGE` (a partition count outside
  * [1, 2^31 - 1], a negative or non-integer partition or generation).
  */
 export function readGroup(spec: unknown): Group {
   if (!isRecord(spec)) bad(`a group must be an object { topics, members }, got ${describe(spec)}`, '');
   for (const k of Object.keys(spec)) if (k !== 'topics' && k !== 'members') bad(`unknown field ${describe(k)}; fields: topics, members`, k);
   const topics = new Map<string, GroupTopic>();
+  const topicIds = new Set<string>();
   requireList(spec.topics, 'topics', 'topics').forEach((t, i) => {
     const topic = readTopic(t, `topics[${i}]`);
     if (topics.has(topic.name)) bad(`duplicate topic ${describe(topic.name)}`, `topics[${i}].name`);
+    if (topic.id !== null && topicIds.has(topic.id)) bad(`duplicate topic id ${describe(topic.id)}`, `topics[${i}].id`);
+    if (topic.id !== null) topicIds.add(topic.id);
     topics.set(topic.name, topic);
   });
   const ids = new Set<string>();

@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-/** `kafka`: broker, kafka-clients, kafka-streams (Scala 2.13). `samza`: samza-core_2.12. */
-export type JvmProject = 'kafka' | 'samza';
+/** `kafka`: broker, kafka-clients, kafka-streams (Scala 2.13). `samza`: samza-core_2.12. `coordinator`: the 4.4.0 group coordinator (KIP-848 assignors). */
+export type JvmProject = 'kafka' | 'samza' | 'coordinator';
 
 function projectDir(project: JvmProject): string {
-  return project === 'kafka' ? HERE : join(HERE, 'samza');
+  return project === 'kafka' ? HERE : join(HERE, project);
 }
 
 /**
