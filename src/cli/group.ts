@@ -2,7 +2,7 @@
 // (docs/group.md), assigns it with one strategy, prints { strategy, assignment, report }; with
 // --explain the same in words, with --html also a self-contained page.
 import { AssignorError } from '../errors.js';
-import { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type GroupStrategy } from '../group/assign.js';
+import { assignGroup, CONSUMER_STRATEGIES, groupAssignmentJson, GROUP_PROTOCOLS, GROUP_STRATEGIES, type GroupProtocol, type GroupStrategy } from '../group/assign.js';
 import { explainGroup } from '../group/explain.js';
 import { groupHtml } from '../group/html.js';
 import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
@@ -10,20 +10,25 @@ import { Output, writeHtmlFile } from './output.js';
 
 const HELP = `usage: assignor group --input FILE [options]
 
-  --input FILE         the group: { "topics": [{ name, partitions, racks? }], "members": [{ id, topics,
-                       rack?, owned?, generation? }] }; - reads stdin. Format: ${docPath('group.md')}
-  --strategy S         sticky (default): assignor's sticky planner (keeps owned partitions, balanced,
-                       rack-aware); range, round-robin: exactly Kafka's RangeAssignor (with KIP-881
-                       racks) and RoundRobinAssignor
+  --input FILE         the group: { "topics": [{ name, partitions, racks?, id? }], "members": [{ id,
+                       topics, rack?, instanceId?, owned?, generation? }] }; - reads stdin.
+                       Format: ${docPath('group.md')}
+  --protocol P         classic (default): the group leader assigns; consumer: KIP-848
+                       (group.protocol=consumer), the broker assigns
+  --strategy S         classic: sticky (default), assignor's sticky planner (keeps owned partitions,
+                       balanced, rack-aware); range, round-robin: exactly Kafka's RangeAssignor (with
+                       KIP-881 racks) and RoundRobinAssignor.
+                       consumer: uniform (default), range: exactly the 4.4.0 broker's assignors
   --explain            print what moved and why instead of JSON
   --html FILE          also write a self-contained page: members by topics, moved partitions marked
   --engine E           sticky's kernel: wasm (default), wasm-simd, wasm-scalar or reference
 
-Output: { "strategy", "assignment": { member: { topic: [partitions] } }, "report" } on stdout.
+Output: { "protocol", "strategy", "assignment": { member: { topic: [partitions] } }, "report" } on stdout.
 Exit 2 on bad input, naming the place (members[3].id).`;
 
 const OPTIONS = {
   input: { type: 'string' },
+  protocol: { type: 'string' },
   strategy: { type: 'string' },
   explain: { type: 'boolean' },
   html: { type: 'string' },
@@ -39,9 +44,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (values.input === undefined) throw new AssignorError('E_USAGE', '--input is required (a group JSON file, or - for stdin)', '--input');
   if (values.html === '-') throw new AssignorError('E_USAGE', '--html needs a file name: stdout already carries the JSON', '--html');
-  const strategy = choiceOption<GroupStrategy>(values.strategy, '--strategy', GROUP_STRATEGIES, 'sticky');
+  const protocol = choiceOption<GroupProtocol>(values.protocol, '--protocol', GROUP_PROTOCOLS, 'classic');
+  const strategies: readonly GroupStrategy[] = protocol === 'classic' ? GROUP_STRATEGIES : CONSUMER_STRATEGIES;
+  const strategy = choiceOption(values.strategy, protocol === 'classic' ? '--strategy' : '--strategy (--protocol consumer)', strategies, strategies[0]!);
   const engine = engineOption(values.engine);
-  const result = assignGroup(readJsonInput(values.input, '--input'), { strategy, engine });
+  const result = assignGroup(readJsonInput(values.input, '--input'), { protocol, strategy, engine });
   if (values.html !== undefined) writeHtmlFile(values.html, groupHtml(result));
   const out = new Output(process.stdout);
   await out.write(values.explain ? `${explainGroup(result).join('\n')}\n` : `${groupAssignmentJson(result)}\n`);

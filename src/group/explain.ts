@@ -1,5 +1,7 @@
 // `assignor group --explain`: the assignment in words, what moved and why.
 import type { GroupAssignment } from './assign.js';
+import { topicIds } from './consumer/assign.js';
+import { formatTopicId } from './topic-id.js';
 
 /** How many moved or placed partitions the text lists one by one before it summarizes. */
 const LISTED = 200;
@@ -7,6 +9,7 @@ const LISTED = 200;
 /** Why a strategy moves an owned partition, in one phrase. */
 function whyMoved(result: GroupAssignment, topic: string, from: number, to: number): string {
   if (result.strategy === 'range') return 'range ignores ownership: each member gets the next range of partitions in member order';
+  if (result.strategy === 'uniform' && !sameSubscriptions(result)) return "uniform keeps what it can, then moves partitions from the most- to the least-loaded subscribers (at most 16 passes)";
   if (result.strategy === 'round-robin') return 'round-robin ignores ownership: partitions are dealt in turn over the members';
   const prev = result.previous.get(topic)!;
   const owner = result.owners.get(topic)!;
@@ -22,15 +25,28 @@ function whyMoved(result: GroupAssignment, topic: string, from: number, to: numb
   return "to even out the members' totals across topics";
 }
 
+function sameSubscriptions(result: GroupAssignment): boolean {
+  const first = new Set(result.group.members[0]?.topics);
+  return result.group.members.every((m) => m.topics.length === first.size && m.topics.every((t) => first.has(t)));
+}
+
+/** The broker's topic ids, when the protocol's answer depends on them. */
+function idLines(result: GroupAssignment): string[] {
+  if (result.protocol !== 'consumer' || result.strategy !== 'uniform') return [];
+  const ids = topicIds(result.group);
+  return result.group.assigned.map((t, i) => `topic ${t}: id ${formatTopicId(ids[i]!)}${result.group.topics.get(t)!.id === null ? ' (derived from the name)' : ''}`);
+}
+
 /** Lines of text: a summary, then every moved and placed partition (up to LISTED), then the counts per member. */
 export function explainGroup(result: GroupAssignment): string[] {
   const r = result.report;
   const ids = result.memberIds;
   const lines = [
-    `strategy ${result.strategy}: ${r.partitions} partitions of ${r.topics} topics over ${r.members} members`,
+    `${result.protocol === 'consumer' ? 'consumer protocol, ' : ''}strategy ${result.strategy}: ${r.partitions} partitions of ${r.topics} topics over ${r.members} members`,
     `kept ${r.kept}, moved ${r.moved} (taken from an owner still in the group), placed ${r.placed} (no owner in the group)`,
     `balance: ${r.balance.min} to ${r.balance.max} partitions per member (spread ${r.balance.spread})`,
   ];
+  lines.push(...idLines(result));
   if (r.conflicts > 0) lines.push(`${r.conflicts} claims lost to a newer generation or to a member first by id`);
   if (r.rackMatched !== null) lines.push(`rack matches: ${r.rackMatched} of ${r.partitions} partitions are owned by a member on one of their replica racks`);
   for (const t of r.missingTopics) lines.push(`topic ${t} is subscribed but has no metadata: ignored, as Kafka does`);

@@ -24,7 +24,7 @@ function cell(result: GroupAssignment, m: number, topic: string, parts: readonly
 }
 
 /** The page. `title` defaults to the strategy's name. */
-export function groupHtml(result: GroupAssignment, title = `assignor group: ${result.strategy}`): string {
+export function groupHtml(result: GroupAssignment, title = `assignor group: ${result.protocol === 'consumer' ? 'consumer protocol, ' : ''}${result.strategy}`): string {
   const r = result.report;
   const topics = result.group.assigned;
   const head = `<tr><th>member</th><th>rack</th><th>total</th>${topics.map((t) => `<th>${esc(t)}</th>`).join('')}</tr>`;

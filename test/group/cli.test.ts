@@ -24,14 +24,14 @@ function group(args: string[], input: unknown = GROUP) {
 }
 
 describe('assignor group', () => {
-  it('prints { strategy, assignment, report }: every member, topics and partitions ascending', () => {
+  it('prints { protocol, strategy, assignment, report }: every member, topics and partitions ascending', () => {
     const r = group(['--strategy', 'range']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['strategy', 'assignment', 'report']);
+    expect(Object.keys(out)).toEqual(['protocol', 'strategy', 'assignment', 'report']);
     // Kafka's range with racks: m1 (r1) takes r1's partitions 0, 2, 4 first; m2 the rest.
-    expect(out).toMatchObject({ strategy: 'range', assignment: { idle: {}, m1: { orders: [0, 2, 4] }, m2: { orders: [1, 3, 5], pay: [0, 1] } } });
+    expect(out).toMatchObject({ protocol: 'classic', strategy: 'range', assignment: { idle: {}, m1: { orders: [0, 2, 4] }, m2: { orders: [1, 3, 5], pay: [0, 1] } } });
     expect(out.report).toMatchObject({ partitions: 8, kept: 5, moved: 3, placed: 0, rackMatched: 6, missingTopics: ['other'], balance: { min: 3, max: 5, spread: 2 } });
     expect(r.stdout.endsWith('}\n')).toBe(true);
   });
@@ -57,6 +57,37 @@ describe('assignor group', () => {
     const r = group(['--strategy', 'cooperative-sticky']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/sticky, range, round-robin/);
+  });
+  it('--protocol consumer: the broker\'s uniform by default, range on request, the JSON shape unchanged', () => {
+    const uniform = JSON.parse(group(['--protocol', 'consumer']).stdout);
+    expect(uniform).toMatchObject({ protocol: 'consumer', strategy: 'uniform' });
+    // Heterogeneous uniform keeps every current partition, then evens out the members' totals:
+    // m2 (6 partitions) gives its highest of orders, 3 then 2, to m1 (2).
+    expect(uniform.assignment).toEqual({ idle: {}, m1: { orders: [2, 3, 4, 5] }, m2: { orders: [0, 1], pay: [0, 1] } });
+    const range = JSON.parse(group(['--protocol', 'consumer', '--strategy', 'range']).stdout);
+    expect(range.assignment).toEqual({ idle: {}, m1: { orders: [0, 1, 2] }, m2: { orders: [3, 4, 5], pay: [0, 1] } });
+    expect(group(['--protocol', 'consumer', '--explain']).stdout).toMatch(/^consumer protocol, strategy uniform: 8 partitions of 2 topics over 3 members\n[^]*topic orders: id [A-Za-z0-9_-]{22} \(derived from the name\)\n/);
+  });
+  it.each([
+    [['--protocol', 'kip-848'], /^assignor: --protocol must be one of classic, consumer, got "kip-848"\n$/],
+    [['--protocol', 'consumer', '--strategy', 'sticky'], /^assignor: --strategy \(--protocol consumer\) must be one of uniform, range, got "sticky"\n$/],
+    [['--strategy', 'uniform'], /^assignor: --strategy must be one of sticky, range, round-robin, got "uniform"\n$/],
+  ])('%j: exit 2 with one line', (args, line) => {
+    const r = group(args);
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(line);
+  });
+  it.each([
+    ['too short', 'abc', /a topic id is 22 characters/],
+    ['not base64url', 'AAAAAAAAAAAAAAAAAAAA+A', /URL-safe base64/],
+    ['not as Kafka prints it', 'AAAAAAAAAAAAAAAAAAAAAB', /last 4 bits are zero/],
+    ['reserved', 'AAAAAAAAAAAAAAAAAAAAAA', /reserved ids/],
+  ])('a malformed topic id (%s): exit 2 with one line naming the place', (_, id, message) => {
+    const r = group(['--protocol', 'consumer'], { topics: [{ name: 't', partitions: 1, id }], members: [] });
+    expect([r.status, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/ \(at topics\[0\]\.id\)\n$/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
   });
   it('--explain says what moved and why', () => {
     const r = group(['--strategy', 'round-robin', '--explain']);

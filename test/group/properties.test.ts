@@ -2,16 +2,22 @@
 // accepts, ignores (as Kafka does) and refuses.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assignGroup, groupAssignmentJson, type GroupSpec, type GroupStrategy } from '../../src/group/index.js';
+import { assignGroup, groupAssignmentJson, type AssignGroupOptions, type GroupSpec, type GroupStrategy } from '../../src/group/index.js';
 import { caught } from '../helpers.js';
 import { random, randomGroup } from './random-groups.js';
 
-const STRATEGIES: GroupStrategy[] = ['sticky', 'range', 'round-robin'];
+const STRATEGIES: AssignGroupOptions[] = [
+  { strategy: 'sticky' },
+  { strategy: 'range' },
+  { strategy: 'round-robin' },
+  { protocol: 'consumer', strategy: 'uniform' },
+  { protocol: 'consumer', strategy: 'range' },
+];
 const seeds = fc.integer({ min: 1, max: 0x7fffffff });
 
 /** Per topic, the owners' member ids (one per partition), from the result's per-member lists. */
-function ownersOf(group: GroupSpec, strategy: GroupStrategy): Map<string, string[]> {
-  const result = assignGroup(group, { strategy });
+function ownersOf(group: GroupSpec, strategy: GroupStrategy | AssignGroupOptions): Map<string, string[]> {
+  const result = assignGroup(group, typeof strategy === 'string' ? { strategy } : strategy);
   const owners = new Map<string, string[]>();
   for (const [id, topics] of result.assignment) {
     for (const [t, ps] of topics) {
@@ -40,7 +46,7 @@ describe('every strategy', () => {
           expect(o.filter((x) => x !== undefined)).toHaveLength(t.partitions);
           for (const id of o) expect(group.members.find((m) => m.id === id)!.topics).toContain(t.name);
         }
-        expect([...assignGroup(group, { strategy }).assignment.keys()]).toHaveLength(group.members.length);
+        expect([...assignGroup(group, strategy).assignment.keys()]).toHaveLength(group.members.length);
       }),
       { numRuns: 150 },
     );
@@ -50,7 +56,7 @@ describe('every strategy', () => {
       fc.property(seeds, fc.constantFrom(...STRATEGIES), (seed, strategy) => {
         const group = randomGroup(random(seed));
         const shuffled: GroupSpec = { topics: [...group.topics].reverse(), members: [...group.members].reverse().map((m) => ({ ...m, topics: [...m.topics].reverse() })) };
-        expect(groupAssignmentJson(assignGroup(shuffled, { strategy }))).toBe(groupAssignmentJson(assignGroup(group, { strategy })));
+        expect(groupAssignmentJson(assignGroup(shuffled, strategy))).toBe(groupAssignmentJson(assignGroup(group, strategy)));
       }),
       { numRuns: 100 },
     );
@@ -128,6 +134,54 @@ describe('sticky', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the consumer protocol', () => {
+  const plain = (g: GroupSpec): GroupSpec => ({ topics: g.topics.map(({ racks: _, ...t }) => t), members: g.members.map((m) => ({ id: m.id, topics: m.topics, instanceId: m.instanceId })) });
+  it('range gives the classic range without racks: the broker\'s and the leader\'s RangeAssignor agree', () => {
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        const group = plain(randomGroup(random(seed)));
+        const classic = assignGroup(group, { strategy: 'range' });
+        expect(groupAssignmentJson(assignGroup(group, { protocol: 'consumer', strategy: 'range' })).replace('"consumer"', '"classic"')).toBe(groupAssignmentJson(classic));
+      }),
+      { numRuns: 100 },
+    );
+  });
+  it('uniform, one subscription for all: member totals differ by at most one, and a balanced current assignment stays', () => {
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        const g = randomGroup(random(seed));
+        const names = g.topics.map((t) => t.name);
+        const group: GroupSpec = { topics: g.topics, members: g.members.map((m) => ({ id: m.id, topics: names })) };
+        const first = assignGroup(group, { protocol: 'consumer' });
+        expect(first.report.balance.spread).toBeLessThanOrEqual(1);
+        const again = assignGroup({ ...group, members: group.members.map((m) => ({ ...m, owned: Object.fromEntries(first.assignment.get(m.id)!) })) }, { protocol: 'consumer' });
+        expect(again.report).toMatchObject({ kept: first.report.partitions, moved: 0, placed: 0 });
+      }),
+      { numRuns: 100 },
+    );
+  });
+  it('uniform takes topic ids as given, and refuses one id on two topics', () => {
+    const topics = [
+      { name: 'a', partitions: 3, id: 'AAAAAAAAAAAAAAAAAAAAAg' },
+      { name: 'b', partitions: 3, id: '_____________________w' },
+    ];
+    const members = [
+      { id: 'm1', topics: ['a', 'b'] },
+      { id: 'm2', topics: ['a', 'b'] },
+    ];
+    const r = assignGroup({ topics, members }, { protocol: 'consumer' });
+    expect(r.report.balance.spread).toBe(0);
+    expect(caught(() => assignGroup({ topics: [topics[0]!, { ...topics[1]!, id: topics[0]!.id }], members }, { protocol: 'consumer' }))).toMatchObject({ code: 'E_INPUT', path: 'topics[1].id' });
+  });
+  it.each([
+    [{ protocol: 'kip-848' }, 'options.protocol'],
+    [{ protocol: 'consumer', strategy: 'sticky' }, 'options.strategy'],
+    [{ strategy: 'uniform' }, 'options.strategy'],
+  ])('refuses %j with E_CHOICES', (options, path) => {
+    expect(caught(() => assignGroup({ topics: [], members: [] }, options as AssignGroupOptions))).toMatchObject({ code: 'E_CHOICES', path });
   });
 });
 

@@ -31,7 +31,6 @@ export function topicIds(group: Group): TopicId[] {
 
 /** Owners per assigned topic (member index, -1: none), as the 4.4.0 broker's assignor gives them. */
 export function assignConsumer(group: Group, current: Map<string, Int32Array>, strategy: ConsumerStrategy): Map<string, Int32Array> {
-  const view = consumerView(group, topicIds(group), group.assigned.map((name) => current.get(name)!));
-  const owners = strategy === 'uniform' ? assignUniform(view) : assignConsumerRange(view);
+  const owners = strategy === 'range' ? assignConsumerRange(group) : assignUniform(consumerView(group, topicIds(group), group.assigned.map((name) => current.get(name)!)));
   return new Map(group.assigned.map((name, t) => [name, owners[t]!]));
 }

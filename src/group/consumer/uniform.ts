@@ -91,8 +91,8 @@ function homogeneous(view: ConsumerView): Int32Array[] {
  * round-robin from the front, the most-loaded from the back.
  */
 class Balancer {
-  /** Subscribers (positions in the member order), sorted by (load, position). */
-  sorted = new Int32Array(0);
+  /** Subscribers (positions in the member order), sorted by (load, position), in sorted[0 .. n). */
+  private sorted = new Int32Array(0);
   private n = 0;
   private leastEnd = 0;
   private leastCount = 0;
@@ -108,11 +108,7 @@ class Balancer {
   /** Sorts the subscribers; returns the spread of their loads. */
   initialize(subscribers: Int32Array): number {
     const n = subscribers.length;
-    const keys = new Float64Array(n);
-    const span = this.load.length;
-    for (let i = 0; i < n; i++) keys[i] = this.load[subscribers[i]!]! * span + subscribers[i]!;
-    keys.sort();
-    this.sorted = Int32Array.from(keys, (k) => k % span);
+    this.sort(subscribers);
     this.n = n;
     this.leastEnd = 0;
     this.leastCount = this.loadAt(0) - 1;
@@ -122,6 +118,38 @@ class Balancer {
     this.mostCount = this.loadAt(n - 1) + 1;
     this.nextMost = n - 1;
     return this.loadAt(n - 1) - this.loadAt(0);
+  }
+
+  /** The spread of the subscribers' loads, without sorting them. */
+  spread(subscribers: Int32Array): number {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < subscribers.length; i++) (min = Math.min(min, this.load[subscribers[i]!]!)), (max = Math.max(max, this.load[subscribers[i]!]!));
+    return max - min;
+  }
+
+  /**
+   * `subscribers` (ascending positions) into `sorted` by (load, position): a counting sort by load
+   * when the loads are close (the usual case: this runs per topic and pass), else a numeric sort.
+   */
+  private sort(subscribers: Int32Array): void {
+    const n = subscribers.length;
+    if (this.sorted.length < n) this.sorted = new Int32Array(this.load.length);
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < n; i++) (min = Math.min(min, this.load[subscribers[i]!]!)), (max = Math.max(max, this.load[subscribers[i]!]!));
+    if (max - min <= 4 * n + 64) {
+      const start = new Int32Array(max - min + 2);
+      for (let i = 0; i < n; i++) start[this.load[subscribers[i]!]! - min + 1]!++;
+      for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
+      for (let i = 0; i < n; i++) this.sorted[start[this.load[subscribers[i]!]! - min]!++] = subscribers[i]!;
+      return;
+    }
+    const span = this.load.length;
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = this.load[subscribers[i]!]! * span + subscribers[i]!;
+    keys.sort();
+    for (let i = 0; i < n; i++) this.sorted[i] = keys[i]! % span;
   }
 
   private loadAt(i: number): number {
@@ -177,22 +205,33 @@ interface Heterogeneous {
   balancer: Balancer;
 }
 
-function heterogeneousState(view: ConsumerView): Heterogeneous {
+/** Subscriber positions per topic, ascending; each distinct subscription list (input.ts shares them) resolved once. */
+function subscribersOf(view: ConsumerView): Int32Array[] {
   const { group, order } = view;
-  const M = order.length;
-  const T = group.assigned.length;
   const indexOf = new Map(group.assigned.map((name, t) => [name, t]));
-  const lists: number[][] = Array.from({ length: T }, () => []);
-  for (let j = 0; j < M; j++) for (const name of group.members[order[j]!]!.topics) if (indexOf.has(name)) lists[indexOf.get(name)!]!.push(j);
+  const resolved = new Map<readonly string[], Int32Array>();
+  const topicsOf = (list: readonly string[]) => resolved.get(list) ?? resolved.set(list, Int32Array.from(list.filter((n) => indexOf.has(n)), (n) => indexOf.get(n)!)).get(list)!;
+  const counts = new Int32Array(group.assigned.length);
+  for (const m of order) for (const t of topicsOf(group.members[m]!.topics)) counts[t]!++;
+  const lists = Array.from(counts, (n) => new Int32Array(n));
+  counts.fill(0);
+  order.forEach((m, j) => {
+    for (const t of topicsOf(group.members[m]!.topics)) lists[t]![counts[t]!++] = j;
+  });
+  return lists;
+}
+
+function heterogeneousState(view: ConsumerView): Heterogeneous {
+  const M = view.order.length;
   const positionOf = new Int32Array(M);
-  order.forEach((m, j) => (positionOf[m] = j));
+  view.order.forEach((m, j) => (positionOf[m] = j));
   const load = new Int32Array(M);
   const owner = view.current.map((o) => {
     const out = new Int32Array(o.length);
     for (let p = 0; p < o.length; p++) out[p] = o[p]! < 0 ? -1 : (load[positionOf[o[p]!]!]!++, positionOf[o[p]!]!);
     return out;
   });
-  return { view, load, owner, subscribers: lists.map((l) => Int32Array.from(l)), balancer: new Balancer(load) };
+  return { view, load, owner, subscribers: subscribersOf(view), balancer: new Balancer(load) };
 }
 
 /** Kafka's topic order: most partitions per subscriber first, then fewer subscribers, then by id. */
@@ -238,7 +277,9 @@ function byOwner(state: Heterogeneous, t: number): { sorted: Int32Array; start: 
 /** One balancing step on topic t: moves partitions from its most- to its least-loaded subscribers; returns how many. */
 function balanceTopic(state: Heterogeneous, t: number): number {
   const b = state.balancer;
-  if (b.initialize(state.subscribers[t]!) <= 1) return 0;
+  // Kafka sorts first and then reads the spread; reading it first gives the same answer, cheaper.
+  if (b.spread(state.subscribers[t]!) <= 1) return 0;
+  b.initialize(state.subscribers[t]!);
   const { sorted, start, end } = byOwner(state, t);
   let moved = 0;
   while (!b.isBalanced()) {
@@ -287,7 +328,9 @@ export function isHomogeneous(view: ConsumerView): boolean {
   const members = view.group.members;
   if (members.length === 0) return true;
   const first = new Set(members[0]!.topics);
-  return members.every((m) => m.topics.length === first.size && m.topics.every((t) => first.has(t)));
+  // Members with one subscription share one list (input.ts): each distinct list is checked once.
+  const checked = new Set<readonly string[]>();
+  return members.every(({ topics }) => checked.has(topics) || (topics.length === first.size && topics.every((t) => first.has(t)) && checked.add(topics) !== null));
 }
 
 /** Owner (member index, -1: none) per partition of each topic index, as the broker's UniformAssignor gives them. */
