@@ -52,3 +52,24 @@ const explain = cli(['standby', '--input', 'examples/cluster.json', '--explain']
 process.stdout.write(`${explain.split('\n').slice(0, 12).map((l) => `  ${l}`).join('\n')}\n  ...\n`);
 const kafka = JSON.parse(cli(['standby', '--input', 'examples/cluster.json', '--mode', 'kafka']));
 process.stdout.write(`  kafka mode on the same cluster: standby levels ${JSON.stringify(kafka.totals.standbyLevels)}\n`);
+
+section('4. Which consumer owns each partition? (classic sticky beside the broker\'s KIP-848 uniform)');
+const racks = (n) => Array.from({ length: n }, (_, p) => [`r${p % 3}`]);
+const groupAt = (orders, members, owned) => ({
+  topics: [{ name: 'orders', partitions: orders, racks: racks(orders), ...(orders !== 8 ? { previousPartitions: 8 } : {}) }, { name: 'payments', partitions: 4, racks: racks(4) }],
+  members: members.map((id, i) => ({ id, topics: ['orders', 'payments'], rack: `r${i % 3}`, owned: owned?.[id] ?? {}, generation: 1 })),
+});
+const heldBy = (result) => Object.fromEntries([...result.assignment].map(([id, topics]) => [id, Object.fromEntries(topics)]));
+const steps = [['first assignment', 8, ['m1', 'm2', 'm3', 'm4']], ['m4 leaves', 8, ['m1', 'm2', 'm3']], ['orders grows 8 -> 16', 16, ['m1', 'm2', 'm3']]];
+for (const [label, options] of [['classic sticky', { strategy: 'sticky' }], ['consumer uniform (the broker)', { protocol: 'consumer', strategy: 'uniform' }]]) {
+  let owned;
+  process.stdout.write(`  ${label}:\n`);
+  for (const [step, orders, members] of steps) {
+    const result = assignor.assignGroup(groupAt(orders, members, owned), options);
+    const r = result.report;
+    const keys = r.growth.length > 0 ? `, ${(r.growth[0].keysMovedShare * 100).toFixed(0)}% of orders' keys changed member` : '';
+    process.stdout.write(`    ${step.padEnd(22)} kept ${r.kept}, moved ${r.moved}, placed ${r.placed}; spread ${r.balance.spread}; rack matches ${r.rackMatched} of ${r.partitions}${keys}\n`);
+    owned = heldBy(result);
+  }
+}
+process.stdout.write(`  CLI: assignor group --input examples/group.json --protocol consumer --explain\n${cli(['group', '--input', 'examples/group.json', '--protocol', 'consumer', '--explain']).split('\n').slice(0, 4).map((l) => `    ${l}`).join('\n')}\n`);

@@ -1,7 +1,8 @@
 // `assignor/group`: consumer-group assignment as a domain of its own, framework-free and
-// browser-safe. A plain-object group in (docs/group.md), one of three strategies: sticky
+// browser-safe. A plain-object group in (docs/group.md): on the classic protocol sticky
 // (assignor's planner, the one behind assignor/kafkajs), range and round-robin (exactly Kafka's
-// RangeAssignor, KIP-881 racks included, and RoundRobinAssignor).
+// RangeAssignor, KIP-881 racks included, and RoundRobinAssignor); on the KIP-848 consumer
+// protocol uniform and range, exactly the 4.4.0 broker's assignors.
 export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy } from './assign.js';
 export type { Group, GroupMember, GroupMemberSpec, GroupSpec, GroupTopic, GroupTopicSpec } from './input.js';
 export type { GroupReport, GrowthMoves } from './report.js';
