@@ -13,7 +13,7 @@
 // Both depend on the order of the broker's hash tables; view.ts reproduces it for the canonical
 // order. test/group/consumer-oracle.test.ts runs the jar on the same groups and compares.
 import { compareTopicIds } from '../topic-id.js';
-import { partitionOrder, segmentOrder, subscribedTopicOrder, type ConsumerView } from './view.js';
+import { partitionOrder, segmentOrder, subscribedTopicOrder, subscribersInOrder, type ConsumerView } from './view.js';
 
 /** Owners per topic index: the current ones kept, then the plan's. */
 function startingOwners(view: ConsumerView): Int32Array[] {
@@ -205,22 +205,6 @@ interface Heterogeneous {
   balancer: Balancer;
 }
 
-/** Subscriber positions per topic, ascending; each distinct subscription list (input.ts shares them) resolved once. */
-function subscribersOf(view: ConsumerView): Int32Array[] {
-  const { group, order } = view;
-  const indexOf = new Map(group.assigned.map((name, t) => [name, t]));
-  const resolved = new Map<readonly string[], Int32Array>();
-  const topicsOf = (list: readonly string[]) => resolved.get(list) ?? resolved.set(list, Int32Array.from(list.filter((n) => indexOf.has(n)), (n) => indexOf.get(n)!)).get(list)!;
-  const counts = new Int32Array(group.assigned.length);
-  for (const m of order) for (const t of topicsOf(group.members[m]!.topics)) counts[t]!++;
-  const lists = Array.from(counts, (n) => new Int32Array(n));
-  counts.fill(0);
-  order.forEach((m, j) => {
-    for (const t of topicsOf(group.members[m]!.topics)) lists[t]![counts[t]!++] = j;
-  });
-  return lists;
-}
-
 function heterogeneousState(view: ConsumerView): Heterogeneous {
   const M = view.order.length;
   const positionOf = new Int32Array(M);
@@ -231,7 +215,7 @@ function heterogeneousState(view: ConsumerView): Heterogeneous {
     for (let p = 0; p < o.length; p++) out[p] = o[p]! < 0 ? -1 : (load[positionOf[o[p]!]!]!++, positionOf[o[p]!]!);
     return out;
   });
-  return { view, load, owner, subscribers: subscribersOf(view), balancer: new Balancer(load) };
+  return { view, load, owner, subscribers: subscribersInOrder(view.group, view.order), balancer: new Balancer(load) };
 }
 
 /** Kafka's topic order: most partitions per subscriber first, then fewer subscribers, then by id. */

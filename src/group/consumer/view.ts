@@ -87,6 +87,8 @@ export function consumerView(group: Group, ids: TopicId[], current: Int32Array[]
   return view;
 }
 
+const NONE = new Int32Array(0);
+
 /**
  * Topic indices of a member's map of current partitions (a HashMap by topic id, put in name
  * order), in the order it iterates them: segment indices.
@@ -94,6 +96,7 @@ export function consumerView(group: Group, ids: TopicId[], current: Int32Array[]
 export function segmentOrder(view: ConsumerView, m: number): Int32Array {
   const first = view.seg[m]!;
   const k = view.seg[m + 1]! - first;
+  if (k <= 1) return k === 0 ? NONE : Int32Array.of(first);
   const hashes = new Int32Array(k);
   for (let i = 0; i < k; i++) hashes[i] = topicIdHash(view.ids[view.segTopic[first + i]!]!);
   const order = iterationOrder(hashes, grownCapacity(k));
@@ -126,4 +129,32 @@ export function subscribedTopicOrder(view: ConsumerView, names: readonly string[
   }
   const order = iterationOrder(Int32Array.from(resolved, (t) => topicIdHash(view.ids[t]!)), copiedCapacity(sorted.length));
   return Int32Array.from(order, (i) => resolved[i]!);
+}
+
+/**
+ * Subscribers of each assigned topic (group.assigned), as members listed in `order`, in that order.
+ * Members with one subscription share one list (input.ts), and topics subscribed by the same lists
+ * share one result: the work is per distinct combination, not per member and topic.
+ */
+export function subscribersInOrder(group: Group, order: Int32Array): Int32Array[] {
+  const lists = new Map<readonly string[], number>();
+  const listOf = group.members.map((member) => lists.get(member.topics) ?? (lists.set(member.topics, lists.size), lists.size - 1));
+  const inLists = new Map<string, number[]>();
+  for (const [topics, l] of lists) for (const t of topics) inLists.get(t)?.push(l) ?? inLists.set(t, [l]);
+  const byCombination = new Map<string, Int32Array>();
+  const wanted = new Uint8Array(lists.size);
+  return group.assigned.map((name) => {
+    const combination = inLists.get(name)!;
+    const key = combination.join(',');
+    let subscribers = byCombination.get(key);
+    if (subscribers === undefined) {
+      wanted.fill(0);
+      for (const l of combination) wanted[l] = 1;
+      const out: number[] = [];
+      for (let i = 0; i < order.length; i++) if (wanted[listOf[order[i]!]!] === 1) out.push(i);
+      subscribers = Int32Array.from(out);
+      byCombination.set(key, subscribers);
+    }
+    return subscribers;
+  });
 }
