@@ -20,6 +20,9 @@ export const LIMITS = Object.freeze({
   over150: 0,
   over80: 10,
   upwardImports: 0,
+  // Ratchets from issue 32's count (2026-12-06): they may only go down, towards 0 and 1.
+  over5Params: 58,
+  stringColumnTypes: 8,
 });
 
 /**
@@ -118,13 +121,33 @@ function functions(root) {
       if (isFunction && n.body) {
         const start = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
         const end = sf.getLineAndCharacterOfPosition(n.end).line + 1;
-        out.push({ where: `${relative(root, f)}:${start}`, name: nameOf(n), lines: end - start + 1 });
+        const params = n.parameters.filter((x) => x.name.getText(sf) !== 'this').length;
+        out.push({ where: `${relative(root, f)}:${start}`, name: nameOf(n), lines: end - start + 1, params });
       }
       ts.forEachChild(n, visit);
     };
     visit(sf);
   }
   return out.sort((a, b) => b.lines - a.lines || (a.where < b.where ? -1 : 1));
+}
+
+/** Classes, interfaces and type aliases in src/ that are a column of strings (named ...Texts, ...Column, ColumnMap). */
+function stringColumnTypes(root) {
+  const out = new Set();
+  for (const f of walk(join(root, 'src'))) {
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (n) => {
+      if ((ts.isClassDeclaration(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n)) && n.name && /(Texts|Column|ColumnMap)$/.test(n.name.text)) out.add(n.name.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return [...out].sort();
+}
+
+/** Lines of src/, every .ts file counted whole. */
+function srcLines(root) {
+  return walk(join(root, 'src')).reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').length, 0);
 }
 
 /** Relative imports and re-exports of src/: file -> (target -> true when every import of it is type-only). */
@@ -218,6 +241,9 @@ export function measureShape(root = ROOT) {
     functions: fns.length,
     over150: fns.filter((f) => f.lines > 150),
     over80: fns.filter((f) => f.lines > 80),
+    over5Params: fns.filter((f) => f.params > 5),
+    stringColumnTypes: stringColumnTypes(root),
+    srcLines: srcLines(root),
     runtimeCycles: runtimeCycles(root, graph),
     domainIntoReference: runtimeEdges(root, graph, (a, b) => DOMAIN.includes(folderOf(a)) && b.startsWith('src/engine/reference/')),
     samzaIntoStore: runtimeEdges(root, graph, (a, b) => folderOf(a) === 'samza' && folderOf(b) === 'store'),
@@ -236,6 +262,8 @@ export function brokenLimits(shape) {
     ['undocumentedValues', 'exported values no doc names', shape.undocumentedValues],
     ['over150', 'functions over 150 lines', shape.over150.map(fn)],
     ['over80', 'functions over 80 lines', shape.over80.map(fn)],
+    ['over5Params', 'functions over 5 parameters', shape.over5Params.map((f) => `${f.params} ${f.where} ${f.name}`)],
+    ['stringColumnTypes', 'string-column types', shape.stringColumnTypes],
   ];
   return checks.filter(([key, , offenders]) => offenders.length > LIMITS[key]).map(([key, what, offenders]) => `${offenders.length} ${what} (limit ${LIMITS[key]}):\n  ${offenders.join('\n  ')}`);
 }
@@ -245,7 +273,8 @@ export function summary(shape) {
   return (
     `shape: ${shape.publicNames} public names (${shape.deprecatedNames} deprecated, ${shape.distinctPublicSymbols} distinct), ` +
     `${shape.undocumentedValues.length} undocumented values, ${shape.over150.length} functions > 150 lines, ${shape.over80.length} > 80, ` +
-    `${shape.runtimeCycles.length} runtime cycles, ${shape.domainIntoReference.length} domain->reference imports, ${shape.samzaIntoStore.length} samza->store imports, ${shape.upwardImports.length} upward imports`
+    `${shape.runtimeCycles.length} runtime cycles, ${shape.domainIntoReference.length} domain->reference imports, ${shape.samzaIntoStore.length} samza->store imports, ${shape.upwardImports.length} upward imports, ` +
+    `${shape.over5Params.length} functions > 5 parameters, ${shape.stringColumnTypes.length} string-column types, ${shape.srcLines} src/ lines`
   );
 }
 

@@ -45,6 +45,11 @@ describe('the shape of the codebase (issue 23)', () => {
   it('has at most 10 functions over 80 lines', () => {
     expect(shape.over80.length, `functions over 80 lines:\n${listed(shape.over80.map(fn))}`).toBeLessThanOrEqual(LIMITS.over80);
   });
+
+  it('has no more functions over 5 parameters and no more string-column types than issue 32 counted', () => {
+    expect(shape.over5Params.length, `functions over 5 parameters:\n${listed(shape.over5Params.map((f) => `${f.params} ${f.where} ${f.name}`))}`).toBeLessThanOrEqual(LIMITS.over5Params);
+    expect(shape.stringColumnTypes.length, `string-column types:\n${listed(shape.stringColumnTypes)}`).toBeLessThanOrEqual(LIMITS.stringColumnTypes);
+  });
 });
 
 // The counter itself, on a made-up checkout where every count is known.
@@ -71,6 +76,7 @@ describe('the shape counter', () => {
   write('src/engine/reference/hash.ts', 'export const KERNEL = 2;\n');
   write('src/engine/kernels.ts', "import type { Cell } from '../store/cell.js';\nimport { KERNEL } from './reference/hash.js';\nexport const k = (c: Cell) => c + KERNEL;\n");
   write('assembly/loop.ts', `export function loop(): void {\n${body(81)}\n}\nexport function edge(): void {\n${body(80)}\n}\n`);
+  write('src/columns/texts.ts', 'export interface Texts { at(i: number): string }\nexport class AsciiColumn {}\nexport type Names = string[];\nexport function six(a: number, b: number, c: number, d: number, e: number, f: number): number {\n  return a + b + c + d + e + f;\n}\nexport function five(this: void, a: number, b: number, c: number, d: number, e: number): number {\n  return a + b + c + d + e;\n}\n');
   let counted: Shape | undefined;
   const fixture = () => (counted ??= measureShape(root));
 
@@ -98,6 +104,13 @@ describe('the shape counter', () => {
     const s = fixture();
     expect(s.over150.map(fn)).toEqual(['151 src/samza/plan.ts:6 documented']);
     expect(s.over80.map(fn)).toEqual(['151 src/samza/plan.ts:6 documented', '81 assembly/loop.ts:1 loop']);
+  });
+
+  it('counts functions over 5 parameters (a `this` parameter is none), string-column types, and src/ lines', () => {
+    const s = fixture();
+    expect(s.over5Params.map((f) => `${f.params} ${f.where} ${f.name}`)).toEqual(['6 src/columns/texts.ts:4 six']);
+    expect(s.stringColumnTypes).toEqual(['AsciiColumn', 'Texts']);
+    expect(s.srcLines).toBeGreaterThan(150);
   });
 
   it('reports every broken limit with its offenders', () => {
