@@ -16,6 +16,8 @@ export interface FunctionLength {
   name: string;
   /** Last line - first line + 1. */
   lines: number;
+  /** Declared parameters, a TypeScript `this` parameter not counted. */
+  params: number;
 }
 export interface Shape {
   entries: EntryShape[];
@@ -27,6 +29,10 @@ export interface Shape {
   functions: number;
   over150: FunctionLength[];
   over80: FunctionLength[];
+  over5Params: FunctionLength[];
+  /** Names of the classes, interfaces and type aliases in src/ that are a column of strings. */
+  stringColumnTypes: string[];
+  srcLines: number;
   /** Each runtime import cycle as its files, sorted. */
   runtimeCycles: string[][];
   /** `from -> to` of each runtime import. */
@@ -35,7 +41,7 @@ export interface Shape {
   /** `from -> to` of each runtime import that points up, or across into another folder of the same layer. */
   upwardImports: string[];
 }
-export const LIMITS: Readonly<{ runtimeCycles: number; domainIntoReference: number; samzaIntoStore: number; undocumentedValues: number; over150: number; over80: number; upwardImports: number }>;
+export const LIMITS: Readonly<{ runtimeCycles: number; domainIntoReference: number; samzaIntoStore: number; undocumentedValues: number; over150: number; over80: number; upwardImports: number; over5Params: number; stringColumnTypes: number }>;
 export function entryFiles(root?: string): string[];
 export function docsText(root?: string): string;
 export function isDocumented(name: string, docs: string): boolean;

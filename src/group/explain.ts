@@ -1,6 +1,7 @@
 // `assignor group --explain`: the assignment in words, what moved and why.
 import type { GroupAssignment } from './assign.js';
 import { topicIds } from './consumer/assign.js';
+import { isHomogeneous } from './consumer/uniform.js';
 import { formatTopicId } from './topic-id.js';
 
 /** How many moved or placed partitions the text lists one by one before it summarizes. */
@@ -9,7 +10,7 @@ const LISTED = 200;
 /** Why a strategy moves an owned partition, in one phrase. */
 function whyMoved(result: GroupAssignment, topic: string, from: number, to: number): string {
   if (result.strategy === 'range') return 'range ignores ownership: each member gets the next range of partitions in member order';
-  if (result.strategy === 'uniform' && !sameSubscriptions(result)) return "uniform keeps what it can, then moves partitions from the most- to the least-loaded subscribers (at most 16 passes)";
+  if (result.strategy === 'uniform' && !isHomogeneous(result.group)) return "uniform keeps what it can, then moves partitions from the most- to the least-loaded subscribers (at most 16 passes)";
   if (result.strategy === 'round-robin') return 'round-robin ignores ownership: partitions are dealt in turn over the members';
   const prev = result.previous.get(topic)!;
   const owner = result.owners.get(topic)!;
@@ -23,11 +24,6 @@ function whyMoved(result: GroupAssignment, topic: string, from: number, to: numb
   const racks = result.group.topics.get(topic)!.racks;
   if (rack !== null && racks !== null) return `to even out the members' totals across topics (${result.memberIds[to]} is on rack ${rack})`;
   return "to even out the members' totals across topics";
-}
-
-function sameSubscriptions(result: GroupAssignment): boolean {
-  const first = new Set(result.group.members[0]?.topics);
-  return result.group.members.every((m) => m.topics.length === first.size && m.topics.every((t) => first.has(t)));
 }
 
 /** The broker's topic ids, when the protocol's answer depends on them. */

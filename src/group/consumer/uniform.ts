@@ -12,6 +12,7 @@
 //
 // Both depend on the order of the broker's hash tables; view.ts reproduces it for the canonical
 // order. test/group/consumer-oracle.test.ts runs the jar on the same groups and compares.
+import type { Group } from '../input.js';
 import { compareTopicIds } from '../topic-id.js';
 import { partitionOrder, segmentOrder, subscribedTopicOrder, subscribersInOrder, type ConsumerView } from './view.js';
 
@@ -308,8 +309,8 @@ function heterogeneous(view: ConsumerView): Int32Array[] {
 }
 
 /** Every member subscribes the same topic names (those without metadata included), as the broker decides. */
-export function isHomogeneous(view: ConsumerView): boolean {
-  const members = view.group.members;
+export function isHomogeneous(group: Group): boolean {
+  const members = group.members;
   if (members.length === 0) return true;
   const first = new Set(members[0]!.topics);
   // Members with one subscription share one list (input.ts): each distinct list is checked once.
@@ -320,5 +321,5 @@ export function isHomogeneous(view: ConsumerView): boolean {
 /** Owner (member index, -1: none) per partition of each topic index, as the broker's UniformAssignor gives them. */
 export function assignUniform(view: ConsumerView): Int32Array[] {
   if (view.group.members.length === 0) return startingOwners(view);
-  return isHomogeneous(view) ? homogeneous(view) : heterogeneous(view);
+  return isHomogeneous(view.group) ? homogeneous(view) : heterogeneous(view);
 }
