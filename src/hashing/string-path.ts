@@ -3,7 +3,7 @@
 // runs each on every runtime of the matrix); only their speed differs, and it differs by runtime
 // (bench/runtime-shapes.bench.mjs; the table is in bench/RESULTS.md, "Per runtime"):
 //  - V8 (Node, Deno, Chromium): WASM wins once keys are long enough that copying them out of V8
-//    pays for itself: UUIDs 1.8-2.5x the Java-exact loop, 12-character user ids 1.3-1.5x, 8
+//    pays for itself: UUIDs 2.0-2.6x the Java-exact loop, 12-character user ids 1.2-1.5x, 8
 //    characters 0.9-1.3x; at 4 characters the plain loop over charCodeAt wins by 1.2-1.4x
 //    (1M keys, interleaved, issue 33), so ASCII keys of at most 7 units on average stay in JS.
 //  - Keys that are not ASCII: in WASM their UTF-16 units are copied (Node's Buffer does it
