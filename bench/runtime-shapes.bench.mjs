@@ -4,21 +4,28 @@
 //
 // For every key shape: assignor's batch call against the best plain-JS loop a user could write on
 // that runtime, timed in interleaved rounds (every contender once per round, so a slow spell of
-// the machine hits all alike); medians; ratio = best plain loop / assignor (>= 1: assignor is at
-// least as fast). Every contender is checked to give assignor's partitions before it is timed.
+// the machine hits all alike; process CPU time unless BENCH_CLOCK=wall); medians; ratio = best plain loop / assignor (>= 1: assignor is at
+// least as fast). String shapes also give the ratio against the Java-exact loop (plain-loops.mjs).
+// Every contender is checked to give assignor's partitions before it is timed.
 // Then a short subset of the other benchmarks: a consumer group's first assignment (1M partitions x
 // 1,000 members), the samza mapper on 1M SSPs, kafka-mode standbys at 100k tasks x 5k clients.
 //
 // Prints one JSON line on stdout. BENCH_KEYS sets the batch size (default 1,000,000),
-// BENCH_ROUNDS the timed rounds (default 9), BENCH_ONLY=hash|subset one half.
+// BENCH_ROUNDS the timed rounds (default 9), BENCH_ONLY=hash|subset one half, BENCH_BEFORE (below)
+// an older build to race on the string shapes.
 import { cpus, loadavg } from 'node:os';
 import * as assignor from '../dist/index.js';
+import { fin, JAVA_EXACT, mix, murmurBytes, PARTITIONS, plainStrings, SEED } from './plain-loops.mjs';
 
 const N = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const WARMUP = 2;
-const PARTITIONS = 1000;
 const ONLY = process.env.BENCH_ONLY ?? 'hash,subset';
+const view8 = new DataView(new ArrayBuffer(8));
+// BENCH_BEFORE=/path/to/another/dist/index.js: that build's partitionsForKeys runs in the same
+// rounds as one more contender (never counted as a plain loop), for a before/after on one machine.
+const BEFORE = 'assignor partitionsForKeys, BENCH_BEFORE build';
+const before = process.env.BENCH_BEFORE ? await import(process.env.BENCH_BEFORE) : undefined;
 
 let seed = 0x2545f491;
 function rnd() {
@@ -45,143 +52,6 @@ function uuid() {
   return [a, '-', b.slice(0, 4), '-4', b.slice(5), '-', (8 | (rnd() & 3)).toString(16), c.slice(1, 4), '-', c.slice(4), d].join('');
 }
 
-// ---- Plain-JS contenders: what a user could write instead ------------------
-const SEED = 0x9747b28c | 0;
-const M = 0x5bd1e995;
-let buf = new Uint8Array(1024);
-function murmurBytes(b, start, len) {
-  let h = SEED ^ len;
-  const n4 = start + (len & ~3);
-  let i = start;
-  for (; i < n4; i += 4) {
-    let k = b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
-    k = Math.imul(k, M);
-    k ^= k >>> 24;
-    h = Math.imul(h, M) ^ Math.imul(k, M);
-  }
-  const r = len & 3;
-  if (r === 3) h ^= b[i + 2] << 16;
-  if (r >= 2) h ^= b[i + 1] << 8;
-  if (r >= 1) h = Math.imul(h ^ b[i], M);
-  h ^= h >>> 13;
-  h = Math.imul(h, M);
-  return h ^ (h >>> 15);
-}
-/** charCodeAt into a reused buffer as Java's UTF-8 (unpaired surrogates as '?'). */
-function encode(s) {
-  const n = s.length;
-  if (buf.length < n * 3) buf = new Uint8Array(n * 3);
-  const b = buf;
-  let p = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) b[p++] = c;
-    else if (c < 0x800) {
-      b[p++] = 0xc0 | (c >> 6);
-      b[p++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      b[p++] = 0xe0 | (c >> 12);
-      b[p++] = 0x80 | ((c >> 6) & 0x3f);
-      b[p++] = 0x80 | (c & 0x3f);
-    } else {
-      const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        b[p++] = 0xf0 | (cp >> 18);
-        b[p++] = 0x80 | ((cp >> 12) & 0x3f);
-        b[p++] = 0x80 | ((cp >> 6) & 0x3f);
-        b[p++] = 0x80 | (cp & 0x3f);
-        i++;
-      } else b[p++] = 0x3f;
-    }
-  }
-  return p;
-}
-/** murmur2 straight from charCodeAt while the key is ASCII; other keys through the buffer. */
-function murmurString(s) {
-  const len = s.length;
-  let h = SEED ^ len;
-  const n4 = len & ~3;
-  let seen = 0;
-  let i = 0;
-  for (; i < n4; i += 4) {
-    const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2), d = s.charCodeAt(i + 3);
-    seen |= a | b | c | d;
-    let k = a | (b << 8) | (c << 16) | (d << 24);
-    k = Math.imul(k, M);
-    k ^= k >>> 24;
-    h = Math.imul(h, M) ^ Math.imul(k, M);
-  }
-  const r = len & 3;
-  if (r !== 0) {
-    let t = s.charCodeAt(i);
-    seen |= t;
-    if (r >= 2) {
-      const b = s.charCodeAt(i + 1);
-      seen |= b;
-      t |= b << 8;
-    }
-    if (r === 3) {
-      const c = s.charCodeAt(i + 2);
-      seen |= c;
-      t |= c << 16;
-    }
-    h = Math.imul(h ^ t, M);
-  }
-  if (seen >= 0x80) return murmurBytes(buf, 0, encode(s));
-  h ^= h >>> 13;
-  h = Math.imul(h, M);
-  return h ^ (h >>> 15);
-}
-const mix = (h, k) => {
-  k = Math.imul(k, M);
-  k ^= k >>> 24;
-  return Math.imul(h, M) ^ Math.imul(k, M);
-};
-const fin = (h) => {
-  h ^= h >>> 13;
-  h = Math.imul(h, M);
-  return h ^ (h >>> 15);
-};
-const view8 = new DataView(new ArrayBuffer(8));
-
-const plainStrings = {
-  'plain JS: murmur2 straight from charCodeAt': (keys) => {
-    const out = new Int32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) out[i] = (murmurString(keys[i]) & 0x7fffffff) % PARTITIONS;
-    return out;
-  },
-  'plain JS: charCodeAt into a buffer + murmur2': (keys) => {
-    const out = new Int32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) out[i] = (murmurBytes(buf, 0, encode(keys[i])) & 0x7fffffff) % PARTITIONS;
-    return out;
-  },
-  // Java's bytes for every string: encodeInto only where no unpaired surrogate makes it differ.
-  'plain JS: encodeInto if well-formed, else charCodeAt into a buffer, + murmur2 (Java-exact)': (keys) => {
-    const enc = new TextEncoder();
-    const out = new Int32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
-      if (buf.length < k.length * 3) buf = new Uint8Array(k.length * 3);
-      const n = k.isWellFormed() ? enc.encodeInto(k, buf).written : encode(k);
-      out[i] = (murmurBytes(buf, 0, n) & 0x7fffffff) % PARTITIONS;
-    }
-    return out;
-  },
-  // Not Java's bytes for a string with an unpaired surrogate (U+FFFD where Java writes '?'); these
-  // datasets have none, so it gives the same partitions here and counts as a contender.
-  'plain JS: TextEncoder.encodeInto + murmur2 (WHATWG bytes, equal here: no lone surrogates)': (keys) => {
-    const enc = new TextEncoder();
-    const out = new Int32Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
-      if (buf.length < k.length * 3) buf = new Uint8Array(k.length * 3);
-      out[i] = (murmurBytes(buf, 0, enc.encodeInto(k, buf).written) & 0x7fffffff) % PARTITIONS;
-    }
-    return out;
-  },
-};
-
 // ---- Timing -----------------------------------------------------------------
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -192,23 +62,39 @@ function same(a, b) {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+/**
+ * The process's CPU time in ms (BENCH_CLOCK=wall: performance.now()). On a machine shared with
+ * other work, wall time also counts the spells this process waits for a core; CPU time counts the
+ * work only (the garbage collector's helper threads included).
+ */
+const clock = process.env.BENCH_CLOCK === 'wall' ? () => performance.now() : () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /** Interleaved rounds; every contender checked against `ours` (assignor's answer) first. */
 function race(shape, tasks, ours) {
   const want = tasks[ours]();
   for (const [name, run] of Object.entries(tasks)) if (!same(run(), want)) throw new Error(`${shape}: ${name} disagrees with ${ours}`);
   const times = Object.fromEntries(Object.keys(tasks).map((k) => [k, []]));
+  const order = Object.entries(tasks);
   for (let r = 0; r < WARMUP + ROUNDS; r++) {
-    for (const [name, run] of Object.entries(tasks)) {
-      const t = performance.now();
+    // Each round starts one contender later, so none always runs right after the same other one.
+    for (let j = 0; j < order.length; j++) {
+      const [name, run] = order[(j + r) % order.length];
+      const t = clock();
       run();
-      const dt = performance.now() - t;
+      const dt = clock() - t;
       if (r >= WARMUP) times[name].push(dt);
     }
   }
   const medians = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-  const plain = Object.entries(medians).filter(([k]) => k !== ours);
+  const plain = Object.entries(medians).filter(([k]) => k !== ours && k !== BEFORE);
   const [bestName, bestMs] = plain.reduce((a, b) => (b[1] < a[1] ? b : a));
-  return { shape, assignorMs: medians[ours], bestPlain: bestName, bestPlainMs: bestMs, ratio: bestMs / medians[ours], medians };
+  const row = { shape, assignorMs: medians[ours], bestPlain: bestName, bestPlainMs: bestMs, ratio: bestMs / medians[ours], medians };
+  if (JAVA_EXACT in medians) Object.assign(row, { javaExactMs: medians[JAVA_EXACT], javaExactRatio: medians[JAVA_EXACT] / medians[ours] });
+  if (BEFORE in medians) Object.assign(row, { beforeMs: medians[BEFORE], beforeJavaExactRatio: medians[JAVA_EXACT] / medians[BEFORE] });
+  return row;
 }
 
 function hashShapes() {
@@ -221,6 +107,7 @@ function hashShapes() {
   const OURS = 'assignor partitionsForKeys';
   for (const [shape, keys] of Object.entries(strings)) {
     const tasks = { [OURS]: () => assignor.partitionsForKeys(keys, PARTITIONS) };
+    if (before !== undefined) tasks[BEFORE] = () => before.partitionsForKeys(keys, PARTITIONS);
     for (const [name, f] of Object.entries(plainStrings)) tasks[name] = () => f(keys);
     rows.push(race(shape, tasks, OURS));
   }
@@ -322,7 +209,7 @@ async function subset() {
 }
 
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : typeof Deno !== 'undefined' ? `Deno ${Deno.version.deno}` : `Node ${process.version}`;
-const result = { runtime, engine: assignor.getKernels().name, cpu: cpus()[0]?.model, keys: N, rounds: ROUNDS, loadavg: loadavg(), date: new Date().toISOString() };
+const result = { runtime, engine: assignor.getKernels().name, cpu: cpus()[0]?.model, keys: N, rounds: ROUNDS, clock: process.env.BENCH_CLOCK === 'wall' ? 'wall' : 'cpu', loadavg: loadavg(), date: new Date().toISOString() };
 if (ONLY.includes('hash')) result.shapes = hashShapes();
 if (ONLY.includes('subset')) result.subset = await subset();
 process.stdout.write(`${JSON.stringify(result)}\n`);

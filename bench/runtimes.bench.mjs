@@ -3,7 +3,8 @@
 // against its in-process call on each Node line (bench/cli-cold.bench.ts, its short rows).
 // Writes bench/results/runtimes.json and prints the markdown tables for bench/RESULTS.md.
 // Run: npm run bench:runtimes (builds first). BENCH_RUNTIMES=node24,bun picks runtimes;
-// BENCH_CLI_COLD=0 leaves the cold-CLI rows out; BENCH_KEYS and BENCH_ROUNDS pass through.
+// BENCH_CLI_COLD=0 leaves the cold-CLI rows out; BENCH_KEYS, BENCH_ROUNDS, BENCH_ONLY, BENCH_CLOCK
+// and BENCH_BEFORE (an older build's dist/index.js, raced on the string shapes) pass through.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -52,6 +53,24 @@ function shapeTable(results) {
   return md;
 }
 
+/** The string shapes against the Java-exact loop (plain-loops.mjs), one row per runtime; with
+ * BENCH_BEFORE, the older build's ratio from the same rounds beside it. */
+function javaExactTable(results) {
+  const shapes = results[0].shapes.filter((s) => s.javaExactMs !== undefined).map((s) => s.shape);
+  if (shapes.length === 0) return '';
+  let md = `| runtime | ${shapes.join(' | ')} |\n|---|${shapes.map(() => '---:').join('|')}|\n`;
+  for (const r of results) {
+    const cells = shapes.map((shape) => {
+      const s = r.shapes.find((x) => x.shape === shape);
+      const before = s.beforeMs === undefined ? '' : ` (before: ${fmt(s.beforeMs)} ms, ${s.beforeJavaExactRatio.toFixed(2)}x)`;
+      return `${fmt(s.assignorMs)} vs ${fmt(s.javaExactMs)} ms: **${s.javaExactRatio.toFixed(2)}x**${before}`;
+    });
+    md += `| ${r.runtime} | ${cells.join(' | ')} |\n`;
+  }
+  md += '\nEach cell: partitionsForKeys vs the Java-exact loop (bench/plain-loops.mjs) in the same rounds; ratio = loop / assignor.\n';
+  return md;
+}
+
 function subsetTable(results) {
   const cases = results[0].subset.map((s) => s.case);
   let md = `| benchmark | ${results.map((r) => r.runtime).join(' | ')} |\n|---|${results.map(() => '---:').join('|')}|\n`;
@@ -80,6 +99,7 @@ const cold = process.env.BENCH_CLI_COLD === '0' ? [] : chosen.filter((n) => n.st
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/runtimes.json', `${JSON.stringify({ date: new Date().toISOString(), machine, results, cold }, null, 2)}\n`);
-let md = `### Per runtime (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine})\n\n${shapeTable(results)}\n${subsetTable(results)}\n`;
+let md = `### Per runtime (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine})\n\n${shapeTable(results)}\n${javaExactTable(results)}\n`;
+if (results[0].subset !== undefined) md += `${subsetTable(results)}\n`;
 if (cold.length > 0) md += `${coldTable(cold)}\n`;
 process.stdout.write(md);

@@ -3,8 +3,9 @@
 // runs each on every runtime of the matrix); only their speed differs, and it differs by runtime
 // (bench/runtime-shapes.bench.mjs; the table is in bench/RESULTS.md, "Per runtime"):
 //  - V8 (Node, Deno, Chromium): WASM wins once keys are long enough that copying them out of V8
-//    pays for itself (UUIDs: 1.7-2.2x); up to about 12 characters the plain loop over charCodeAt is
-//    as fast or faster (8 characters: 1.2x), so short ASCII keys stay in JS.
+//    pays for itself: UUIDs 2.0-2.6x the Java-exact loop, 12-character user ids 1.2-1.5x, 8
+//    characters 0.9-1.3x; at 4 characters the plain loop over charCodeAt wins by 1.2-1.4x
+//    (1M keys, interleaved, issue 33), so ASCII keys of at most 7 units on average stay in JS.
 //  - Keys that are not ASCII: in WASM their UTF-16 units are copied (Node's Buffer does it
 //    natively) and encoded in the kernel, which beats encoding in JS by about 1.5x on Node. Browsers
 //    have no Buffer, and Deno's copies slowly: there the copy loses to encoding in JS.
@@ -50,7 +51,7 @@ function detectEngine(): StringPolicy['engine'] {
 /** The policy for an engine (exported for the tests, which check each engine's policy). */
 export function policyFor(engine: StringPolicy['engine']): StringPolicy {
   if (engine === 'jsc') return { engine, asciiJsMaxUnits: Infinity, nonAscii: 'js', encodeWellFormed: typeof ''.isWellFormed === 'function' };
-  return { engine, asciiJsMaxUnits: 12, nonAscii: engine === 'v8-node' ? 'wasm' : 'js', encodeWellFormed: false };
+  return { engine, asciiJsMaxUnits: 7, nonAscii: engine === 'v8-node' ? 'wasm' : 'js', encodeWellFormed: false };
 }
 
 export const STRING_POLICY: StringPolicy = policyFor(detectEngine());

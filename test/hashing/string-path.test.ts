@@ -48,9 +48,43 @@ describe('string batches: the JS path = the WASM path on every engine = the refe
     }
   });
 
+  // hashKeysInJs runs a string-only loop while the keys are strings and hands the rest of the batch
+  // to the loop that takes every kind at the first other key: wherever that key falls, and whatever
+  // the strings are, the partitions are the reference's.
+  it('a batch of strings that changes shape at any index: the hand-over loses nothing', () => {
+    const strings = fc.array(keyString, { maxLength: 60 });
+    const other = fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.constantFrom(null, undefined));
+    fc.assert(
+      fc.property(strings, other, fc.array(key, { maxLength: 20 }), partitions, (head, switchKey, tail, n) => {
+        for (const keys of [head, [...head, switchKey], [...head, switchKey, ...tail]] as Key[][]) {
+          for (const m of [n, 0]) {
+            const want = Array.from(hashKeysInWasm(keys, m, { engine: 'reference' }));
+            expect(Array.from(hashKeysInJs(keys, m))).toEqual(want);
+            expect(Array.from(hashKeysInJs(keys, m, true))).toEqual(want);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('the string-only loop on its edge cases: empty, non-ASCII, lone surrogates, 1 and 2^31-1 partitions', () => {
+    const edge = ['', 'a', 'user-1234567', 'ключ', '日本', '🙂', '\uD800', '\uDC00x', 'x\uD83D', '\uD83D\uDE42', 'é'.repeat(40), '\uDFFF\uD800'];
+    for (const n of [1, 2, 1000, 2147483647, 0]) {
+      for (const keys of [edge, [...edge, null, ...edge], [...edge, new Uint8Array([0xe9]), ...edge], [null, ...edge]] as Key[][]) {
+        const want = Array.from(hashKeysInWasm(keys, n, { engine: 'reference' }));
+        expect(Array.from(hashKeysInJs(keys, n))).toEqual(want);
+        expect(Array.from(hashKeysInJs(keys, n, true))).toEqual(want);
+        for (const engine of ENGINES) expect(Array.from(hashKeysInWasm(keys, n, { engine }))).toEqual(want);
+        if (n > 0) expect(Array.from(partitionsForKeys(keys, n))).toEqual(want);
+      }
+    }
+  });
+
   it('a bad key is refused the same way on both paths', () => {
     const keys = ['a', 5 as unknown as string];
     expect(() => hashKeysInJs(keys, 3)).toThrow(expect.objectContaining({ code: 'E_KEY_TYPE', path: 'keys[1]' }));
+    expect(() => hashKeysInJs(keys, 3, true)).toThrow(expect.objectContaining({ code: 'E_KEY_TYPE', path: 'keys[1]' }));
     expect(() => hashKeysInWasm(keys, 3)).toThrow(expect.objectContaining({ code: 'E_KEY_TYPE', path: 'keys[1]' }));
   });
 });
@@ -63,16 +97,19 @@ describe('the path choice (string-path.ts)', () => {
     expect(stringPathOf(['ключ', 'a'], jsc)).toBe('js-encode');
   });
 
-  it('V8 takes the JS path for short ASCII keys and WASM for long ones and for byte keys', () => {
+  it('V8 takes the JS path for short ASCII keys and WASM for longer ones and for byte keys', () => {
     const v8 = policyFor('v8-node');
-    expect(stringPathOf(Array.from({ length: 100 }, (_, i) => `user-${1000000 + i}`), v8)).toBe('js');
+    expect(stringPathOf(Array.from({ length: 100 }, (_, i) => `k${100000 + i}`), v8)).toBe('js');
+    // 12 units: WASM (the copy and the kernel beat the charCodeAt loop on every V8 line, issue 33).
+    expect(stringPathOf(Array.from({ length: 100 }, (_, i) => `user-${1000000 + i}`), v8)).toBe('wasm');
     expect(stringPathOf(Array.from({ length: 100 }, () => '0'.repeat(36)), v8)).toBe('wasm');
     expect(stringPathOf([new Uint8Array(16), 'a'], v8)).toBe('wasm');
     expect(stringPathOf([null, null], v8)).toBe('wasm');
     expect(stringPathOf(['ключ', 'a'], v8)).toBe('wasm');
     // Without Node's Buffer (Deno, Chromium) the units cannot be copied natively: non-ASCII in JS, encoded first.
     expect(stringPathOf(['ключ', 'a'], policyFor('v8'))).toBe('js-encode');
-    expect(stringPathOf(['user-1234567'], policyFor('v8'))).toBe('js');
+    expect(stringPathOf(['user-1234567'], policyFor('v8'))).toBe('wasm');
+    expect(stringPathOf(['k1234'], policyFor('v8'))).toBe('js');
   });
 
   // Independent of how string-path.ts detects it: the runtime .ci/run says it started.
