@@ -42,11 +42,11 @@ describe('assignor group', () => {
     expect(out.assignment.m2.pay).toEqual([0, 1]);
   });
   it.each([
-    ['bad JSON', '{"topics": [', /^assignor: stdin is not valid JSON: .* \(at --input\)\n$/],
+    ['bad JSON', '{"topics": [', /^assignor: stdin is not valid JSON: .* \(at line 1, column 13\)\n$/],
     ['a duplicate member id', { topics: [], members: [{ id: 'a', topics: [] }, { id: 'a', topics: [] }] }, /^assignor: duplicate member id "a" \(at members\[1\]\.id\)\n$/],
     ['a partition count of 0', { topics: [{ name: 't', partitions: 0 }], members: [] }, /^assignor: a partition count must be an integer in \[1, 2147483647\], got 0 \(at topics\[0\]\.partitions\)\n$/],
     ['a partition count of 2^31', { topics: [{ name: 't', partitions: 2 ** 31 }], members: [] }, /^assignor: .* got 2147483648 \(at topics\[0\]\.partitions\)\n$/],
-    ['members not a list', { topics: [], members: 'm1' }, /^assignor: members must be a list, got "m1"\n$/],
+    ['members not a list', { topics: [], members: 'm1' }, /^assignor: members must be a list, got "m1" \(at members\)\n$/],
   ])('%s: exit 2 with one line', (_, input, line) => {
     const r = group([], input);
     expect(r.status).toBe(2);
