@@ -5,19 +5,22 @@ import { AssignorError } from '../errors.js';
 import { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type GroupStrategy } from '../group/assign.js';
 import { explainGroup } from '../group/explain.js';
 import { groupHtml } from '../group/html.js';
-import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
+import { GROUP_MAX_PARTITIONS } from '../group/input.js';
+import { choiceOption, docPath, engineOption, intOption, parse, readJsonInput } from './args.js';
 import { Output, writeHtmlFile } from './output.js';
 
 const HELP = `usage: assignor group --input FILE [options]
 
   --input FILE         the group: { "topics": [{ name, partitions, racks? }], "members": [{ id, topics,
-                       rack?, owned?, generation? }] }; - reads stdin. Format: ${docPath('group.md')}
+                       rack?, instanceId?, owned?, generation? }] }; - reads stdin. Format: ${docPath('group.md')}
   --strategy S         sticky (default): assignor's sticky planner (keeps owned partitions, balanced,
                        rack-aware); range, round-robin: exactly Kafka's RangeAssignor (with KIP-881
                        racks) and RoundRobinAssignor
   --explain            print what moved and why instead of JSON
   --html FILE          also write a self-contained page: members by topics, moved partitions marked
   --engine E           sticky's kernel: wasm (default), wasm-simd, wasm-scalar or reference
+  --max-partitions N   refuse a group whose subscribed topics hold more than N partitions
+                       (default ${GROUP_MAX_PARTITIONS}: what one output string can hold; see group.md)
 
 Output: { "strategy", "assignment": { member: { topic: [partitions] } }, "report" } on stdout.
 Exit 2 on bad input, naming the place (members[3].id).`;
@@ -28,6 +31,7 @@ const OPTIONS = {
   explain: { type: 'boolean' },
   html: { type: 'string' },
   engine: { type: 'string' },
+  'max-partitions': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -41,10 +45,22 @@ export async function run(argv: string[]): Promise<number> {
   if (values.html === '-') throw new AssignorError('E_USAGE', '--html needs a file name: stdout already carries the JSON', '--html');
   const strategy = choiceOption<GroupStrategy>(values.strategy, '--strategy', GROUP_STRATEGIES, 'sticky');
   const engine = engineOption(values.engine);
-  const result = assignGroup(readJsonInput(values.input, '--input'), { strategy, engine });
+  const maxPartitions = values['max-partitions'] === undefined ? GROUP_MAX_PARTITIONS : intOption(values['max-partitions'], '--max-partitions', 1, Number.MAX_SAFE_INTEGER);
+  const spec = readJsonInput(values.input, '--input');
+  const result = withFlagNames(() => assignGroup(spec, { strategy, engine, maxPartitions }));
   if (values.html !== undefined) writeHtmlFile(values.html, groupHtml(result));
   const out = new Output(process.stdout);
   await out.write(values.explain ? `${explainGroup(result).join('\n')}\n` : `${groupAssignmentJson(result)}\n`);
   await out.close();
   return 0;
+}
+
+/** The library names its option (maxPartitions); a command line user needs the flag. */
+function withFlagNames<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof AssignorError && e.code === 'E_TOO_LARGE') throw new AssignorError(e.code, e.message.replace('the maxPartitions option', '--max-partitions'), e.path);
+    throw e;
+  }
 }

@@ -1,6 +1,6 @@
 // assignGroup: a plain-object group in, one strategy's assignment and the report out.
-import { AssignorError, describe } from '../errors.js';
-import { readGroup, type Group } from './input.js';
+import { AssignorError, describe, requireInt } from '../errors.js';
+import { GROUP_MAX_PARTITIONS, readGroup, type Group } from './input.js';
 import { assignRange } from './range.js';
 import { groupReport, previousOwners, type GroupReport } from './report.js';
 import { assignRoundRobin } from './round-robin.js';
@@ -12,6 +12,8 @@ export type GroupStrategy = (typeof GROUP_STRATEGIES)[number];
 export interface AssignGroupOptions extends StickyOptions {
   /** sticky (default): assignor's planner; range / round-robin: exactly Kafka's RangeAssignor / RoundRobinAssignor. */
   strategy?: GroupStrategy;
+  /** The most partitions the subscribed topics may hold (default GROUP_MAX_PARTITIONS, 50 million); more is E_TOO_LARGE, before any work. */
+  maxPartitions?: number;
 }
 
 export interface GroupAssignment {
@@ -64,11 +66,13 @@ function byMember(group: Group, owners: Map<string, Int32Array>): Map<string, Ma
 /**
  * Assigns a consumer group's partitions with one strategy. `spec` is the plain shape of
  * docs/group.md ({ topics, members }). Throws AssignorError: E_INPUT and E_RANGE for a bad group
- * (see readGroup), E_CHOICES for an unknown strategy, E_RANGE for a bad growthSkew.
+ * (see readGroup), E_CHOICES for an unknown strategy, E_RANGE for a bad growthSkew or maxPartitions,
+ * E_TOO_LARGE for a group above maxPartitions.
  */
 export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): GroupAssignment {
   const strategy = strategyOf(options.strategy);
-  const group = readGroup(spec);
+  const limit = options.maxPartitions === undefined ? GROUP_MAX_PARTITIONS : requireInt(options.maxPartitions, 1, Number.MAX_SAFE_INTEGER, 'maxPartitions', 'options.maxPartitions');
+  const group = readGroup(spec, limit);
   const before = previousOwners(group);
   const owners = strategy === 'range' ? assignRange(group) : strategy === 'round-robin' ? assignRoundRobin(group) : assignSticky(group, options).owners;
   let assignment: Map<string, Map<string, number[]>> | undefined;
