@@ -229,6 +229,12 @@ export interface PlanInput {
   start: Int32Array;
   /** Entry index -> the id as written, for ids outside int32 (reported as out of range). */
   wideIds?: Map<number, number>;
+  /**
+   * The runs of idle channels written as one entry (`lastChannel`), as [first, last] pairs in
+   * order: a channel's position in "channels" as written is its number less the channels these
+   * runs fold away before it (writtenEntry). Absent when the plan has no such run.
+   */
+  idleRuns?: Int32Array;
   partitions?: number;
   basePartitions?: number;
   strategy?: PlanStrategy;
@@ -265,6 +271,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
   let entryPartition = new Int32Array(ids);
   const start = new Int32Array(width + 1);
   let wideIds: Map<number, number> | undefined;
+  const runs: number[] = [];
   let k = 0;
   let c = 0;
   for (let e = 0; e < channels.length; e++) {
@@ -272,6 +279,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
     if (last !== undefined) {
       // A run of idle channels: each starts where the previous ends.
       start.fill(k, c, last + 1);
+      runs.push(c, last);
       c = last + 1;
       continue;
     }
@@ -299,6 +307,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
 
   const input: PlanInput = { width, entryPartition, start };
   if (wideIds !== undefined) input.wideIds = wideIds;
+  if (runs.length > 0) input.idleRuns = Int32Array.from(runs);
   if (obj.partitions !== undefined) input.partitions = count(obj.partitions, at('partitions'), 'partitions');
   if (obj.basePartitions !== undefined) input.basePartitions = count(obj.basePartitions, at('basePartitions'), 'basePartitions');
   if (input.basePartitions !== undefined) {
@@ -386,6 +395,19 @@ function readSplList(text: string, path: string): ArrayLike<number> {
     out.push(v === 0 ? 0 : v);
   });
   return wide ? out : Int32Array.from(out);
+}
+
+/**
+ * Where channel c is written in the plan's "channels": its number, less the channels the runs of
+ * idle channels before it fold into one entry each (`{"channel": 1, "lastChannel": 5}` is one entry
+ * for five channels). Findings and refusals name this position, as the file has it.
+ */
+export function writtenEntry(input: Pick<PlanInput, 'idleRuns'>, c: number): number {
+  const runs = input.idleRuns;
+  if (runs === undefined) return c;
+  let entry = c;
+  for (let i = 0; i < runs.length && runs[i]! < c; i += 2) entry -= Math.min(c, runs[i + 1]!) - runs[i]!;
+  return entry;
 }
 
 function count(v: unknown, path: string, what: string, min = 1): number {
