@@ -255,7 +255,7 @@ const INT32_MAX = 2147483647;
  */
 export function readPlan(value: unknown, where = ''): PlanInput {
   const at = (p: string): string => (where === '' ? p : `${where}.${p}`);
-  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
+  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? withoutNulls(value) : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
   if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${describe(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
   if (obj.version !== undefined && obj.version !== PLAN_VERSION && obj.version !== PLAN_VERSION_RANGES) {
     bad(at('version'), `unsupported plan version ${describe(obj.version)}; this build reads versions ${PLAN_VERSION} and ${PLAN_VERSION_RANGES}`);
@@ -344,7 +344,7 @@ function measure(channels: readonly unknown[], at: (p: string) => string): { wid
     const ch = channels[e];
     const list = isObject(ch) ? ch.partitions : ch;
     if (Array.isArray(list)) ids += list.length;
-    if (isObject(ch) && ch.lastChannel !== undefined) {
+    if (isObject(ch) && present(ch.lastChannel)) {
       const path = at(`channels[${e}]`);
       if (ch.channel !== width) bad(`${path}.channel`, `a run of idle channels needs "channel", the first of the run, here ${width}; got ${describe(ch.channel)}`);
       const last = ch.lastChannel;
@@ -361,7 +361,7 @@ function measure(channels: readonly unknown[], at: (p: string) => string): { wid
 
 /** The last channel of an entry that is a run of idle channels (checked by measure), else undefined. */
 function idleRunEnd(ch: unknown): number | undefined {
-  return isObject(ch) && ch.lastChannel !== undefined ? (ch.lastChannel as number) : undefined;
+  return isObject(ch) && present(ch.lastChannel) ? (ch.lastChannel as number) : undefined;
 }
 
 /** A channel's ids as written (checked by the caller), and the path that names them in errors. */
@@ -370,7 +370,7 @@ function channelList(ch: unknown, c: number, path: string): { list: ArrayLike<un
   let list: unknown = ch;
   let listPath = path;
   if (isObject(ch)) {
-    if (ch.channel !== undefined && ch.channel !== c) bad(`${path}.channel`, `channel ${describe(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
+    if (present(ch.channel) && ch.channel !== c) bad(`${path}.channel`, `channel ${describe(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
     list = ch.partitions;
     listPath = `${path}.partitions`;
     if (typeof list === 'string') return { list: readSplList(list, listPath), listPath };
@@ -415,6 +415,19 @@ function count(v: unknown, path: string, what: string, min = 1): number {
     bad(path, `${what} must be an integer in [${min}, ${MAX_PLAN_PARTITIONS}], got ${describe(v)}`);
   }
   return v;
+}
+
+/** An optional field is present when it is neither left out nor null (docs/formats.md: null is absent). */
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** The plan's members without those that are null: every optional member reads null as absent. */
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  // No prototype: a member named __proto__ stays a member (it would set the prototype of {}).
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (o[k] !== null) out[k] = o[k];
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

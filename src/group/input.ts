@@ -80,7 +80,7 @@ const MAX_PARTITIONS = 2147483647;
  * assignment as one string, and V8's longest is 2^29 - 24 characters. A partition costs its digits
  * and a comma, so partitions 0 .. 5e7 - 1 take 438,888,890 characters, leaving ~98 million for ids,
  * topic names and the report (60,886,888 would fill it). Each strategy also keeps a few Int32Arrays
- * per partition (owners, claims, generations): ~1-2 GB at this size. docs/group.md states the same.
+ * per partition (owners, claims, generations): 3.9-5.7 GB peak at this size, measured (docs/group.md).
  */
 export const GROUP_MAX_PARTITIONS = 50_000_000;
 
@@ -131,7 +131,7 @@ function readTopic(v: unknown, path: string): GroupTopic {
   const partitions = requireInt(v.partitions, 1, MAX_PARTITIONS, 'a partition count', `${path}.partitions`);
   const previous = optionalCount(v.previousPartitions, partitions, `${path}.previousPartitions`);
   let racks: string[][] | null = null;
-  if (v.racks !== undefined) {
+  if (v.racks !== undefined && v.racks !== null) {
     const list = requireList(v.racks, 'racks', `${path}.racks`);
     if (list.length !== partitions) bad(`racks must have one entry per partition (${partitions}), got ${list.length}`, `${path}.racks`);
     racks = list.map((r, p) => {
