@@ -98,7 +98,7 @@ export function firstError(text: string): Scan {
     for (;;) {
       skip();
       const open = stack[stack.length - 1];
-      if (open === undefined) return s.i >= text.length ? { at: text.length, what: 'no error found' } : fail('expected the end of the input after the value');
+      if (open === undefined) return s.i >= text.length ? { at: text.length, what: 'a value JSON.parse does not take' } : fail('expected the end of the input after the value');
       const d = text.charCodeAt(s.i);
       if (d === (open === 0x5b ? 0x5d : 0x7d)) {
         stack.pop();
