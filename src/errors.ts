@@ -97,14 +97,17 @@ export class AssignorError extends Error {
   }
 
   /**
-   * One line for a terminal: `message (at path)`. Line breaks become spaces, and
+   * One line for a terminal: `message (at path)`, also when the message names the
+   * place as its subject (`members must be a list`): only a message that already
+   * says `at path` goes without. Line breaks become spaces, and
    * a line longer than MAX_LINE is clipped in the middle, so whatever a message
    * quotes, stderr gets one line of bounded length.
    */
   oneLine(): string {
     const text = this.message.replace(/\s*[\r\n]+\s*/g, ' ');
     const path = this.path === undefined ? undefined : clipText(this.path.replace(/\s*[\r\n]+\s*/g, ' '), QUOTE_LIMIT);
-    const line = path === undefined || text.includes(path) ? text : `${text} (at ${path})`;
+    // Every place is said the same way, ` (at place)`, unless the message already says `at place`.
+    const line = path === undefined || path === '' || text.includes(`at ${path}`) ? text : `${text} (at ${path})`;
     return clipText(line, MAX_LINE);
   }
 }

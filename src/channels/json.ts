@@ -229,6 +229,12 @@ export interface PlanInput {
   start: Int32Array;
   /** Entry index -> the id as written, for ids outside int32 (reported as out of range). */
   wideIds?: Map<number, number>;
+  /**
+   * The runs of idle channels written as one entry (`lastChannel`), as [first, last] pairs in
+   * order: a channel's position in "channels" as written is its number less the channels these
+   * runs fold away before it (writtenEntry). Absent when the plan has no such run.
+   */
+  idleRuns?: Int32Array;
   partitions?: number;
   basePartitions?: number;
   strategy?: PlanStrategy;
@@ -249,7 +255,7 @@ const INT32_MAX = 2147483647;
  */
 export function readPlan(value: unknown, where = ''): PlanInput {
   const at = (p: string): string => (where === '' ? p : `${where}.${p}`);
-  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? value : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
+  const obj: Record<string, unknown> = Array.isArray(value) ? { channels: value } : isObject(value) ? withoutNulls(value) : bad(where || 'plan', `a plan must be an object with "channels", got ${describe(value)}`);
   if (obj.format !== undefined && obj.format !== PLAN_FORMAT) bad(at('format'), `unknown plan format ${describe(obj.format)}; expected ${JSON.stringify(PLAN_FORMAT)}`);
   if (obj.version !== undefined && obj.version !== PLAN_VERSION && obj.version !== PLAN_VERSION_RANGES) {
     bad(at('version'), `unsupported plan version ${describe(obj.version)}; this build reads versions ${PLAN_VERSION} and ${PLAN_VERSION_RANGES}`);
@@ -265,6 +271,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
   let entryPartition = new Int32Array(ids);
   const start = new Int32Array(width + 1);
   let wideIds: Map<number, number> | undefined;
+  const runs: number[] = [];
   let k = 0;
   let c = 0;
   for (let e = 0; e < channels.length; e++) {
@@ -272,6 +279,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
     if (last !== undefined) {
       // A run of idle channels: each starts where the previous ends.
       start.fill(k, c, last + 1);
+      runs.push(c, last);
       c = last + 1;
       continue;
     }
@@ -299,6 +307,7 @@ export function readPlan(value: unknown, where = ''): PlanInput {
 
   const input: PlanInput = { width, entryPartition, start };
   if (wideIds !== undefined) input.wideIds = wideIds;
+  if (runs.length > 0) input.idleRuns = Int32Array.from(runs);
   if (obj.partitions !== undefined) input.partitions = count(obj.partitions, at('partitions'), 'partitions');
   if (obj.basePartitions !== undefined) input.basePartitions = count(obj.basePartitions, at('basePartitions'), 'basePartitions');
   if (input.basePartitions !== undefined) {
@@ -335,7 +344,7 @@ function measure(channels: readonly unknown[], at: (p: string) => string): { wid
     const ch = channels[e];
     const list = isObject(ch) ? ch.partitions : ch;
     if (Array.isArray(list)) ids += list.length;
-    if (isObject(ch) && ch.lastChannel !== undefined) {
+    if (isObject(ch) && present(ch.lastChannel)) {
       const path = at(`channels[${e}]`);
       if (ch.channel !== width) bad(`${path}.channel`, `a run of idle channels needs "channel", the first of the run, here ${width}; got ${describe(ch.channel)}`);
       const last = ch.lastChannel;
@@ -352,7 +361,7 @@ function measure(channels: readonly unknown[], at: (p: string) => string): { wid
 
 /** The last channel of an entry that is a run of idle channels (checked by measure), else undefined. */
 function idleRunEnd(ch: unknown): number | undefined {
-  return isObject(ch) && ch.lastChannel !== undefined ? (ch.lastChannel as number) : undefined;
+  return isObject(ch) && present(ch.lastChannel) ? (ch.lastChannel as number) : undefined;
 }
 
 /** A channel's ids as written (checked by the caller), and the path that names them in errors. */
@@ -361,7 +370,7 @@ function channelList(ch: unknown, c: number, path: string): { list: ArrayLike<un
   let list: unknown = ch;
   let listPath = path;
   if (isObject(ch)) {
-    if (ch.channel !== undefined && ch.channel !== c) bad(`${path}.channel`, `channel ${describe(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
+    if (present(ch.channel) && ch.channel !== c) bad(`${path}.channel`, `channel ${describe(ch.channel)} is listed at position ${c}; channels must be listed in order 0, 1, 2, ...`);
     list = ch.partitions;
     listPath = `${path}.partitions`;
     if (typeof list === 'string') return { list: readSplList(list, listPath), listPath };
@@ -388,11 +397,37 @@ function readSplList(text: string, path: string): ArrayLike<number> {
   return wide ? out : Int32Array.from(out);
 }
 
+/**
+ * Where channel c is written in the plan's "channels": its number, less the channels the runs of
+ * idle channels before it fold into one entry each (`{"channel": 1, "lastChannel": 5}` is one entry
+ * for five channels). Findings and refusals name this position, as the file has it.
+ */
+export function writtenEntry(input: Pick<PlanInput, 'idleRuns'>, c: number): number {
+  const runs = input.idleRuns;
+  if (runs === undefined) return c;
+  let entry = c;
+  for (let i = 0; i < runs.length && runs[i]! < c; i += 2) entry -= Math.min(c, runs[i + 1]!) - runs[i]!;
+  return entry;
+}
+
 function count(v: unknown, path: string, what: string, min = 1): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > MAX_PLAN_PARTITIONS) {
     bad(path, `${what} must be an integer in [${min}, ${MAX_PLAN_PARTITIONS}], got ${describe(v)}`);
   }
   return v;
+}
+
+/** An optional field is present when it is neither left out nor null (docs/formats.md: null is absent). */
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** The plan's members without those that are null: every optional member reads null as absent. */
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  // No prototype: a member named __proto__ stays a member (it would set the prototype of {}).
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (o[k] !== null) out[k] = o[k];
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -126,6 +126,16 @@ export function planTopics(options: TopicsPlanOptions): ChannelPlan[] {
   });
 }
 
+/**
+ * The warning for channels without a partition. It blames the width only when the width is more
+ * than the partitions; otherwise the layout left them idle (a custom plan, expanded as it was).
+ */
+function idleWarning(idle: number, width: number, partitions: number, offsets: Int32Array): string {
+  const which = `${idle} of ${width} channels get no partition (${clipDots(idleChannelSource(offsets), 200)})`;
+  const why = width > partitions ? `width ${width} is more than the ${partitions} partitions` : `the layout gives them none (channels rewidth balances a custom plan)`;
+  return `${which}: ${why}; in the Kafka toolkit an operator with an empty partition list joins a consumer group instead, so leave these channels out`;
+}
+
 /** Completes a plan from its channelOf: grouping by channel and the idle-channel warning. */
 export function fromChannelOf(
   p: Pick<ChannelPlan, 'strategy' | 'topic' | 'partitions' | 'basePartitions' | 'width' | 'channelOf'> & {
@@ -140,12 +150,7 @@ export function fromChannelOf(
   const { offsets, members } = p.offsets !== undefined && p.members !== undefined ? { offsets: p.offsets, members: p.members } : getKernels(options).channelGroup(p.channelOf, p.width);
   const warnings = [...(p.warnings ?? [])];
   const idle = countIdle(offsets);
-  if (idle > 0) {
-    warnings.push(
-      `${idle} of ${p.width} channels get no partition (${clipDots(idleChannelSource(offsets), 200)}): width ${p.width} is more than the ${p.partitions} partitions; ` +
-        `in the Kafka toolkit an operator with an empty partition list joins a consumer group instead, so leave these channels out`,
-    );
-  }
+  if (idle > 0) warnings.push(idleWarning(idle, p.width, p.partitions, offsets));
   const plan: ChannelPlan = {
     strategy: p.strategy,
     topic: p.topic,

@@ -71,7 +71,7 @@ export function rewidthInput(input: PlanInput, width: number, options: RewidthOp
   }
   const current = currentLayout(input, n, base, 'rewidth', options);
   const w = input.width;
-  const layout = (wd: number): Int32Array => baseLayout(strategy, current, base, w, wd, topic, options);
+  const layout = (wd: number): Int32Array => baseLayout(strategy, current, base, wd, topic, options);
 
   const nextBase = layout(w2);
   const folds = n / base;
@@ -120,9 +120,12 @@ export function rewidthInput(input: PlanInput, width: number, options: RewidthOp
   return { plan, from: w, to: w2, moved, keysChangingChannel: share, proposals, checked: { count: candidates.length, all, lowest, highest }, summary };
 }
 
-/** Channel of each base partition at width `wd`. */
-function baseLayout(strategy: PlanStrategy, current: Int32Array, base: number, w: number, wd: number, topic: string | null, options: EngineOptions): Int32Array {
-  if (wd === w) return current.subarray(0, base);
+/**
+ * Channel of each base partition at width `wd`. The plan's own width is no exception: a custom
+ * plan comes back balanced with the fewest moves (a balanced one comes back as it is), a plan of a
+ * strategy comes back as that strategy lays it out, as at any other width.
+ */
+function baseLayout(strategy: PlanStrategy, current: Int32Array, base: number, wd: number, topic: string | null, options: EngineOptions): Int32Array {
   if (strategy !== 'custom') return planChannels({ partitions: base, width: wd, strategy, ...(topic !== null ? { topic } : {}), ...options }).channelOf;
   return stickyLayout(current, base, wd);
 }

@@ -4,7 +4,7 @@
 import { CHUNK } from './json.js';
 import { channelPartitions, type ChannelPlan } from './plan.js';
 import { clipRuns, idsOf } from './ranges.js';
-import { asFindings, runsSource, type Findings, type ValidationReport } from './validate.js';
+import { asFindings, placeOf, runsSource, type Findings, type ValidationReport } from './validate.js';
 
 const MAX_CELL = 100;
 
@@ -56,7 +56,7 @@ export function reportTableOf(r: Findings): string {
   if (r.missingCount > 0) rows.push(`missing      ${clipRuns(r.missing, MAX_CELL)}`);
   for (const d of r.duplicated.slice(0, 20)) rows.push(`duplicated   partition ${d.partition} on channels ${d.channels.join(', ')}`);
   if (r.duplicated.length > 20) rows.push(`duplicated   ... ${r.duplicated.length - 20} more`);
-  for (const o of r.outOfRange.slice(0, 20)) rows.push(`out of range ${o.partition} at channels[${o.channel}].partitions[${o.index}]`);
+  for (const o of r.outOfRange.slice(0, 20)) rows.push(`out of range ${placeOf(o, r.entryOf)}`);
   if (r.outOfRange.length > 20) rows.push(`out of range ... ${r.outOfRange.length - 20} more`);
   if (r.idleCount > 0) rows.push(`idle         channels ${clipRuns(runsSource(r.idleRuns), MAX_CELL)}`);
   for (const p of r.repeated.slice(0, 20)) rows.push(`repeated     partition ${p.partition} ${p.times} times on channel ${p.channel} (harmless)`);

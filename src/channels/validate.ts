@@ -9,7 +9,7 @@
 import { requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
 import type { ChannelCheck } from '../engine/abi.js';
-import { CHUNK, readPlan, type PlanInput, type PlanLike } from './json.js';
+import { CHUNK, readPlan, writtenEntry, type PlanInput, type PlanLike } from './json.js';
 import { MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
 import { clipDots, idsOf, joinedIds, type IdSource } from './ranges.js';
 
@@ -48,6 +48,8 @@ export interface Findings extends Omit<ValidationReport, 'missing' | 'idleChanne
   missingCount: number;
   idleRuns: [number, number][];
   idleCount: number;
+  /** The position of channel c in the plan's "channels" as written (a run of idle channels is one entry); absent: c. */
+  entryOf?: (c: number) => number;
 }
 
 /**
@@ -142,10 +144,17 @@ export function findings(input: PlanInput, n: number, options?: EngineOptions): 
 
   const missing = missingSource(check, n);
   const sound = check.missing === 0 && check.duplicated === 0 && check.outOfRange === 0;
+  const entryOf = (c: number): number => writtenEntry(input, c);
+  const firstOutOfRange = outOfRange.length === 0 ? '' : placeOf(outOfRange[0]!, entryOf);
   const summary =
-    summarize(sound, n, w, check.missing, missing, duplicated, outOfRange, idleRuns, idleCount) +
+    summarize({ sound, partitions: n, width: w, missingCount: check.missing, missing, duplicated, outOfRange, firstOutOfRange, idleRuns, idleCount }) +
     (input.partitions !== undefined && input.partitions < n ? `; the plan was made for ${input.partitions} partitions: grow it with channels expand` : '');
-  return { format: REPORT_FORMAT, version: 1, sound, partitions: n, width: w, missing, missingCount: check.missing, duplicated, outOfRange, idleRuns, idleCount, repeated, summary };
+  return { format: REPORT_FORMAT, version: 1, sound, partitions: n, width: w, missing, missingCount: check.missing, duplicated, outOfRange, idleRuns, idleCount, repeated, summary, entryOf };
+}
+
+/** An out-of-range id and where the file has it: `7 at channels[2].partitions[1]`. */
+export function placeOf(o: ValidationReport['outOfRange'][number], entryOf: (c: number) => number = (c) => c): string {
+  return `${o.partition} at channels[${entryOf(o.channel)}].partitions[${o.index}]`;
 }
 
 /** The runs of channels with no partition of the topic, and how many channels they hold. */
@@ -191,17 +200,11 @@ function missingSource(check: ChannelCheck, n: number): IdSource {
   };
 }
 
-function summarize(
-  sound: boolean,
-  n: number,
-  w: number,
-  missingCount: number,
-  missing: IdSource,
-  duplicated: ValidationReport['duplicated'],
-  outOfRange: ValidationReport['outOfRange'],
-  idle: [number, number][],
-  idleCount: number,
-): string {
+/** The findings summary reads from: the counts and lists, and the first out-of-range id's place as written. */
+type SummaryFacts = Omit<Findings, 'format' | 'version' | 'summary' | 'repeated' | 'entryOf'> & { firstOutOfRange: string };
+
+function summarize(f: SummaryFacts): string {
+  const { sound, partitions: n, width: w, missingCount, missing, duplicated, outOfRange, firstOutOfRange, idleRuns: idle, idleCount } = f;
   const parts: string[] = [];
   if (missingCount > 0) parts.push(`${missingCount} partition(s) consumed by no channel (${clipDots(missing, 60)}): their data is never read`);
   if (duplicated.length > 0) {
@@ -209,8 +212,7 @@ function summarize(
     parts.push(`${duplicated.length} partition(s) consumed by more than one channel (e.g. partition ${d.partition} on channels ${d.channels.join(' and ')}): their data is read twice`);
   }
   if (outOfRange.length > 0) {
-    const o = outOfRange[0]!;
-    parts.push(`${outOfRange.length} id(s) outside the topic's partitions 0-${n - 1} (e.g. ${o.partition} at channels[${o.channel}].partitions[${o.index}])`);
+    parts.push(`${outOfRange.length} id(s) outside the topic's partitions 0-${n - 1} (e.g. ${firstOutOfRange})`);
   }
   if (idleCount > 0) parts.push(`${idleCount} idle channel(s) (${clipDots(runsSource(idle), 60)})`);
   const head = sound ? `each of the ${n} partitions is consumed by exactly one of ${w} channels` : `data would be lost or read twice (${n} partitions, ${w} channels)`;

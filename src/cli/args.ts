@@ -6,6 +6,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { AssignorError, describe } from '../errors.js';
 import { ENGINE_CHOICES, getKernels, type EngineChoice } from '../engine/kernels.js';
+import { jsonError } from './json-text.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -196,8 +197,8 @@ export function docPath(page: string): string {
 /**
  * Reads and parses JSON input from a file, or from stdin when `source` is `-`.
  * `option` names the option or argument in errors (`--job`, `PLAN.json`). A
- * UTF-8 byte-order mark is skipped. Errors name the file and the position
- * JSON.parse reports.
+ * UTF-8 byte-order mark is skipped. Errors name the file, and the line and
+ * column of the first character that is not JSON (json-text.ts).
  */
 export function readJsonInput(source: string, option: string): unknown {
   return parseJsonInput(readInput(source, option), source, option);
@@ -221,10 +222,11 @@ export function parseJsonInput(bytes: Buffer, source: string, option: string): u
   if (bytes.length - start > bufferConstants.MAX_STRING_LENGTH) {
     throw new AssignorError('E_INPUT', `${name} is ${bytes.length} bytes, more than the ${bufferConstants.MAX_STRING_LENGTH} a JSON input can be`, option);
   }
+  // The BOM is skipped here already, from the bytes: columns on line 1 count it as one character.
   try {
     return JSON.parse(bytes.toString('utf8', start));
-  } catch (e) {
-    throw new AssignorError('E_JSON', `${name} is not valid JSON: ${(e as Error).message}`, source === '-' ? option : source);
+  } catch {
+    throw jsonError(bytes.toString('utf8', start), name, start === 0 ? 0 : 1);
   }
 }
 

@@ -12,6 +12,7 @@ import { rewidthInput, type Rewidth } from '../channels/rewidth.js';
 import { splChunks, type ConsistentTrigger, type SplOptions } from '../channels/spl.js';
 import { planTableChunks, reportTableOf } from '../channels/table.js';
 import { choiceOption, docPath, engineOption, intOption, missingSubcommand, parse } from './args.js';
+import { parseJsonText } from './json-text.js';
 import { Output } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 
@@ -257,15 +258,7 @@ function readPlanArg(file: string, progress: Progress, command: string): PlanInp
   const name = file === '-' ? 'standard input' : file;
   const bytes = file === '-' ? readStdin(name, progress, command) : readFileBounded(file, progress, command);
   progress.phase(`${command}: parsing ${name}`);
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new AssignorError('E_JSON', `${name} is not valid JSON: ${clip((e as Error).message)}`, file);
-  }
-  return readPlan(value);
+  return readPlan(parseJsonText(bytes.toString('utf8'), name));
 }
 
 function readFileBounded(file: string, progress: Progress, command: string): Buffer {
@@ -334,10 +327,6 @@ function tooLarge(name: string, size: number): AssignorError {
     `${name} holds at least ${Math.floor(size / 1048576)} MiB; a plan is read as one JSON text of at most 512 MiB (plans of more than about 50 million partitions can be written but not read back)`,
     name,
   );
-}
-
-function clip(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 200)}...` : s;
 }
 
 /** Writes the pieces in chunks with backpressure, counting them on the progress bar. */

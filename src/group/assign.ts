@@ -1,7 +1,7 @@
 // assignGroup: a plain-object group in, one strategy's assignment and the report out.
-import { AssignorError, describe } from '../errors.js';
+import { AssignorError, describe, requireInt } from '../errors.js';
 import { assignConsumer, CONSUMER_STRATEGIES, type ConsumerStrategy } from './consumer/assign.js';
-import { readGroup, type Group } from './input.js';
+import { GROUP_MAX_PARTITIONS, readGroup, type Group } from './input.js';
 import { assignRange } from './range.js';
 import { groupReport, previousOwners, type GroupReport } from './report.js';
 import { assignRoundRobin } from './round-robin.js';
@@ -23,6 +23,8 @@ export interface AssignGroupOptions extends StickyOptions {
    * RoundRobinAssignor. consumer: uniform (default) / range, exactly the 4.4.0 broker's UniformAssignor / RangeAssignor.
    */
   strategy?: GroupStrategy;
+  /** The most partitions the subscribed topics may hold (default GROUP_MAX_PARTITIONS, 50 million); more is E_TOO_LARGE, before any work. */
+  maxPartitions?: number;
 }
 
 export interface GroupAssignment {
@@ -93,12 +95,13 @@ function byMember(group: Group, owners: Map<string, Int32Array>): Map<string, Ma
  * Assigns a consumer group's partitions with one strategy. `spec` is the plain shape of
  * docs/group.md ({ topics, members }). Throws AssignorError: E_INPUT and E_RANGE for a bad group
  * (see readGroup; also two topics with one id), E_CHOICES for an unknown protocol or a strategy
- * the protocol lacks, E_RANGE for a bad growthSkew.
+ * the protocol lacks, E_RANGE for a bad growthSkew or maxPartitions, E_TOO_LARGE for a group above maxPartitions.
  */
 export function assignGroup(spec: unknown, options: AssignGroupOptions = {}): GroupAssignment {
   const protocol = protocolOf(options.protocol);
   const strategy = strategyOf(protocol, options.strategy);
-  const group = readGroup(spec);
+  const limit = options.maxPartitions === undefined ? GROUP_MAX_PARTITIONS : requireInt(options.maxPartitions, 1, Number.MAX_SAFE_INTEGER, 'maxPartitions', 'options.maxPartitions');
+  const group = readGroup(spec, limit);
   const before = previousOwners(group);
   const owners = ownersOf(group, before, protocol, strategy, options);
   let assignment: Map<string, Map<string, number[]>> | undefined;

@@ -82,6 +82,16 @@ export interface Group {
 
 const MAX_PARTITIONS = 2147483647;
 
+/**
+ * The most partitions a group's subscribed topics may hold unless the caller raises it
+ * (`maxPartitions`, `--max-partitions`). What binds is the output: `assignor group` prints the
+ * assignment as one string, and V8's longest is 2^29 - 24 characters. A partition costs its digits
+ * and a comma, so partitions 0 .. 5e7 - 1 take 438,888,890 characters, leaving ~98 million for ids,
+ * topic names and the report (60,886,888 would fill it). Each strategy also keeps a few Int32Arrays
+ * per partition (owners, claims, generations): 3.9-5.7 GB peak at this size, measured (docs/group.md).
+ */
+export const GROUP_MAX_PARTITIONS = 50_000_000;
+
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -114,14 +124,22 @@ function noUnknownFields(o: Record<string, unknown>, known: Set<string>, path: s
   for (const k of Object.keys(o)) if (!known.has(k)) bad(`unknown field ${describe(k)}; fields: ${[...known].join(', ')}`, `${path}.${k}`);
 }
 
+/** previousPartitions: none (absent or null), else a count in [1, partitions]: Kafka cannot remove partitions. */
+function optionalCount(v: unknown, partitions: number, path: string): number {
+  if (v === undefined || v === null) return 0;
+  const previous = requireInt(v, 1, MAX_PARTITIONS, 'a previous partition count', path);
+  if (previous > partitions) throw new AssignorError('E_RANGE', `a previous partition count must be at most the partition count ${partitions} (Kafka cannot remove partitions), got ${previous}`, path);
+  return previous;
+}
+
 function readTopic(v: unknown, path: string): GroupTopic {
   if (!isRecord(v)) bad(`a topic must be an object { name, partitions, racks? }, got ${describe(v)}`, path);
   noUnknownFields(v, TOPIC_FIELDS, path);
   const name = requireString(v.name, 'a topic name', `${path}.name`);
   const partitions = requireInt(v.partitions, 1, MAX_PARTITIONS, 'a partition count', `${path}.partitions`);
-  const previous = v.previousPartitions === undefined ? 0 : requireInt(v.previousPartitions, 1, MAX_PARTITIONS, 'a previous partition count', `${path}.previousPartitions`);
+  const previous = optionalCount(v.previousPartitions, partitions, `${path}.previousPartitions`);
   let racks: string[][] | null = null;
-  if (v.racks !== undefined) {
+  if (v.racks !== undefined && v.racks !== null) {
     const list = requireList(v.racks, 'racks', `${path}.racks`);
     if (list.length !== partitions) bad(`racks must have one entry per partition (${partitions}), got ${list.length}`, `${path}.racks`);
     racks = list.map((r, p) => {
@@ -143,7 +161,7 @@ function readTopicId(v: unknown, path: string): string | null {
 let scratch = new Int32Array(1 << 16);
 
 /**
- * Appends `list` at `at` when it holds integers in [0, 2^31 - 2], strictly ascending (what a
+ * Appends `list` at `at` when it holds integers in [0, 2^31 - 1], strictly ascending (what a
  * client sends); returns the new end, or -1 (nothing to trust: the caller normalizes the list).
  */
 function appendAscending(list: readonly unknown[], at: number): number {
@@ -151,7 +169,7 @@ function appendAscending(list: readonly unknown[], at: number): number {
   let last = -1;
   for (let i = 0; i < list.length; i++) {
     const p = list[i];
-    if (typeof p !== 'number' || !Number.isInteger(p) || p <= last || p > MAX_PARTITIONS - 1) return -1;
+    if (typeof p !== 'number' || !Number.isInteger(p) || p <= last || p > MAX_PARTITIONS) return -1;
     scratch[at++] = p;
     last = p;
   }
@@ -168,7 +186,7 @@ function growScratch(size: number): void {
 
 /** A list that is not ascending and distinct, checked and normalized, appended at `at`; returns the new end. */
 function appendNormalized(list: unknown, at: number, path: string): number {
-  const parts = requireList(list, 'owned partitions', path).map((p, i) => requireInt(p, 0, MAX_PARTITIONS - 1, 'an owned partition', `${path}[${i}]`));
+  const parts = requireList(list, 'owned partitions', path).map((p, i) => requireInt(p, 0, MAX_PARTITIONS, 'an owned partition', `${path}[${i}]`));
   const sorted = [...new Set(parts)].sort((a, b) => a - b);
   if (at + sorted.length > scratch.length) growScratch(at + sorted.length);
   for (let i = 0; i < sorted.length; i++) scratch[at++] = sorted[i]!;
@@ -236,24 +254,46 @@ function readTopics(list: readonly unknown[], path: string, last: string[] | nul
 }
 
 function readMember(v: unknown, path: string, last: string[] | null): GroupMember {
-  if (!isRecord(v)) bad(`a member must be an object { id, topics, rack?, owned?, generation? }, got ${describe(v)}`, path);
+  if (!isRecord(v)) bad(`a member must be an object { id, topics, rack?, instanceId?, owned?, generation? }, got ${describe(v)}`, path);
   noUnknownFields(v, MEMBER_FIELDS, path);
   const id = requireString(v.id, 'a member id', `${path}.id`);
   const topicList = requireList(v.topics, 'a subscription', `${path}.topics`);
   const topics = readTopics(topicList, `${path}.topics`, last);
   const rack = optionalString(v.rack, 'a rack', `${path}.rack`);
   const instanceId = optionalString(v.instanceId, 'an instance id', `${path}.instanceId`);
-  const generation = v.generation === undefined ? 0 : requireInt(v.generation, 0, MAX_PARTITIONS, 'a generation', `${path}.generation`);
+  // Kafka's JoinGroupRequest.validateGroupInstanceId refuses an empty id.
+  if (instanceId === '') bad("Group instance id is illegal, it can't be empty", `${path}.instanceId`);
+  const generation = v.generation === undefined || v.generation === null ? 0 : requireInt(v.generation, 0, MAX_PARTITIONS, 'a generation', `${path}.generation`);
   return { id, instanceId, rack: rack === '' ? null : rack, topics, owned: OwnedPartitions.read(v.owned, `${path}.owned`), generation };
+}
+
+/**
+ * Refuses a group whose subscribed topics hold more than `limit` partitions, before any array per
+ * partition exists (at 2^31 - 1 partitions the first one would take 8 GB). Names the topic where the
+ * running total passes the limit; `topics` is in input order, so its index is the input's.
+ */
+function requireWithin(topics: Map<string, GroupTopic>, subscribed: Set<string>, limit: number): void {
+  let total = 0;
+  let first = -1;
+  let i = 0;
+  for (const t of topics.values()) {
+    if (subscribed.has(t.name)) total += t.partitions;
+    if (total > limit && first < 0) first = i;
+    i++;
+  }
+  if (first < 0) return;
+  throw new AssignorError('E_TOO_LARGE', `the subscribed topics hold ${total} partitions, more than the limit of ${limit} (raise it with the maxPartitions option)`, `topics[${first}].partitions`);
 }
 
 /**
  * Checks a group spec and normalizes it. Throws AssignorError: `E_INPUT` (not an object, `topics`
  * or `members` not a list, a field of the wrong type, an unknown field, a duplicate topic, member id
- * or instance id, racks not one entry per partition, a topic id that is not one as Kafka prints it, or is given twice), `E_RANGE` (a partition count outside
- * [1, 2^31 - 1], a negative or non-integer partition or generation).
+ * or instance id, an empty instance id, racks not one entry per partition, a topic id that is not
+ * one as Kafka prints it or is given twice), `E_RANGE` (a partition count outside [1, 2^31 - 1], a
+ * previous count above it, a negative or non-integer partition or generation), `E_TOO_LARGE` (the
+ * subscribed topics hold more than `maxPartitions` partitions).
  */
-export function readGroup(spec: unknown): Group {
+export function readGroup(spec: unknown, maxPartitions = GROUP_MAX_PARTITIONS): Group {
   if (!isRecord(spec)) bad(`a group must be an object { topics, members }, got ${describe(spec)}`, '');
   for (const k of Object.keys(spec)) if (k !== 'topics' && k !== 'members') bad(`unknown field ${describe(k)}; fields: topics, members`, k);
   const topics = new Map<string, GroupTopic>();
@@ -291,6 +331,7 @@ export function readGroup(spec: unknown): Group {
   const subscribed = new Set<string>();
   // Every member's topics is one of the shared lists: each distinct list is read once.
   for (const list of lists.values()) for (const t of list) subscribed.add(t);
+  requireWithin(topics, subscribed, maxPartitions);
   const all = [...subscribed].sort(byCodeUnits);
   return { members, topics, assigned: all.filter((t) => topics.has(t)), missing: all.filter((t) => !topics.has(t)) };
 }

@@ -22,6 +22,8 @@ export interface GroupReport {
   placed: number;
   /** Claims that lost to a newer generation (or, in the same generation, to a member sorted earlier by id). */
   conflicts: number;
+  /** Claims ignored, as Kafka ignores them: of partitions the topic does not have (any number, 2^31 - 1 included), of topics without metadata, of topics the member does not subscribe. */
+  ignoredClaims: number;
   /** Partitions per member, over the members subscribed to at least one assigned topic. */
   balance: { min: number; max: number; spread: number };
   growth: GrowthMoves[];
@@ -38,7 +40,7 @@ export interface GroupReport {
  * generation's claim wins, then the member first by id. Claims of partitions the topic does not
  * have, of topics without metadata and of topics the member does not subscribe are ignored.
  */
-export function previousOwners(group: Group): { owners: Map<string, Int32Array>; conflicts: number } {
+export function previousOwners(group: Group): { owners: Map<string, Int32Array>; conflicts: number; ignored: number } {
   const owners = new Map<string, Int32Array>();
   const arrays = new Map<string, { owner: Int32Array; gen: Int32Array }>();
   for (const name of group.assigned) {
@@ -48,6 +50,7 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
     arrays.set(name, a);
   }
   let conflicts = 0;
+  let ignored = 0;
   const positions = new Map<readonly string[], Map<string, number>>();
   group.members.forEach((member, m) => {
     const { topics, start, partitions } = member.owned;
@@ -55,11 +58,17 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
     const subscribed = positionsOf(member.topics, positions);
     for (let k = 0; k < topics.length; k++) {
       const a = arrays.get(topics[k]!);
-      if (a === undefined || !subscribed.has(topics[k]!)) continue;
+      if (a === undefined || !subscribed.has(topics[k]!)) {
+        ignored += start[k + 1]! - start[k]!;
+        continue;
+      }
       const { owner, gen } = a;
       for (let i = start[k]!; i < start[k + 1]!; i++) {
         const p = partitions[i]!;
-        if (p >= owner.length) continue;
+        if (p >= owner.length) {
+          ignored++;
+          continue;
+        }
         if (member.generation > gen[p]!) {
           if (gen[p]! >= 0) conflicts++;
           owner[p] = m;
@@ -68,7 +77,7 @@ export function previousOwners(group: Group): { owners: Map<string, Int32Array>;
       }
     }
   });
-  return { owners, conflicts };
+  return { owners, conflicts, ignored };
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -85,7 +94,7 @@ function keysMovedShare(before: Int32Array, owner: Int32Array, from: number): nu
   return changed / lcm;
 }
 
-export function groupReport(group: Group, owners: Map<string, Int32Array>, before: { owners: Map<string, Int32Array>; conflicts: number }): GroupReport {
+export function groupReport(group: Group, owners: Map<string, Int32Array>, before: { owners: Map<string, Int32Array>; conflicts: number; ignored: number }): GroupReport {
   const M = group.members.length;
   const totals = new Float64Array(M);
   let kept = 0;
@@ -124,6 +133,7 @@ export function groupReport(group: Group, owners: Map<string, Int32Array>, befor
     moved,
     placed,
     conflicts: before.conflicts,
+    ignoredClaims: before.ignored,
     balance: { min, max, spread: max - min },
     growth,
     rackAware,

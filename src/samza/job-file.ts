@@ -22,8 +22,15 @@ function entries(o: Record<string, unknown>): [string, unknown][] {
   return Object.keys(o).map((k) => [k, o[k]]);
 }
 
+/** The job's members without those that are null: an optional field written as null is left out (docs/formats.md). */
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (o[k] !== null) Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 export function parseJobFile(json: unknown): JobFile {
-  const top = object(json, 'job');
+  const top = withoutNulls(object(json, 'job'));
   for (const k of Object.keys(top)) {
     if (!TOP.has(k)) throw new AssignorError('E_JOB', `unknown field ${JSON.stringify(k)} in job: expected ${[...TOP].join(', ')}`, k);
   }

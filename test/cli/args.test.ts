@@ -84,7 +84,7 @@ describe('readJsonInput', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"a":');
     const e = caught(() => readJsonInput(bad, '--job'));
-    expect([e.code, e.path]).toEqual(['E_JSON', bad]);
+    expect([e.code, e.path]).toEqual(['E_JSON', 'line 1, column 6']);
     expect(e.message).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON: `));
     const missing = caught(() => readJsonInput(join(dir, 'nope.json'), '--job'));
     expect([missing.code, missing.message]).toEqual(['E_INPUT', `cannot read ${join(dir, 'nope.json')}: ENOENT`]);

@@ -83,7 +83,7 @@ describe('options: house style for every command', () => {
 
   it('a boolean flag given a value, and a string option missing its value, are one-line errors', () => {
     expectUsageError(cli(['hash', '--partitions', '4', '--json=yes', '--key', 'a']), /option --json takes no value, got "yes"/);
-    expectUsageError(cli(['hash', '--key', 'a', '--partitions']), /option --partitions needs a value$/m);
+    expectUsageError(cli(['hash', '--key', 'a', '--partitions']), /option --partitions needs a value \(at --partitions\)$/m);
     expectUsageError(cli(['hash', '--partitions', '--json']), /option --partitions needs a value, got the option --json \(write --partitions=--json if that is the value\)/);
     expectUsageError(cli(['hash', '--partitions', '4', 'stray']), /unexpected argument "stray"/);
   });
@@ -246,7 +246,7 @@ describe('error lines stay one bounded line', () => {
     const deep = file('deep.json', `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
     expectUsageError(cli(['samza', 'plan', '--job', deep]), /job must be a JSON object, got \[{80}… \(array of 1 item\)/);
     const deepMapper = file('deep-mapper.json', `{"config":{},"mapper":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
-    expectUsageError(cli(['samza', 'plan', '--job', deepMapper]), /mapper must be "base" or "samza", got \[{80}… \(array of 1 item\)$/m);
+    expectUsageError(cli(['samza', 'plan', '--job', deepMapper]), /mapper must be "base" or "samza", got \[{80}… \(array of 1 item\) \(at mapper\)$/m);
   });
 });
 

@@ -287,7 +287,7 @@ describe('every long command draws the bar on a terminal, erases it, and keeps i
         // A bad delay is refused like any bad setting: one line, exit 2.
         const bad = await sh(`${node} channels plan --partitions 10 --width 3`, false, { ASSIGNOR_PROGRESS_DELAY_MS: '2s' });
         expect(bad.code).toBe(2);
-        expect(bad.text).toBe('assignor: ASSIGNOR_PROGRESS_DELAY_MS must be a whole number of milliseconds, got "2s"\n');
+        expect(bad.text).toBe('assignor: ASSIGNOR_PROGRESS_DELAY_MS must be a whole number of milliseconds, got "2s" (at ASSIGNOR_PROGRESS_DELAY_MS)\n');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -125,6 +125,6 @@ describe('a port that refuses connections', () => {
   it('a bad ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS is one line, exit 2', async () => {
     const r = await timedCli(['store', 'inspect', '--store', `kafka://127.0.0.1:${refusedPort}/t`], { ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS: 'soon' });
     expect(r.code).toBe(2);
-    expect(r.err).toBe('assignor: ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS must be a positive whole number of milliseconds, got "soon"\n');
+    expect(r.err).toBe('assignor: ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS must be a positive whole number of milliseconds, got "soon" (at ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS)\n');
   }, 60_000);
 });

@@ -42,11 +42,11 @@ describe('assignor group', () => {
     expect(out.assignment.m2.pay).toEqual([0, 1]);
   });
   it.each([
-    ['bad JSON', '{"topics": [', /^assignor: stdin is not valid JSON: .* \(at --input\)\n$/],
+    ['bad JSON', '{"topics": [', /^assignor: stdin is not valid JSON: .* \(at line 1, column 13\)\n$/],
     ['a duplicate member id', { topics: [], members: [{ id: 'a', topics: [] }, { id: 'a', topics: [] }] }, /^assignor: duplicate member id "a" \(at members\[1\]\.id\)\n$/],
     ['a partition count of 0', { topics: [{ name: 't', partitions: 0 }], members: [] }, /^assignor: a partition count must be an integer in \[1, 2147483647\], got 0 \(at topics\[0\]\.partitions\)\n$/],
     ['a partition count of 2^31', { topics: [{ name: 't', partitions: 2 ** 31 }], members: [] }, /^assignor: .* got 2147483648 \(at topics\[0\]\.partitions\)\n$/],
-    ['members not a list', { topics: [], members: 'm1' }, /^assignor: members must be a list, got "m1"\n$/],
+    ['members not a list', { topics: [], members: 'm1' }, /^assignor: members must be a list, got "m1" \(at members\)\n$/],
   ])('%s: exit 2 with one line', (_, input, line) => {
     const r = group([], input);
     expect(r.status).toBe(2);
@@ -69,9 +69,9 @@ describe('assignor group', () => {
     expect(group(['--protocol', 'consumer', '--explain']).stdout).toMatch(/^consumer protocol, strategy uniform: 8 partitions of 2 topics over 3 members\n[^]*topic orders: id [A-Za-z0-9_-]{22} \(derived from the name\)\n/);
   });
   it.each([
-    [['--protocol', 'kip-848'], /^assignor: --protocol must be one of classic, consumer, got "kip-848"\n$/],
-    [['--protocol', 'consumer', '--strategy', 'sticky'], /^assignor: --strategy \(--protocol consumer\) must be one of uniform, range, got "sticky"\n$/],
-    [['--strategy', 'uniform'], /^assignor: --strategy must be one of sticky, range, round-robin, got "uniform"\n$/],
+    [['--protocol', 'kip-848'], /^assignor: --protocol must be one of classic, consumer, got "kip-848" \(at --protocol\)\n$/],
+    [['--protocol', 'consumer', '--strategy', 'sticky'], /^assignor: --strategy must be one of uniform, range with --protocol consumer, got "sticky" \(at --strategy\)\n$/],
+    [['--strategy', 'uniform'], /^assignor: --strategy must be one of sticky, range, round-robin with --protocol classic, got "uniform" \(at --strategy\)\n$/],
   ])('%j: exit 2 with one line', (args, line) => {
     const r = group(args);
     expect([r.status, r.stdout]).toEqual([2, '']);

@@ -106,11 +106,11 @@ describe('assignor samza plan', () => {
     const cwd = mkdtempSync(join(dir, 'cwd-'));
     const r = spawnSync(process.execPath, [CLI, 'samza', 'plan', '--job', jobFile('empty-store.json', { 'kafka.PVE': 2 }), '--store', ''], { cwd, encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('assignor: --store needs a directory, got an empty string\n');
+    expect(r.stderr).toBe('assignor: --store needs a directory, got an empty string (at --store)\n');
     expect(readdirSync(cwd)).toEqual([]);
     const j = cli(['samza', 'plan', '--job', '']);
     expect(j.status).toBe(2);
-    expect(j.stderr).toBe('assignor: --job needs a file name, got an empty string\n');
+    expect(j.stderr).toBe('assignor: --job needs a file name, got an empty string (at --job)\n');
   });
 
   it.runIf(existsSync('/proc/self'))('a --store that cannot be created fails at once (Node\'s recursive mkdir loops forever under /proc)', () => {

@@ -141,8 +141,8 @@ describe('assignor standby', () => {
   it('bad input: the error line of the general way (JSON.parse, then normalizeCluster), also where the scanner reads the shape', () => {
     for (const [text, line] of [
       ['{"clients":[{"id":"a","active":["0_0","0_0"]}]}', 'assignor: task 0_0 is listed twice (at clients[0].active[1])'],
-      ['{"clients":[{"id":"a","capacity":0}]}', 'assignor: clients[0].capacity must be an integer in [1, 1048576] (stream threads), got 0'],
-      ['{"clients":[{"id":"a"}],"numStandbys":1,"numStandbys":-1}', 'assignor: numStandbys must be an integer >= 0, got -1'],
+      ['{"clients":[{"id":"a","capacity":0}]}', 'assignor: clients[0].capacity must be an integer in [1, 1048576] (stream threads), got 0 (at clients[0].capacity)'],
+      ['{"clients":[{"id":"a"}],"numStandbys":1,"numStandbys":-1}', 'assignor: numStandbys must be an integer >= 0, got -1 (at numStandbys)'],
     ] as const) {
       const f = join(dir, 'bad.json');
       writeFileSync(f, text);

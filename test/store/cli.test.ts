@@ -147,10 +147,10 @@ describe('samza plan --dry-run', () => {
 
   it('needs --store and cannot be combined with --repair', () => {
     const dir = tempDir();
-    expect(cli(['samza', 'plan', '--job', jobFile(dir, 4), '--dry-run']).stderr).toBe('assignor: --dry-run needs --store (without a store nothing is written anyway)\n');
+    expect(cli(['samza', 'plan', '--job', jobFile(dir, 4), '--dry-run']).stderr).toBe('assignor: --dry-run needs --store (without a store nothing is written anyway) (at --dry-run)\n');
     const r = plan(jobFile(dir, 4), path.join(dir, 's'), '--dry-run', '--repair');
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('assignor: --repair writes to the store, so it cannot be combined with --dry-run\n');
+    expect(r.stderr).toBe('assignor: --repair writes to the store, so it cannot be combined with --dry-run (at --repair)\n');
   });
 });
 
