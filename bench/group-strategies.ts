@@ -196,13 +196,13 @@ function jarConsumer(size: string, T: number, P: number, M: number, assignor: 'u
 }
 
 /** Every strategy and Kafka's CooperativeStickyAssignor on the sequence, at T topics x P partitions x M members. */
-export async function compareStrategies(T: number, P: number, M: number, options: { iterations?: number; javaRuns?: number } = {}): Promise<StrategyRow[]> {
+export async function compareStrategies(T: number, P: number, M: number, options: { iterations?: number; javaRuns?: number; cooperative?: boolean } = {}): Promise<StrategyRow[]> {
   const size = `${T * P >= 1e6 ? `${(T * P) / 1e6}M` : T * P} partitions x ${M} members`;
   console.log(`\nstrategies compared: ${size}`);
   const rows: StrategyRow[] = [];
   for (const strategy of ['sticky', 'range', 'round-robin'] as const) rows.push(...(await ours(size, T, P, M, strategy, options.iterations ?? 3)));
   for (const strategy of ['uniform', 'range'] as const) rows.push(...(await ours(size, T, P, M, strategy, options.iterations ?? 3, 'consumer')));
-  rows.push(...java(size, T, P, M, options.javaRuns ?? 4));
+  if (options.cooperative !== false) rows.push(...java(size, T, P, M, options.javaRuns ?? 4));
   for (const assignor of ['uniform', 'range'] as const) rows.push(...jarConsumer(size, T, P, M, assignor, options.javaRuns === undefined ? 1 : 0, options.javaRuns === undefined ? 3 : options.javaRuns - 1));
   return rows;
 }

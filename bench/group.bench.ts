@@ -16,7 +16,8 @@
 // and round-robin and Kafka's CooperativeStickyAssignor on one event sequence (first assignment,
 // a member leaves, 10% of topics double, a member joins) with time, partitions moved, keys moved
 // and spread, at 1M partitions x 1,000 members, and at 10M x 1,000 with BENCH_GROUP_10M=1 (Java's
-// cooperative sticky assignor needs minutes and ~10 GB there). The consumer protocol's uniform and
+// cooperative sticky assignor needs minutes and ~10 GB there; BENCH_GROUP_10M_COOPERATIVE=0 leaves it
+// out at 10M). The consumer protocol's uniform and
 // range (issue 29), assignor's and the 4.4.0 jar's, run the same sequence.
 //
 // Then Kafka's own grid (bench/group-consumer.ts, issue 29): the cells of jmh-benchmarks'
@@ -310,7 +311,7 @@ async function main(): Promise<void> {
 async function strategies(): Promise<void> {
   const gridOnly = process.env.BENCH_GROUP_GRID_ONLY === '1';
   const rows: StrategyRow[] = gridOnly ? [] : await compareStrategies(1000, 1000, 1000);
-  if (!gridOnly && process.env.BENCH_GROUP_10M === '1') rows.push(...(await compareStrategies(1000, 10000, 1000, { iterations: 1, javaRuns: 2 })));
+  if (!gridOnly && process.env.BENCH_GROUP_10M === '1') rows.push(...(await compareStrategies(1000, 10000, 1000, { iterations: 1, javaRuns: 2, cooperative: process.env.BENCH_GROUP_10M_COOPERATIVE !== '0' })));
   const grid = await consumerGrid();
   const file = 'bench/results/group.json';
   let summary: Record<string, unknown> = {};
