@@ -1,6 +1,8 @@
 // Strategies side by side on one event sequence (issue 24): assignor's sticky, range and
-// round-robin (assignGroup, the plain-object API) and Kafka's CooperativeStickyAssignor
-// (bench/java/GroupStrategiesTiming.java, one JVM). T topics x P partitions, M members
+// round-robin (assignGroup, the plain-object API), the consumer protocol's uniform and range
+// (issue 29), Kafka's CooperativeStickyAssignor (bench/java/GroupStrategiesTiming.java, one JVM)
+// and the 4.4.0 broker's UniformAssignor and RangeAssignor (bench/java/ConsumerAssignorTiming.java,
+// one JVM per assignor, the same topic ids as assignor's). T topics x P partitions, M members
 // subscribed to every topic, member ids consumer-00000 ...:
 //   1. first assignment; 2. the first member leaves; 3. every tenth topic doubles; 4. a member joins.
 // Each strategy's step starts from its own previous assignment, owned at the next generation.
@@ -15,6 +17,7 @@
 import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { assignGroup, type GroupSpec, type GroupStrategy } from '../src/group/index.js';
 import { Bench } from 'tinybench';
+import { consumerJava, JAVA_HEAP, median, parseJava, topicIdsText } from './group-consumer.js';
 import { fileURLToPath } from 'node:url';
 
 export interface StrategyRow {
@@ -128,18 +131,19 @@ async function p50(fn: () => unknown, iterations: number): Promise<number> {
   return (bench.tasks[0]!.result as { latency?: { p50?: number } } | undefined)?.latency?.p50 ?? NaN;
 }
 
-async function ours(size: string, T: number, P: number, M: number, strategy: GroupStrategy, iterations: number): Promise<StrategyRow[]> {
+async function ours(size: string, T: number, P: number, M: number, strategy: GroupStrategy, iterations: number, protocol: 'classic' | 'consumer' = 'classic'): Promise<StrategyRow[]> {
+  const label = protocol === 'consumer' ? `assignor ${strategy} (consumer)` : `assignor ${strategy}`;
   const rows: StrategyRow[] = [];
   let prev: Owners | null = null;
   for (const step of steps(M)) {
     const spec = specOf(step, T, P, prev);
     let result: ReturnType<typeof assignGroup> | undefined;
     const ms = await p50(() => {
-      result = assignGroup(spec, { strategy });
+      result = assignGroup(spec, { protocol, strategy });
     }, iterations);
     const next = ownersOf(result!, T, countsOf(T, P, step.grown));
-    rows.push({ size, step: step.name, strategy: `assignor ${strategy}`, ms, ...measure(prev, next, step.members) });
-    console.log(`  ${strategy} / ${step.name}: ${ms.toFixed(0)} ms, moved ${rows.at(-1)!.moved}, keys moved ${rows.at(-1)!.keysMoved}, spread ${rows.at(-1)!.spread}`);
+    rows.push({ size, step: step.name, strategy: label, ms, ...measure(prev, next, step.members) });
+    console.log(`  ${label} / ${step.name}: ${ms.toFixed(0)} ms, moved ${rows.at(-1)!.moved}, keys moved ${rows.at(-1)!.keysMoved}, spread ${rows.at(-1)!.spread}`);
     prev = next;
   }
   return rows;
@@ -169,13 +173,37 @@ function java(size: string, T: number, P: number, M: number, runs: number): Stra
   }
 }
 
+/** The 4.4.0 jar's UniformAssignor or RangeAssignor on the sequence (one JVM, `warmups` untimed calls per step). */
+function jarConsumer(size: string, T: number, P: number, M: number, assignor: 'uniform' | 'range', warmups: number, runs: number): StrategyRow[] {
+  const contender = assignor === 'uniform' ? "jar's UniformAssignor" : "jar's RangeAssignor";
+  try {
+    const ids = topicIdsText(Array.from({ length: T }, (_, t) => `events-${String(t).padStart(4, '0')}`));
+    const out = parseJava(runJava(consumerJava(), 'ConsumerAssignorTiming', ['sequence', assignor, String(T), String(P), String(M), String(warmups), String(runs)], ids, T * P > 2e6 ? '12g' : JAVA_HEAP).stdout);
+    const rows: StrategyRow[] = [];
+    let prev: Owners | null = null;
+    for (const step of steps(M)) {
+      const ms = out.ms.get(step.name)!;
+      const next: Owners = { counts: countsOf(T, P, step.grown), owner: out.owners.get(step.name)! };
+      rows.push({ size, step: step.name, strategy: contender, ms: ms.length > 1 ? median(ms.slice(1)) : ms[0]!, coldMs: ms[0]!, ...measure(prev, next, step.members) });
+      console.log(`  ${contender} / ${step.name}: ${rows.at(-1)!.ms.toFixed(0)} ms (cold ${ms[0]!.toFixed(0)}), moved ${rows.at(-1)!.moved}, keys moved ${rows.at(-1)!.keysMoved}, spread ${rows.at(-1)!.spread}`);
+      prev = next;
+    }
+    return rows;
+  } catch (e) {
+    const note = `Java step failed: ${(e as Error).message.split('\n')[0]}`;
+    return STEPS.map((step) => ({ size, step, strategy: contender, ms: NaN, moved: NaN, keysMoved: NaN, spread: NaN, note }));
+  }
+}
+
 /** Every strategy and Kafka's CooperativeStickyAssignor on the sequence, at T topics x P partitions x M members. */
-export async function compareStrategies(T: number, P: number, M: number, options: { iterations?: number; javaRuns?: number } = {}): Promise<StrategyRow[]> {
+export async function compareStrategies(T: number, P: number, M: number, options: { iterations?: number; javaRuns?: number; cooperative?: boolean } = {}): Promise<StrategyRow[]> {
   const size = `${T * P >= 1e6 ? `${(T * P) / 1e6}M` : T * P} partitions x ${M} members`;
   console.log(`\nstrategies compared: ${size}`);
   const rows: StrategyRow[] = [];
   for (const strategy of ['sticky', 'range', 'round-robin'] as const) rows.push(...(await ours(size, T, P, M, strategy, options.iterations ?? 3)));
-  rows.push(...java(size, T, P, M, options.javaRuns ?? 4));
+  for (const strategy of ['uniform', 'range'] as const) rows.push(...(await ours(size, T, P, M, strategy, options.iterations ?? 3, 'consumer')));
+  if (options.cooperative !== false) rows.push(...java(size, T, P, M, options.javaRuns ?? 4));
+  for (const assignor of ['uniform', 'range'] as const) rows.push(...jarConsumer(size, T, P, M, assignor, options.javaRuns === undefined ? 1 : 0, options.javaRuns === undefined ? 3 : options.javaRuns - 1));
   return rows;
 }
 

@@ -16,8 +16,15 @@
 // and round-robin and Kafka's CooperativeStickyAssignor on one event sequence (first assignment,
 // a member leaves, 10% of topics double, a member joins) with time, partitions moved, keys moved
 // and spread, at 1M partitions x 1,000 members, and at 10M x 1,000 with BENCH_GROUP_10M=1 (Java's
-// cooperative sticky assignor needs minutes and ~10 GB there). BENCH_GROUP_STRATEGIES_ONLY=1
-// runs only this part.
+// cooperative sticky assignor needs minutes and ~10 GB there; BENCH_GROUP_10M_COOPERATIVE=0 leaves it
+// out at 10M). The consumer protocol's uniform and
+// range (issue 29), assignor's and the 4.4.0 jar's, run the same sequence.
+//
+// Then Kafka's own grid (bench/group-consumer.ts, issue 29): the cells of jmh-benchmarks'
+// ServerSideAssignorBenchmark (1,000 and 10,000 members x 100,000 and 500,000 partitions,
+// homogeneous and heterogeneous, full and incremental) with assignor's uniform, range and sticky
+// and the jar's UniformAssignor and RangeAssignor: time, moves, spread, rack misses.
+// BENCH_GROUP_STRATEGIES_ONLY=1 runs only these two parts; BENCH_GROUP_GRID_ONLY=1 only the grid.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +36,7 @@ import { createStickyAssigner, type StickyAssignmentReport } from '../src/kafkaj
 import { planGroup, type PlanMember, type PlanTopic } from '../src/group/sticky/plan.js';
 import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/group/protocol.js';
 import { compareStrategies, strategyTable, type StrategyRow } from './group-strategies.js';
+import { consumerGrid, gridTable, JAVA_HEAP } from './group-consumer.js';
 
 const TOPICS = Number(process.env.BENCH_TOPICS ?? 1000);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 1000);
@@ -301,8 +309,10 @@ async function main(): Promise<void> {
 
 /** The strategies compared (issue 24), appended to bench/results/group.json as `strategies`. */
 async function strategies(): Promise<void> {
-  const rows: StrategyRow[] = await compareStrategies(1000, 1000, 1000);
-  if (process.env.BENCH_GROUP_10M === '1') rows.push(...(await compareStrategies(1000, 10000, 1000, { iterations: 1, javaRuns: 2 })));
+  const gridOnly = process.env.BENCH_GROUP_GRID_ONLY === '1';
+  const rows: StrategyRow[] = gridOnly ? [] : await compareStrategies(1000, 1000, 1000);
+  if (!gridOnly && process.env.BENCH_GROUP_10M === '1') rows.push(...(await compareStrategies(1000, 10000, 1000, { iterations: 1, javaRuns: 2, cooperative: process.env.BENCH_GROUP_10M_COOPERATIVE !== '0' })));
+  const grid = await consumerGrid();
   const file = 'bench/results/group.json';
   let summary: Record<string, unknown> = {};
   try {
@@ -311,8 +321,11 @@ async function strategies(): Promise<void> {
     // no earlier part in this run
   }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ ...summary, strategies: { machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg() }, rows } }, null, 2)}\n`);
-  console.log(`\n${strategyTable(rows)}`);
+  const machine = { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? '', loadavg: loadavg() };
+  const previous = summary.strategies as { rows?: StrategyRow[] } | undefined;
+  writeFileSync(file, `${JSON.stringify({ ...summary, strategies: gridOnly && previous !== undefined ? previous : { machine, rows }, consumerGrid: { machine, javaHeap: JAVA_HEAP, rows: grid } }, null, 2)}\n`);
+  if (rows.length > 0) console.log(`\n${strategyTable(rows)}`);
+  console.log(`\nKafka's grid (Java heap -Xmx${JAVA_HEAP}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})\n${gridTable(grid)}`);
 }
 
 (process.env.BENCH_GROUP_STRATEGIES_ONLY === '1' ? strategies() : main().then(strategies)).catch((e: unknown) => {
