@@ -8,7 +8,7 @@
 // (`assign()`: decode 1,000 subscriptions with their claims, plan, encode 1,000 assignments), the
 // planner alone (decoded input -> per-member partition lists), and the kernel alone. Moved
 // partitions are reported beside the times. Kafka's own CooperativeStickyAssignor (kafka-clients
-// 4.1.1 from Maven Central, bench/java/CooperativeStickyTiming.java, in a JVM of its own) runs on
+// 4.4.0 from Maven Central, bench/java/CooperativeStickyTiming.java, in a JVM of its own) runs on
 // the same three inputs: its cold first run and its JIT-warm median. If the Java step fails, its
 // rows say so. Writes bench/results/group.json and a markdown table.
 //
@@ -180,11 +180,11 @@ function javaRows(): Row[] {
     const lines = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { scenario: string; ms: number[]; moved: number; placed: number });
     return lines.map((l) => {
       const warm = l.ms.slice(1).sort((a, b) => a - b);
-      return { scenario: l.scenario, contender, engine: 'kafka-clients 4.1.1', coldMs: l.ms[0]!, p50ms: warm.length > 0 ? warm[Math.floor(warm.length / 2)]! : l.ms[0]!, cpuP50ms: NaN, moved: l.moved, placed: l.placed };
+      return { scenario: l.scenario, contender, engine: 'kafka-clients 4.4.0', coldMs: l.ms[0]!, p50ms: warm.length > 0 ? warm[Math.floor(warm.length / 2)]! : l.ms[0]!, cpuP50ms: NaN, moved: l.moved, placed: l.placed };
     });
   } catch (e) {
     const note = `Java step failed: ${(e as Error).message.split('\n')[0]}`;
-    return names.map((scenario) => ({ scenario, contender, engine: 'kafka-clients 4.1.1', p50ms: NaN, cpuP50ms: NaN, note }));
+    return names.map((scenario) => ({ scenario, contender, engine: 'kafka-clients 4.4.0', p50ms: NaN, cpuP50ms: NaN, note }));
   }
 }
 

@@ -1,4 +1,4 @@
-// kafka-streams' own ClientTagAwareStandbyTaskAssignor (4.1.1 from Maven Central, run by
+// kafka-streams' own ClientTagAwareStandbyTaskAssignor (4.4.0 from Maven Central, run by
 // test/standby/java/StandbyOracle.java) beside assignor's kafka mode on the same clusters, at
 // the sizes where Kafka's code finishes in minutes: Kafka's cold first run (a fresh JVM) and
 // its JIT-warm median, assignor's median, the ratio, and a check that the placements agree.

@@ -1,4 +1,4 @@
-// Kafka's RangeAssignor (kafka-clients 4.1), exactly, with its KIP-881 rack-aware form.
+// Kafka's RangeAssignor (kafka-clients 4.1 and 4.4), exactly, with its KIP-881 rack-aware form.
 //
 // Per topic: the subscribers in Kafka's member order (member-order.ts); each gets
 // floor(P / S) partitions and the first P % S one more, as consecutive ranges. Rack-aware

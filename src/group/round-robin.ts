@@ -1,4 +1,4 @@
-// Kafka's RoundRobinAssignor (kafka-clients 4.1), exactly: every partition of every subscribed
+// Kafka's RoundRobinAssignor (kafka-clients 4.1 and 4.4), exactly: every partition of every subscribed
 // topic, sorted by topic name (UTF-16 code units, Java's TreeSet) then partition, dealt in turn
 // over all members in Kafka's member order (member-order.ts). A member not subscribed to the
 // partition's topic is skipped, and the turn moves on past it. Not rack-aware.

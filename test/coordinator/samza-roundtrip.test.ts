@@ -23,7 +23,7 @@ const SOURCE = fileURLToPath(new URL('./java/SamzaCoordinatorStream.java', impor
 let cp: string;
 
 beforeAll(() => {
-  // samza-core's classpath has no Kafka client; kafka-clients 4.1.1 (and the slf4j-api it needs,
+  // samza-core's classpath has no Kafka client; kafka-clients 4.4.0 (and the slf4j-api it needs,
   // ahead of samza's older one) come from the Kafka project.
   const kafka = classpath('kafka')
     .split(':')

@@ -1,4 +1,4 @@
-// Kafka's own RangeAssignor and RoundRobinAssignor (kafka-clients 4.1.1 from Maven Central, run by
+// Kafka's own RangeAssignor and RoundRobinAssignor (kafka-clients 4.4.0 from Maven Central, run by
 // test/group/java/GroupOracle.java in one JVM) against assignGroup on 600 random groups, and on
 // hand-made groups that pin the rules down (co-partitioning with racks, racks on some members only,
 // static members first). A missing JVM or Maven makes these tests fail, never skip.
@@ -31,7 +31,7 @@ function ours(group: GroupSpec, strategy: GroupStrategy): Plain {
 
 const GROUPS = 600;
 
-describe('range and round-robin equal Kafka 4.1.1 (the jar, one JVM for every group)', () => {
+describe('range and round-robin equal Kafka 4.4.0 (the jar, one JVM for every group)', () => {
   it(`on ${GROUPS} random groups: 1-60 members, 1-12 topics, mixed subscriptions, odd ids, racks on a third`, () => {
     const r = random(0x5eed24);
     const groups = Array.from({ length: GROUPS }, () => randomGroup(r));

@@ -2,7 +2,7 @@
 // real jars from Maven Central), and compiling and running small Java harnesses against them.
 // Used by the oracle tests and benchmarks; everything here fails loudly, never skips.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +27,9 @@ export function classpath(project: JvmProject): string {
     // Maven's output goes to stderr: stdout belongs to the caller (broker.ts start prints KAFKA_BROKERS=... there,
     // and Maven's colour resets in front of it kept .ci/run from reading the address).
     execFileSync('mvn', ['-q', '-B', 'dependency:build-classpath', `-Dmdep.outputFile=${out}`], { cwd: dir, stdio: ['ignore', 2, 'inherit'] });
+    // Maven leaves the file as it is when the classpath did not change; mark it as checked, or every call would run Maven again.
+    const now = new Date();
+    utimesSync(out, now, now);
   }
   const cp = readFileSync(out, 'utf8').trim();
   if (cp === '') throw new Error(`Maven gave an empty classpath for ${dir}`);

@@ -1,5 +1,5 @@
 // Kafka mode = Kafka Streams' own ClientTagAwareStandbyTaskAssignor and
-// DefaultStandbyTaskAssignor (kafka-streams 4.1.1 from Maven Central, run by
+// DefaultStandbyTaskAssignor (kafka-streams 4.4.0 from Maven Central, run by
 // test/standby/java/StandbyOracle.java) on random clusters, placement for placement and in
 // Kafka's order, on every engine. The real jar is the oracle; the literal model
 // (kafka-literal.ts) stays as a fast, JVM-free check of the same claim.
@@ -38,7 +38,7 @@ function ours(spec: ClusterSpec, guard: boolean, engine: (typeof ENGINES)[number
   return { assignor: pl.assignor, exact: pl.orderExact, placements };
 }
 
-describe('kafka mode = kafka-streams 4.1.1 itself', () => {
+describe('kafka mode = kafka-streams 4.4.0 itself', () => {
   itJvm(`${COUNT} random clusters, one JVM, every placement in Kafka's order, on every engine`, () => {
     const input = clusters();
     const kafka = runKafkaOracle(input);

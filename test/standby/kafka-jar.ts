@@ -12,6 +12,8 @@ import type { ClusterSpec } from '../../src/standby/index.js';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const ORACLE_SOURCE = join(HERE, 'java', 'StandbyOracle.java');
 const ORACLE_CLASSES = join(HERE, '..', 'kafka', 'target', 'standby-oracle');
+/** Written by classpath('kafka'), anew whenever test/kafka/pom.xml changes. */
+const CLASSPATH_FILE = join(HERE, '..', 'kafka', 'target', 'classpath.txt');
 const MAIN = 'org.apache.kafka.streams.processor.internals.assignment.StandbyOracle';
 
 export interface OracleCluster {
@@ -77,10 +79,15 @@ export function parseResults(text: string, count: number): OracleResult[] {
   return results;
 }
 
-/** Compiles the harness when its class file is missing or older than the source, and returns the classpath to run it with. */
+/**
+ * Compiles the harness when its class file is missing or older than the source or the Kafka
+ * classpath (a new Kafka version in test/kafka/pom.xml), and returns the classpath to run it with.
+ */
 export function oracleClasspath(): string {
+  const cp = classpath('kafka');
   const cls = join(ORACLE_CLASSES, ...MAIN.split('.')) + '.class';
-  if (existsSync(cls) && statSync(cls).mtimeMs >= statSync(ORACLE_SOURCE).mtimeMs) return `${ORACLE_CLASSES}:${classpath('kafka')}`;
+  const built = existsSync(cls) ? statSync(cls).mtimeMs : -1;
+  if (built >= statSync(ORACLE_SOURCE).mtimeMs && built >= statSync(CLASSPATH_FILE).mtimeMs) return `${ORACLE_CLASSES}:${cp}`;
   return compileJava('kafka', [ORACLE_SOURCE], ORACLE_CLASSES);
 }
 
