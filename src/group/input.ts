@@ -142,12 +142,21 @@ function readTopic(v: unknown, path: string): GroupTopic {
   if (v.racks !== undefined && v.racks !== null) {
     const list = requireList(v.racks, 'racks', `${path}.racks`);
     if (list.length !== partitions) bad(`racks must have one entry per partition (${partitions}), got ${list.length}`, `${path}.racks`);
-    racks = list.map((r, p) => {
-      const replicas = requireList(r, 'the racks of a partition', `${path}.racks[${p}]`);
-      return [...new Set(replicas.map((x, i) => requireString(x, 'a rack', `${path}.racks[${p}][${i}]`)))];
-    });
+    // Partitions often share one list object (a replica layout repeats): each distinct one is read once.
+    const read = new Map<unknown, string[]>();
+    racks = list.map((r, p) => read.get(r) ?? (read.set(r, distinctRacks(r, `${path}.racks[${p}]`)), read.get(r)!));
   }
   return { name, partitions, racks, previous: previous === partitions ? 0 : previous, id: readTopicId(v.id, `${path}.id`) };
+}
+
+/** One partition's replica racks, checked, each rack once. */
+function distinctRacks(r: unknown, path: string): string[] {
+  const replicas = requireList(r, 'the racks of a partition', path);
+  const out: string[] = [];
+  for (let i = 0; i < replicas.length; i++) out.push(requireString(replicas[i], 'a rack', `${path}[${i}]`));
+  // A replica list is short: a scan finds repeats faster than a Set, which only long lists need.
+  if (out.length > 16) return [...new Set(out)];
+  return out.filter((rack, i) => out.indexOf(rack) === i);
 }
 
 function readTopicId(v: unknown, path: string): string | null {

@@ -4,12 +4,13 @@
 // types). Every call ends in a result or an AssignorError (0 crashes), within a time limit (0
 // hangs), and every result is checked against an oracle written here, apart from src/: a valid
 // assignment, the report recomputed from the claims, and for range (without racks) and round-robin
-// Kafka's exact deal.
+// Kafka's exact deal. The consumer protocol (KIP-848) runs too: its range is the same deal whatever
+// the racks, and uniform with one subscription for all keeps every member within one partition.
 //
 //   default: 150 cases;  ASSIGNOR_LONG=1: 10,000 cases;  ASSIGNOR_FUZZ_SEED=<n> replays a run
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { assignGroup, type GroupAssignment, type GroupStrategy } from '../../src/group/index.js';
+import { assignGroup, type AssignGroupOptions, type GroupAssignment } from '../../src/group/index.js';
 import { random, randomGroup } from './random-groups.js';
 
 const LONG = Boolean(Number(process.env.ASSIGNOR_LONG ?? 0));
@@ -17,7 +18,14 @@ const CASES = LONG ? 10_000 : 150;
 const SEED = process.env.ASSIGNOR_FUZZ_SEED !== undefined ? Number(process.env.ASSIGNOR_FUZZ_SEED) : 34_2026;
 /** A case slower than this is a hang (the groups are at most a few thousand partitions). */
 const HANG_MS = 5000;
-const STRATEGIES: GroupStrategy[] = ['sticky', 'range', 'round-robin'];
+const STRATEGIES: AssignGroupOptions[] = [
+  { strategy: 'sticky' },
+  { strategy: 'range' },
+  { strategy: 'round-robin' },
+  { protocol: 'consumer', strategy: 'uniform' },
+  { protocol: 'consumer', strategy: 'range' },
+];
+const TOPIC_IDS = ['AAAAAAAAAAAAAAAAAAAAAg', '_____________________w', 'gAAAAAAAAAAAAAAAAAAAAA', 'AAAAAAAAAAAAAAAAAAAAAA', 'short', 'AAAAAAAAAAAAAAAAAAAAAB', null, 7];
 
 type R = (n: number) => number;
 type Json = Record<string, unknown>;
@@ -54,7 +62,11 @@ const BENDS: ((g: { topics: Json[]; members: Json[] }, r: R) => void)[] = [
     m[['id', 'topics', 'rack', 'instanceId', 'owned', 'generation'][r(6)]!] = ODD[r(ODD.length)];
   },
   (g, r) => {
-    g.topics[r(g.topics.length)]![['name', 'partitions', 'racks', 'previousPartitions'][r(4)]!] = ODD[r(ODD.length)];
+    g.topics[r(g.topics.length)]![['name', 'partitions', 'racks', 'previousPartitions', 'id'][r(5)]!] = ODD[r(ODD.length)];
+  },
+  (g, r) => {
+    // Kafka topic ids: valid ones (high bit set or not), reserved, malformed, one id on two topics.
+    for (const t of g.topics) if (r(2) === 0) t.id = TOPIC_IDS[r(TOPIC_IDS.length)];
   },
 ];
 
@@ -168,7 +180,9 @@ function ownersOf(result: GroupAssignment): Map<string, string[]> {
 }
 
 /** Checks one success; returns which exact deal it was compared with, if any. */
-function checkSuccess(spec: { topics: Json[]; members: Json[] }, strategy: GroupStrategy, result: GroupAssignment): 'range' | 'round-robin' | null {
+function checkSuccess(spec: { topics: Json[]; members: Json[] }, options: AssignGroupOptions, result: GroupAssignment): 'range' | 'round-robin' | null {
+  const strategy = options.strategy!;
+  const consumer = options.protocol === 'consumer';
   const topics = assignedTopics(spec);
   const owners = ownersOf(result);
   const ids = new Map(spec.members.map((m) => [m.id as string, m]));
@@ -191,7 +205,9 @@ function checkSuccess(spec: { topics: Json[]; members: Json[] }, strategy: Group
   const r = result.report;
   expect([r.partitions, r.kept, r.placed, r.moved, r.conflicts, r.ignoredClaims]).toEqual([total, kept, placed, total - kept - placed, conflicts, ignored]);
   const noRacks = spec.members.every((m) => m.rack === undefined || m.rack === null || m.rack === '');
-  const exact = strategy === 'round-robin' ? roundRobinOracle(spec, topics) : strategy === 'range' && noRacks ? rangeOracle(spec, topics) : null;
+  const names = (m: Json) => JSON.stringify([...new Set(m.topics as string[])].sort(byUnits));
+  if (strategy === 'uniform' && spec.members.every((m) => names(m) === names(spec.members[0]!))) expect(r.balance.spread).toBeLessThanOrEqual(1);
+  const exact = strategy === 'round-robin' ? roundRobinOracle(spec, topics) : strategy === 'range' && (noRacks || consumer) ? rangeOracle(spec, topics) : null;
   if (exact === null) return null;
   for (const [name, o] of exact) expect(owners.get(name) ?? [], `${strategy} ${name}`).toEqual(o);
   return strategy === 'range' ? 'range' : 'round-robin';
@@ -204,12 +220,13 @@ describe(`group fuzz (${CASES} cases, seed ${SEED}${LONG ? ', long mode' : ''})`
     const refusals = new Map<string, number>();
     for (let i = 0; i < CASES; i++) {
       const { spec } = caseOf(r);
-      const strategy = STRATEGIES[r(3)]!;
+      const options = STRATEGIES[r(STRATEGIES.length)]!;
+      const strategy = `${options.protocol ?? 'classic'} ${options.strategy}`;
       const maxPartitions = r(4) === 0 ? 1 + r(400) : undefined;
       const t0 = performance.now();
       let result: GroupAssignment | undefined;
       try {
-        result = assignGroup(spec, { strategy, ...(maxPartitions !== undefined ? { maxPartitions } : {}) });
+        result = assignGroup(spec, { ...options, ...(maxPartitions !== undefined ? { maxPartitions } : {}) });
       } catch (e) {
         if (!(e instanceof AssignorError)) {
           counts.crashes++;
@@ -225,7 +242,7 @@ describe(`group fuzz (${CASES} cases, seed ${SEED}${LONG ? ', long mode' : ''})`
       counts.cases++;
       if (result === undefined) continue;
       counts.successes++;
-      const exact = checkSuccess(spec, strategy, result);
+      const exact = checkSuccess(spec, options, result);
       if (exact === 'range') counts.range++;
       if (exact === 'round-robin') counts.roundRobin++;
     }
