@@ -47,7 +47,7 @@ interface CommandSpec {
   base: Arg[];
 }
 type Arg = string | { file: FileKind } | { store: true };
-type FileKind = 'job' | 'cluster' | 'plan' | 'handPlan';
+type FileKind = 'job' | 'cluster' | 'plan' | 'handPlan' | 'group';
 
 
 function optionsIn(help: string): string[] {
@@ -64,6 +64,7 @@ const BASES = new Map<string, Arg[]>([
   ['channels expand', [{ file: 'plan' }, '--partitions', '16']],
   ['channels rewidth', [{ file: 'plan' }, '--width', '4']],
   ['standby', ['--input', { file: 'cluster' }]],
+  ['group', ['--input', { file: 'group' }, '--protocol', 'consumer']],
   ['store inspect', ['--store', { store: true }]],
   ['store compact', ['--store', { store: true }]],
   ['store export', ['--store', { store: true }]],
@@ -101,7 +102,7 @@ const WORDS = [
   '-', '--', '-x', '-abc', '--json', '-h', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', LONG,
   '\ufeff', '\ufeff12', '\ud800', 'a\r', 'a\nb', '🙂', 'ß', 'null', 'true', '[]', '{}', 'wasm', 'WASM', 'reference',
   'wasm-simd', 'wasm-scalar', 'bogus', 'base', 'samza', 'flink', 'contiguous', 'round-robin', 'json', 'table', 'spl', 'kafka',
-  'balanced', 'utf8', 'hex', 'base64', 'int32', 'int64', 'zz', '0g', 'orders', '/nonexistent/file.json', '.', '/dev/null',
+  'balanced', 'utf8', 'hex', 'base64', 'int32', 'int64', 'zz', '0g', 'orders', 'classic', 'consumer', 'uniform', 'sticky', '/nonexistent/file.json', '.', '/dev/null',
 ];
 /** Argument text: no NUL (a process argument cannot hold one). */
 const argText = fc.oneof(
@@ -119,6 +120,7 @@ const DOCS: Record<FileKind, unknown> = {
   cluster: JSON.parse(readFileSync(join(ROOT, 'examples/cluster.json'), 'utf8')),
   plan: PLAN,
   handPlan: { channels: [[0, 1], [2, 3], [4, 5], [6, 7]] },
+  group: JSON.parse(readFileSync(join(ROOT, 'examples/group.json'), 'utf8')),
 };
 
 // Values JSON.stringify cannot write (1e309, deep nesting) go in as marker strings, replaced in the text.
@@ -229,7 +231,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('option' as const), at: fc.nat(), name: fc.nat(), text: argText, inline: fc.boolean() }),
   fc.record({ op: fc.constant('option' as const), at: fc.nat(), name: fc.nat(), text: argText, inline: fc.boolean() }),
   fc.record({ op: fc.constant('bogus' as const), at: fc.nat(), text: fc.constantFrom('-p', '--bogus', '-', '--', '-V', '--version', '--help=1', '--json=x', 'extra', '--__proto__', '--constructor') }),
-  fc.record({ op: fc.constant('file' as const), at: fc.nat(), kind: fc.constantFrom<FileKind>('job', 'cluster', 'plan', 'handPlan') }),
+  fc.record({ op: fc.constant('file' as const), at: fc.nat(), kind: fc.constantFrom<FileKind>('job', 'cluster', 'plan', 'handPlan', 'group') }),
   fc.record({ op: fc.constant('store' as const), at: fc.nat() }),
 );
 
@@ -319,6 +321,7 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
       cluster: content,
       plan: content,
       handPlan: content,
+      group: content,
       stdin,
       dashFile: fc.boolean(),
       store: storeContent,
@@ -338,7 +341,7 @@ function caseArbitrary(specs: CommandSpec[], withStdin: boolean): fc.Arbitrary<C
       return {
         command: r.spec.path,
         args,
-        files: new Map<FileKind, Content>([['job', r.job], ['cluster', r.cluster], ['plan', r.plan], ['handPlan', r.handPlan]]),
+        files: new Map<FileKind, Content>([['job', r.job], ['cluster', r.cluster], ['plan', r.plan], ['handPlan', r.handPlan], ['group', r.group]]),
         store: r.store,
         stdin: stdinBytes,
       };
@@ -573,6 +576,7 @@ describe('fuzzing every command', () => {
       ['cluster', (f) => ['standby', '--input', f]],
       ['handPlan', (f) => ['channels', 'validate', f, '--partitions', '8']],
       ['plan', (f) => ['channels', 'expand', f, '--partitions', '16']],
+      ['group', (f) => ['group', '--input', f, '--protocol', 'consumer']],
     ];
     const root = mkdtempSync(join(tmpdir(), 'assignor-fuzz-sweep-'));
     const worker = new Worker();
