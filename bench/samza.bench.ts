@@ -24,10 +24,11 @@ import { summarize } from '../src/samza/summary.js';
 import { jobModelJsonChunks } from '../src/samza/job-model.js';
 import { previousRowsOfGrouping } from '../src/samza/previous.js';
 import { taskSsps, type Grouping } from '../src/samza/grouping.js';
-import { compareJava, ssp, type SSP } from '../src/samza/model.js';
+import { ssp, type SSP } from '../src/samza/model.js';
 import { foldPartitions } from '../src/expansion/index.js';
 import { getKernels, type EngineChoice, type SamzaProxyInput } from '../src/engine/kernels.js';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
+import { byCodeUnits } from '../src/basics.js';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const BASE = Number(process.env.BENCH_BASE ?? 5000);
@@ -190,7 +191,7 @@ function timeKernel(label: string, f: () => unknown): void {
   for (const engine of ['wasm', 'reference'] as const) timeKernel(`fold kernel (${engine}), A`, () => foldPartitions(streamIdx, partitions, bases, { engine }));
   // C's samza kernel input: previous `Partition q` -> partition q of every stream; rows in SSP order, raw task `Partition p`.
   const prev = previousRowsOfGrouping(calculateJobModel(jobAt(BASE), emptyPrevious(), { mapper: 'samza' }).grouping);
-  const taskNames = Array.from({ length: 2 * BASE }, (_, p) => `Partition ${p}`).sort(compareJava);
+  const taskNames = Array.from({ length: 2 * BASE }, (_, p) => `Partition ${p}`).sort(byCodeUnits);
   const rank = new Map(taskNames.map((t, i) => [t, i] as [string, number]));
   const rowTask = Int32Array.from(partitions, (p) => rank.get(`Partition ${p}`)!);
   const offset = Int32Array.from({ length: STREAMS + 1 }, (_, s) => s * 2 * BASE);

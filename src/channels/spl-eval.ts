@@ -7,6 +7,7 @@
 // boolean, arithmetic needs int32), and any int32 overflow, division by zero or
 // subscript out of range fails the evaluation, as it would fail in SPL.
 import { AssignorError } from '../errors.js';
+import { INT32_MAX } from '../basics.js';
 
 export interface SplEnv {
   channel: number;
@@ -24,7 +25,6 @@ interface Node {
 }
 
 const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 /** Compiles one SPL expression of int32 type. Throws E_SPL_CHECK when it is not valid in the subset. */
 export function compileSpl(text: string): (env: SplEnv) => number {

@@ -5,13 +5,14 @@
 import { createReadStream, fstatSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { AssignorError } from '../errors.js';
-import { partitionsForPacked, MAX_PARTITIONS } from '../hashing/partitioner.js';
+import { partitionsForPacked } from '../hashing/partitioner.js';
 import { encodeJavaUtf8Into } from '../hashing/java-utf8.js';
 import { decodeKey, KEY_ENCODINGS, type KeyEncoding } from '../hashing/key-encoding.js';
 import type { EngineChoice } from '../engine/kernels.js';
 import { choiceOption, engineOption, intOption, parse } from './args.js';
 import { Output } from './output.js';
 import { startProgress, type Progress } from './progress.js';
+import { INT32_MAX } from '../basics.js';
 
 const HELP = `usage: assignor hash --partitions N [--key K ...] [options]  (keys from stdin when no --key)
 
@@ -49,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const n = intOption(values.partitions, '--partitions', 1, MAX_PARTITIONS);
+  const n = intOption(values.partitions, '--partitions', 1, INT32_MAX);
   const encoding = choiceOption<KeyEncoding>(values['key-encoding'], '--key-encoding', KEY_ENCODINGS, 'utf8');
   const engine = engineOption(values.engine);
   const out = new Output(process.stdout);

@@ -2,7 +2,7 @@
 //   plan: job.json (+ optional coordinator store dir) -> JobModel JSON on stdout, summary on stderr.
 //   expansion: the key-movement analysis of going from B to C partitions with the task set fixed at B.
 import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
-import { analyzeExpansion, reassignWithKeyMovement, MAX_COUNT } from '../expansion/index.js';
+import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
 import { getKernels } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
@@ -15,6 +15,7 @@ import { choiceOption, docPath, engineOption, intOption, missingSubcommand, pars
 import { Output } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 import { isKafkaLocation } from '../store/kafka-location.js';
+import { INT32_MAX } from '../basics.js';
 
 const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
@@ -176,8 +177,8 @@ function expansion(argv: string[]): number {
     process.stdout.write(`${HELP}\n`);
     return EXIT_OK;
   }
-  const from = intOption(values.from, '--from', 1, MAX_COUNT);
-  const to = intOption(values.to, '--to', 1, MAX_COUNT);
+  const from = intOption(values.from, '--from', 1, INT32_MAX);
+  const to = intOption(values.to, '--to', 1, INT32_MAX);
   const a = analyzeExpansion(from, to);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(a)}\n`);

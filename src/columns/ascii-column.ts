@@ -4,6 +4,7 @@
 // makes its task names so. (No Node imports: the planner runs in browsers too; a Node Buffer is
 // used for its faster decoding when the bytes are one.)
 import { plainJsonUnit, type Texts } from './texts.js';
+import { INT32_MAX } from '../basics.js';
 
 const ascii = new TextDecoder();
 
@@ -17,7 +18,6 @@ function latin1(bytes: Uint8Array, a: number, b: number): string {
   return typeof Buffer === 'function' && Buffer.isBuffer(bytes) ? bytes.toString('latin1', a, b) : ascii.decode(bytes.subarray(a, b));
 }
 
-const INT_MAX = 2147483647;
 
 /** Short strings repeated on every row (container ids, task modes) are shared while few, as the decoder shares them. */
 const SHARED_MAX = 256;
@@ -78,7 +78,7 @@ export class AsciiColumn implements Texts {
       if (c < 0 || c > 9) return -1;
       v = v * 10 + c;
     }
-    return v <= INT_MAX ? v : -1;
+    return v <= INT32_MAX ? v : -1;
   }
 
   plainJsonAt(i: number, from: number, to: number): boolean {

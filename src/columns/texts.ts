@@ -1,3 +1,4 @@
+import { INT32_MAX } from '../basics.js';
 // A read-only column of strings that may still be bytes: the one string-column type that samza and
 // store share (with StringIndex, the row index over one). A million-row store column (task names,
 // per-task values, SSP task lists) read as JS strings costs a million objects that the garbage
@@ -33,7 +34,6 @@ export interface Texts {
 /** Whether UTF-16 code unit c may stand in a JSON string unescaped (see plainJsonAt). */
 export const plainJsonUnit = (c: number): boolean => c >= 0x20 && c !== 34 && c !== 92;
 
-const INT_MAX = 2147483647;
 
 /** Texts over an array of strings. */
 export class ArrayTexts implements Texts {
@@ -103,7 +103,7 @@ export function plainIntOf(s: string): number {
     if (c < 0 || c > 9) return -1;
     v = v * 10 + c;
   }
-  return v <= INT_MAX ? v : -1;
+  return v <= INT32_MAX ? v : -1;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { INT32_MAX } from '../basics.js';
 // The SSP key of a set-task-partition-assignment message, built and parsed here only. Samza (2022+)
 // writes it with Jackson from a HashMap, whose iteration order puts the fields as system, partition,
 // stream, keyBucket: {"system":S,"partition":P,"stream":T,"keyBucket":B}.
@@ -15,7 +16,6 @@ export function canonicalSspKey(system: string, stream: string, partition: numbe
 
 // JSON strings cannot hold an unescaped quote, so this matches the canonical form exactly.
 const CANONICAL = /^\{"system":("(?:[^"\\]|\\.)*"),"partition":(\d+),"stream":("(?:[^"\\]|\\.)*"),"keyBucket":(-?\d+)\}$/;
-const INT_MAX = 2147483647;
 
 function jsonString(quoted: string): string | undefined {
   if (!quoted.includes('\\')) return quoted.slice(1, -1);
@@ -35,7 +35,7 @@ export function parseCanonical(key: string): { system: string; stream: string; p
   if (m === null) return undefined;
   const partition = Number(m[2]);
   const bucket = Number(m[4]);
-  if (partition > INT_MAX || bucket < -1 || bucket > INT_MAX) return undefined;
+  if (partition > INT32_MAX || bucket < -1 || bucket > INT32_MAX) return undefined;
   const system = jsonString(m[1]!);
   const stream = jsonString(m[3]!);
   // Names with lone surrogates are not canonical: the store's columns keep names as UTF-8.

@@ -11,8 +11,8 @@
 //    keys, so a share of exactly 1 - g/B of all keys changes slot.
 import { AssignorError, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
+import { INT32_MAX } from '../basics.js';
 
-export const MAX_COUNT = 2147483647;
 
 export function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
@@ -37,14 +37,14 @@ export interface ExpansionAnalysis {
 }
 
 export function analyzeExpansion(base: number, target: number): ExpansionAnalysis {
-  requireInt(base, 1, MAX_COUNT, 'base partition count', 'base');
-  requireInt(target, 1, MAX_COUNT, 'new partition count', 'target');
+  requireInt(base, 1, INT32_MAX, 'base partition count', 'base');
+  requireInt(target, 1, INT32_MAX, 'new partition count', 'target');
   const g = gcd(base, target);
   const keepsEveryKey = g === base;
   const numerator = (base - g) / g;
   const denominator = base / g;
   const below = Math.floor(target / base) * base;
-  const nearestSafe = keepsEveryKey ? [target] : [below, below + base].filter((c) => c >= base && c <= MAX_COUNT);
+  const nearestSafe = keepsEveryKey ? [target] : [below, below + base].filter((c) => c >= base && c <= INT32_MAX);
   const pct = (100 * numerator) / denominator;
   const summary = keepsEveryKey
     ? `${base} -> ${target}: ${target} is a multiple of ${base}, so partition p joins the slot of p mod ${base} and every key stays with its slot`
@@ -74,7 +74,7 @@ export function foldPartitions(streams: Int32Array, partitions: Int32Array, base
   if (streams.length !== partitions.length) {
     throw new AssignorError('E_FOLD_INPUT', `streams has ${streams.length} entries but partitions has ${partitions.length}`, 'streams');
   }
-  for (let s = 0; s < bases.length; s++) requireInt(bases[s], 1, MAX_COUNT, 'base partition count', `bases[${s}]`);
+  for (let s = 0; s < bases.length; s++) requireInt(bases[s], 1, INT32_MAX, 'base partition count', `bases[${s}]`);
   const r = getKernels(options).foldPartitions(streams, partitions, bases);
   if (r instanceof Int32Array) return r;
   const i = r.bad;

@@ -3,6 +3,7 @@
 // no client library.
 import { AssignorError, describe, requireInt } from '../errors.js';
 import { topicIdProblem } from './topic-id.js';
+import { byCodeUnits, INT32_MAX } from '../basics.js';
 
 /** A topic as the metadata reports it. */
 export interface GroupTopicSpec {
@@ -80,7 +81,6 @@ export interface Group {
   missing: string[];
 }
 
-const MAX_PARTITIONS = 2147483647;
 
 /**
  * The most partitions a group's subscribed topics may hold unless the caller raises it
@@ -92,7 +92,6 @@ const MAX_PARTITIONS = 2147483647;
  */
 export const GROUP_MAX_PARTITIONS = 50_000_000;
 
-export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -127,7 +126,7 @@ function noUnknownFields(o: Record<string, unknown>, known: Set<string>, path: s
 /** previousPartitions: none (absent or null), else a count in [1, partitions]: Kafka cannot remove partitions. */
 function optionalCount(v: unknown, partitions: number, path: string): number {
   if (v === undefined || v === null) return 0;
-  const previous = requireInt(v, 1, MAX_PARTITIONS, 'a previous partition count', path);
+  const previous = requireInt(v, 1, INT32_MAX, 'a previous partition count', path);
   if (previous > partitions) throw new AssignorError('E_RANGE', `a previous partition count must be at most the partition count ${partitions} (Kafka cannot remove partitions), got ${previous}`, path);
   return previous;
 }
@@ -136,7 +135,7 @@ function readTopic(v: unknown, path: string): GroupTopic {
   if (!isRecord(v)) bad(`a topic must be an object { name, partitions, racks? }, got ${describe(v)}`, path);
   noUnknownFields(v, TOPIC_FIELDS, path);
   const name = requireString(v.name, 'a topic name', `${path}.name`);
-  const partitions = requireInt(v.partitions, 1, MAX_PARTITIONS, 'a partition count', `${path}.partitions`);
+  const partitions = requireInt(v.partitions, 1, INT32_MAX, 'a partition count', `${path}.partitions`);
   const previous = optionalCount(v.previousPartitions, partitions, `${path}.previousPartitions`);
   let racks: string[][] | null = null;
   if (v.racks !== undefined && v.racks !== null) {
@@ -178,7 +177,7 @@ function appendAscending(list: readonly unknown[], at: number): number {
   let last = -1;
   for (let i = 0; i < list.length; i++) {
     const p = list[i];
-    if (typeof p !== 'number' || !Number.isInteger(p) || p <= last || p > MAX_PARTITIONS) return -1;
+    if (typeof p !== 'number' || !Number.isInteger(p) || p <= last || p > INT32_MAX) return -1;
     scratch[at++] = p;
     last = p;
   }
@@ -195,7 +194,7 @@ function growScratch(size: number): void {
 
 /** A list that is not ascending and distinct, checked and normalized, appended at `at`; returns the new end. */
 function appendNormalized(list: unknown, at: number, path: string): number {
-  const parts = requireList(list, 'owned partitions', path).map((p, i) => requireInt(p, 0, MAX_PARTITIONS, 'an owned partition', `${path}[${i}]`));
+  const parts = requireList(list, 'owned partitions', path).map((p, i) => requireInt(p, 0, INT32_MAX, 'an owned partition', `${path}[${i}]`));
   const sorted = [...new Set(parts)].sort((a, b) => a - b);
   if (at + sorted.length > scratch.length) growScratch(at + sorted.length);
   for (let i = 0; i < sorted.length; i++) scratch[at++] = sorted[i]!;
@@ -272,7 +271,7 @@ function readMember(v: unknown, path: string, last: string[] | null): GroupMembe
   const instanceId = optionalString(v.instanceId, 'an instance id', `${path}.instanceId`);
   // Kafka's JoinGroupRequest.validateGroupInstanceId refuses an empty id.
   if (instanceId === '') bad("Group instance id is illegal, it can't be empty", `${path}.instanceId`);
-  const generation = v.generation === undefined || v.generation === null ? 0 : requireInt(v.generation, 0, MAX_PARTITIONS, 'a generation', `${path}.generation`);
+  const generation = v.generation === undefined || v.generation === null ? 0 : requireInt(v.generation, 0, INT32_MAX, 'a generation', `${path}.generation`);
   return { id, instanceId, rack: rack === '' ? null : rack, topics, owned: OwnedPartitions.read(v.owned, `${path}.owned`), generation };
 }
 

@@ -1,11 +1,8 @@
 // The order Kafka's consumer assignors put members in (AbstractPartitionAssignor.MemberInfo):
 // static members (with a group.instance.id) first, by instance id; then the others by member id.
 // Both compared as Java's String.compareTo does, by UTF-16 code units, which is what `<` does.
+import { byCodeUnits as compare } from '../basics.js';
 import type { GroupMember } from './input.js';
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Kafka's MemberInfo.compareTo. */
 export function compareMembers(a: GroupMember, b: GroupMember): number {

@@ -12,8 +12,8 @@ import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
 import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfEncoded, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
+import { INT32_MAX } from '../basics.js';
 
-export const MAX_PARTITIONS = 2147483647;
 /** The partition reported for a null key. */
 export const NO_PARTITION = -1;
 const INT64_MIN = -(1n << 63n);
@@ -267,7 +267,7 @@ export function partitionsForPacked(bytes: Uint8Array, offsets: Int32Array, numP
 export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPartitions: number, options?: EngineOptions): Int32Array {
   const n = partitionCount(numPartitions);
   if (!(bytes instanceof Uint8Array)) throw new AssignorError('E_KEY_TYPE', 'bytes must be a Uint8Array', 'bytes');
-  requireInt(keyLength, 1, MAX_PARTITIONS, 'keyLength', 'keyLength');
+  requireInt(keyLength, 1, INT32_MAX, 'keyLength', 'keyLength');
   if (bytes.length % keyLength !== 0) {
     throw new AssignorError('E_PACKED', `bytes.length ${bytes.length} is not a multiple of keyLength ${keyLength}`, 'bytes');
   }

@@ -6,6 +6,7 @@
 import { AssignorError, requireInt } from '../errors.js';
 import { encodeJavaUtf8Into } from './java-utf8.js';
 import { STRING_POLICY } from './string-path.js';
+import { INT32_MAX } from '../basics.js';
 
 const ENCODE_WELL_FORMED = STRING_POLICY.encodeWellFormed;
 
@@ -13,7 +14,6 @@ const ENCODE_WELL_FORMED = STRING_POLICY.encodeWellFormed;
 export const MURMUR2_SEED = 0x9747b28c | 0;
 const SEED = MURMUR2_SEED;
 const M = 0x5bd1e995;
-const INT32_MAX = 2147483647;
 
 /**
  * How a string becomes bytes: `java` as Java's `String.getBytes(UTF_8)` (Kafka's

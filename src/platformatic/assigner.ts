@@ -27,6 +27,7 @@ import type { ClusterMetadata, ExtendedGroupProtocolSubscription, GroupAssignmen
 import { AssignorError, describe } from '../errors.js';
 import { ClaimArena, decodeAssignment, decodeAssignmentNote, decodeClaims, encodeClaims, planGroup, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
 import { checkOptions, type Config, type StickyAssignerOptions, type StickyAssignmentReport } from './options.js';
+import { byCodeUnits } from '../basics.js';
 
 /** The parts of a @platformatic/kafka Consumer the assigner reads. */
 export interface ConsumerLike {
@@ -117,7 +118,6 @@ interface Note {
   counts: Map<string, number>;
 }
 
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The subscription as @platformatic/kafka writes it: distinct topics, sorted by code units. */
 export function subscriptionTopics(topics: readonly string[]): string[] {

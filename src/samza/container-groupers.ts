@@ -4,9 +4,9 @@
 // sorted by name here, as Samza sorts them; results map task -> container id.
 import { AssignorError } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
-import { compareJava } from './model.js';
 import { javaHashMapKeyOrder } from './java-order.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
+import { byCodeUnits } from '../basics.js';
 
 export const ANY_HOST = 'ANY_HOST';
 
@@ -35,7 +35,7 @@ function byName(tasks: readonly string[]): Int32Array {
     for (let i = 0; i < identity.length; i++) identity[i] = i;
     return identity;
   }
-  const order = Int32Array.from(Array.from(tasks.keys()).sort((a, b) => compareJava(tasks[a]!, tasks[b]!)));
+  const order = Int32Array.from(Array.from(tasks.keys()).sort((a, b) => byCodeUnits(tasks[a]!, tasks[b]!)));
   for (let k = 1; k < order.length; k++) {
     if (tasks[order[k]!] === tasks[order[k - 1]!]) {
       throw new AssignorError('E_SAMZA_DUPLICATE_TASK', `task ${JSON.stringify(tasks[order[k]!])} is given twice`, `tasks[${Math.max(order[k]!, order[k - 1]!)}]`);
@@ -106,7 +106,7 @@ export function balanceByContainerCount(tasks: readonly string[], n: number, pre
   for (let i = 0; i < k; i++) {
     const l = byContainer.get(String(i));
     if (l === undefined) return plain(`Task mapping is missing container: ${i}`);
-    old.push(l.sort(compareJava));
+    old.push(l.sort(byCodeUnits));
   }
   if (k === 1 || n === 1) return plain(k === 1 ? 'previous layout had one container' : 'one container');
   const containerOf = new Int32Array(tasks.length);
@@ -135,7 +135,7 @@ export function groupByContainerIds(tasks: readonly string[], ids: readonly stri
   }
   if (ids.length === 0) throw new SamzaError('E_SAMZA_CONTAINERS', 'IllegalArgumentException', MSG.atLeastOneContainer);
   if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.emptyGroup(ids));
-  const used = ids.length > tasks.length ? [...ids].sort(compareJava).slice(0, tasks.length) : [...ids];
+  const used = ids.length > tasks.length ? [...ids].sort(byCodeUnits).slice(0, tasks.length) : [...ids];
   return byIds(used, roundRobin(tasks, used.length));
 }
 
@@ -153,7 +153,7 @@ export function groupByContainerIdsWithLocality(
   const taskLocality = toMap(taskLocalityInput, 'taskLocality', VALUES.string);
   if (tasks.length === 0) throw new SamzaError('E_SAMZA_NO_TASKS', 'IllegalArgumentException', MSG.noTasks);
   if (processorLocality.size === 0) return groupByContainerIds(tasks, []);
-  const procs = [...processorLocality.keys()].sort(compareJava).slice(0, tasks.length);
+  const procs = [...processorLocality.keys()].sort(byCodeUnits).slice(0, tasks.length);
   const perProc = Math.floor(tasks.length / procs.length);
   const load = new Int32Array(procs.length);
   const containerOf = new Int32Array(tasks.length).fill(-1);

@@ -27,13 +27,14 @@ import {
   readStoredAssignment,
   type PreviousAssignment,
 } from './managers.js';
-import { compareJava, type TaskMode } from './model.js';
+import { type TaskMode } from './model.js';
 import type { CoordinatorStoreReader, SspRows, StoreRecord, SyncCoordinatorStore, TaskTable } from './store-types.js';
 import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { ArrayColumn, ColumnMap, TaskRows, type ValueColumn } from './task-columns.js';
 import { TASK_FIELD_LIST, TASK_FIELDS, taskRecord, type TaskField } from './task-fields.js';
 import { textsOf, type Texts } from '../columns/texts.js';
+import { byCodeUnits } from '../basics.js';
 
 /** The field of Samza's value for each single-field type the cycle writes. */
 const FIELD: Record<string, string> = {
@@ -218,7 +219,7 @@ function namesOfTask(plan: JobModelPlan, t: number): string[] {
   if (r <= 1) return [name];
   const out = [name];
   for (let k = 0; k < r - 1; k++) out.push(standbyTaskName(name, k));
-  return out.sort(compareJava);
+  return out.sort(byCodeUnits);
 }
 
 /** The taskNames text of list id l of the new assignment. */
@@ -275,11 +276,11 @@ function newAssignment(plan: JobModelPlan): NewAssignment {
     makeListTexts(now);
     now.oneName = undefined;
   }
-  for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(compareJava)));
+  for (const [row, all] of merged) table.list[row] = table.listId(JSON.stringify([...new Set(all)].sort(byCodeUnits)));
   if (g.everyTask.length > 0) {
     const every: string[] = [];
     for (let t = 0; t < T; t++) for (const name of names.at(t)) every.push(name);
-    const l = table.listId(JSON.stringify(every.sort(compareJava)));
+    const l = table.listId(JSON.stringify(every.sort(byCodeUnits)));
     for (const e of g.everyTask) {
       const s = table.streamId(e.system, e.stream, true);
       table.set(s, e.partition, e.keyBucket, l, 0);
@@ -463,10 +464,10 @@ function standbyBeforeIfChanged(prevModes: ReadonlyMap<string, TaskMode>, tasks:
   // (No [key, value] pair per task, and no push(...) of a list that can hold a million names: arguments have a limit.)
   if (prevModes instanceof ColumnMap) for (const t of prevModes.keysOf('Standby')) prevStandby.push(t);
   else prevModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
-  prevStandby.sort(compareJava);
+  prevStandby.sort(byCodeUnits);
   const nowStandby: string[] = [];
   for (let i = 0; i < tasks.total; i++) if (tasks.modes[i] === 'Standby') nowStandby.push(tasks.nameAt(i));
-  nowStandby.sort(compareJava);
+  nowStandby.sort(byCodeUnits);
   return prevStandby.length !== nowStandby.length || prevStandby.some((t, i) => t !== nowStandby[i]) ? prevStandby : [];
 }
 
@@ -519,8 +520,8 @@ function taskChanges(snap: StoreSnapshot, plan: JobModelPlan, tasks: PlanTasks, 
     for (const k of snap.config.keys()) if (!plan.config.map.has(k)) configChanged.push(k);
   }
   return {
-    tasksAdded: nowTasks === undefined ? [] : [...nowTasks].filter((t) => !prevTasks!.has(t)).sort(compareJava),
-    tasksRemoved: nowTasks === undefined ? [] : [...prevTasks!].filter((t) => !nowTasks.has(t)).sort(compareJava),
+    tasksAdded: nowTasks === undefined ? [] : [...nowTasks].filter((t) => !prevTasks!.has(t)).sort(byCodeUnits),
+    tasksRemoved: nowTasks === undefined ? [] : [...prevTasks!].filter((t) => !nowTasks.has(t)).sort(byCodeUnits),
     tasksChangedContainer,
     configChanged: configChanged.sort(),
   };

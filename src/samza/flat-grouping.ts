@@ -10,7 +10,8 @@ import { allSspTaskName, partitionTaskName, partitionTaskNameColumn } from './gr
 import { fromRows, type Grouping } from './grouping.js';
 import type { Texts } from '../columns/texts.js';
 import { decimalStringOrder } from './java-order.js';
-import { compareJava, sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
+import { sspToString, ssp, systemStreamId, type SSP, type SystemStream } from './model.js';
+import { byCodeUnits } from '../basics.js';
 
 export type SlotRule =
   | { kind: 'identity' }
@@ -38,7 +39,7 @@ function width(rule: SlotRule, count: number): number {
 
 /** Names sorted in Java order; returns rank[i] = position of names[i]. */
 function rankNames(names: string[]): { sorted: string[]; rank: Int32Array } {
-  const order = Array.from(names.keys()).sort((a, b) => compareJava(names[a]!, names[b]!));
+  const order = Array.from(names.keys()).sort((a, b) => byCodeUnits(names[a]!, names[b]!));
   const rank = new Int32Array(names.length);
   order.forEach((idx, r) => (rank[idx] = r));
   return { sorted: order.map((i) => names[i]!), rank };
@@ -252,7 +253,7 @@ function taskRows(F: number, { byPartition, offset }: TaskKeys, taskOfKey: Int32
 function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition: Int32Array): Grouping {
   if (input.broadcast.length > 0) throw new SamzaError('E_SAMZA_ALLSSP_BROADCAST', 'ConfigException', MSG.allSspBroadcast, 'task.broadcast.inputs');
   if (stream.length === 0) throw new SamzaError('E_SAMZA_NO_SSPS', 'SamzaException', MSG.noInputSsps, 'task.inputs');
-  const names = [...new Set(input.processors.map(allSspTaskName))].sort(compareJava);
+  const names = [...new Set(input.processors.map(allSspTaskName))].sort(byCodeUnits);
   const n = stream.length;
   const rowTask = new Int32Array(n * names.length);
   const rowStream = new Int32Array(n * names.length);

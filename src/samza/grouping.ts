@@ -2,7 +2,8 @@
 // (task, SSP) membership in typed arrays, so 10 million SSPs cost four
 // Int32Arrays rather than 10 million objects. Both mapper modes end here.
 import { ArrayTexts, type Texts } from '../columns/texts.js';
-import { compareJava, compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
+import { compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
+import { byCodeUnits } from '../basics.js';
 
 export interface Grouping {
   /** Streams referenced by the rows, sorted by (system, stream): row stream index = position. */
@@ -111,7 +112,7 @@ export function fromTaskGrouping(grouping: TaskGrouping): Grouping {
   const streams = [...streamMap.values()].sort(compareSystemStream);
   const streamIndex = new Map<string, number>();
   streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
-  const tasks = [...grouping.keys()].sort(compareJava);
+  const tasks = [...grouping.keys()].sort(byCodeUnits);
   let n = 0;
   for (const set of grouping.values()) n += set.size;
   const taskStart = new Int32Array(tasks.length + 1);

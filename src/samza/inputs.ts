@@ -5,6 +5,7 @@
 import { AssignorError, describe } from '../errors.js';
 import { ssp, type SSP, type SspInput } from './model.js';
 import { ColumnMap } from './task-columns.js';
+import { INT32_MAX } from '../basics.js';
 
 /**
  * A string-keyed map: a Map, a plain object (its own keys; `__proto__` read by JSON.parse is a key
@@ -15,7 +16,6 @@ export type MapInput<V> = ReadonlyMap<string, V> | Readonly<Record<string, V>> |
 
 export type { SspInput } from './model.js';
 
-const MAX_INT = 2147483647;
 
 /** A Map, or another ReadonlyMap (such as the store cycle's lazy previous assignment). */
 function isMapLike(x: unknown): x is ReadonlyMap<string, unknown> {
@@ -71,8 +71,8 @@ export const VALUES = {
   },
   int(min: number) {
     return (v: unknown, path: string): number => {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > MAX_INT) {
-        throw new AssignorError('E_SAMZA_INPUT', `${path} must be an integer in [${min}, ${MAX_INT}], got ${describe(v)}`, path);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > INT32_MAX) {
+        throw new AssignorError('E_SAMZA_INPUT', `${path} must be an integer in [${min}, ${INT32_MAX}], got ${describe(v)}`, path);
       }
       return v;
     };
@@ -89,11 +89,11 @@ export function toSsp(x: unknown, path: string): SSP {
   const s = x as Partial<SspInput>;
   if (typeof s.system !== 'string' || typeof s.stream !== 'string') throw new AssignorError('E_SAMZA_INPUT', `${path} needs a system and a stream name, got ${describe(x)}`, path);
   const p = s.partition;
-  if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > MAX_INT) {
-    throw new AssignorError('E_SAMZA_INPUT', `${path}.partition must be an integer in [0, ${MAX_INT}], got ${describe(p)}`, `${path}.partition`);
+  if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > INT32_MAX) {
+    throw new AssignorError('E_SAMZA_INPUT', `${path}.partition must be an integer in [0, ${INT32_MAX}], got ${describe(p)}`, `${path}.partition`);
   }
   const b = s.keyBucket ?? -1;
-  if (typeof b !== 'number' || !Number.isInteger(b) || b < -1 || b > MAX_INT) {
+  if (typeof b !== 'number' || !Number.isInteger(b) || b < -1 || b > INT32_MAX) {
     throw new AssignorError('E_SAMZA_INPUT', `${path}.keyBucket must be an integer >= -1 (or left out), got ${describe(b)}`, `${path}.keyBucket`);
   }
   return ssp(s.system, s.stream, p, b);

@@ -4,7 +4,7 @@
 // would make two identical plans write different bytes).
 import { AssignorError, describe } from '../errors.js';
 import { SamzaError, MSG } from './errors.js';
-import { compareJava, ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
+import { ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
 import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreReader, StoreRecord } from './store-types.js';
 import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
@@ -13,6 +13,8 @@ import { MessageType } from '../coordinator-stream/messages.js';
 import type { SspAssignment } from '../coordinator-stream/columns.js';
 import { ArrayTexts, textsOf, type Texts } from '../columns/texts.js';
 import { ColumnMap } from './task-columns.js';
+import { INT32_MAX } from '../basics.js';
+import { byCodeUnits } from '../basics.js';
 
 /** The coordinator-stream message types the planner reads and writes (Samza's, from the one table, and one of ours). */
 export const TYPES = {
@@ -50,20 +52,19 @@ export function parseSspKey(key: string): SSP {
     throw new Error(`SSP key lacks system/stream/partition: ${key}`);
   }
   // Java ints: a partition in 0..2^31-1, a key bucket in -1..2^31-1 (-1: none).
-  if ((partition as number) < 0 || (partition as number) > INT_MAX || (bucket as number) < -1 || (bucket as number) > INT_MAX) {
+  if ((partition as number) < 0 || (partition as number) > INT32_MAX || (bucket as number) < -1 || (bucket as number) > INT32_MAX) {
     throw new Error(`SSP key has a partition or keyBucket out of range: ${key}`);
   }
   return ssp(system, stream, partition as number, bucket as number);
 }
 
-const INT_MAX = 2147483647;
 
 /** An integer stored as a string (Samza writes `String.valueOf(int)`); anything else is a damaged record, named in the error. */
 export function storedInt(raw: unknown, type: string, key: string, min: number): number {
   const t = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
   const n = Number(t);
-  if (!/^\d+$/.test(t) || n < min || n > INT_MAX) {
-    throw new AssignorError('E_SAMZA_STORE_READ', `the store's ${type} record for ${JSON.stringify(key)} holds ${describe(raw)}, not an integer in [${min}, ${INT_MAX}]`, `${type} ${key}`);
+  if (!/^\d+$/.test(t) || n < min || n > INT32_MAX) {
+    throw new AssignorError('E_SAMZA_STORE_READ', `the store's ${type} record for ${JSON.stringify(key)} holds ${describe(raw)}, not an integer in [${min}, ${INT32_MAX}]`, `${type} ${key}`);
   }
   return n;
 }
@@ -259,7 +260,7 @@ export function previousTaskToSsps(assignment: StoredAssignment, modes: Readonly
       l.push(s);
     }
   }
-  return new Map([...out].sort((a, b) => compareJava(a[0], b[0])));
+  return new Map([...out].sort((a, b) => byCodeUnits(a[0], b[0])));
 }
 
 // ---- the stored SSP assignment in columns -----------------------------------------------------
@@ -415,7 +416,7 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
       for (const t of listTasks.at(l)) add(t, s);
     }
     for (const { ssp: s, tasks } of this.a.extra.values()) for (const t of tasks) add(t, s);
-    return (this.built = new Map([...out].sort((x, y) => compareJava(x[0], y[0]))));
+    return (this.built = new Map([...out].sort((x, y) => byCodeUnits(x[0], y[0]))));
   }
 
   get size(): number {
@@ -568,7 +569,7 @@ export function previousRowsOfAssignment(a: PreviousAssignment, modes: ReadonlyM
   for (let r = 0; r < table.rows; r++) if (table.list[r]! >= 0) usedList[table.list[r]!] = 1;
   for (let i = 0; i < listTasks.length; i++) if (usedList[i]) for (const t of listTasks.at(i)) if (isActive(modes, t)) names.add(t);
   for (const { tasks } of extras) for (const t of tasks) if (isActive(modes, t)) names.add(t);
-  const tasks = [...names].sort(compareJava);
+  const tasks = [...names].sort(byCodeUnits);
   const index = new Map(tasks.map((t, i) => [t, i] as [string, number]));
   const listActive = Array.from({ length: listTasks.length }, (_, i) =>
     usedList[i] ? Int32Array.from(listTasks.at(i).filter((t) => isActive(modes, t)), (t) => index.get(t)!) : new Int32Array(0),

@@ -2,6 +2,7 @@
 // task and container models. String formats and orderings are Samza's exactly,
 // because task names derived from them are persisted keys.
 import { SamzaError, MSG } from './errors.js';
+import { byCodeUnits } from '../basics.js';
 
 export interface SystemStream {
   readonly system: string;
@@ -22,10 +23,6 @@ export interface SspInput extends SystemStream {
 
 export type TaskMode = 'Active' | 'Standby';
 
-/** Java String.compareTo order: UTF-16 code units, which is what JS `<` compares. */
-export function compareJava(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 export function ssp(system: string, stream: string, partition: number, keyBucket = -1): SSP {
   return { system, stream, partition, keyBucket };
@@ -39,11 +36,11 @@ export function sspToString(s: SspInput): string {
 
 /** Samza's SSP ordering: system, stream, partition, keyBucket. */
 export function compareSsp(a: SspInput, b: SspInput): number {
-  return compareJava(a.system, b.system) || compareJava(a.stream, b.stream) || a.partition - b.partition || (a.keyBucket ?? -1) - (b.keyBucket ?? -1);
+  return byCodeUnits(a.system, b.system) || byCodeUnits(a.stream, b.stream) || a.partition - b.partition || (a.keyBucket ?? -1) - (b.keyBucket ?? -1);
 }
 
 export function compareSystemStream(a: SystemStream, b: SystemStream): number {
-  return compareJava(a.system, b.system) || compareJava(a.stream, b.stream);
+  return byCodeUnits(a.system, b.system) || byCodeUnits(a.stream, b.stream);
 }
 
 /**

@@ -6,6 +6,7 @@ import { partitionTaskName } from './groupers.js';
 import { sspToString, ssp, systemStreamId, systemStreamName, type SSP, type SspInput, type SystemStream } from './model.js';
 import { entriesOf, type MapInput } from './inputs.js';
 import type { Grouping } from './grouping.js';
+import { INT32_MAX } from '../basics.js';
 
 export interface PreviousRows {
   /** Previous task names, in the order given. */
@@ -19,7 +20,6 @@ export interface PreviousRows {
   bucket: Int32Array | null;
 }
 
-const MAX_PARTITION = 2147483647;
 
 /** Flattens task -> SSP lists; a partition must be an int32 >= 0 and a key bucket an int32 >= -1 (missing: -1). */
 export function previousRows(taskToSsps: MapInput<readonly SspInput[]>, path = 'previous.taskToSsps'): PreviousRows {
@@ -46,12 +46,12 @@ export function previousRows(taskToSsps: MapInput<readonly SspInput[]>, path = '
       const s = list[k]!;
       if (typeof s !== 'object' || s === null) throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists ${describe(s)} where an SSP belongs`, where(t, k));
       const p = s.partition;
-      if (!Number.isInteger(p) || p < 0 || p > MAX_PARTITION) {
-        throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists an SSP with partition ${describe(p)}: expected an integer in [0, ${MAX_PARTITION}]`, `${where(t, k)}.partition`);
+      if (!Number.isInteger(p) || p < 0 || p > INT32_MAX) {
+        throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists an SSP with partition ${describe(p)}: expected an integer in [0, ${INT32_MAX}]`, `${where(t, k)}.partition`);
       }
       const b = s.keyBucket ?? -1;
       if (b !== -1) {
-        if (!Number.isInteger(b) || b < -1 || b > MAX_PARTITION) {
+        if (!Number.isInteger(b) || b < -1 || b > INT32_MAX) {
           throw new AssignorError('E_SAMZA_PREVIOUS', `previous task ${JSON.stringify(t)} lists an SSP with key bucket ${describe(b)}: expected an integer >= -1`, `${where(t, k)}.keyBucket`);
         }
         if (bucket === null) bucket = new Int32Array(n).fill(-1);

@@ -9,8 +9,9 @@ import { KEYS, type JobSettings } from './config.js';
 import { allSspTaskName } from './groupers.js';
 import { groupFlat, groupRows, inputRows, type FlatGroupInput, type SlotRule } from './flat-grouping.js';
 import { fromRows, withNames, type Grouping } from './grouping.js';
-import { compareJava, ssp, systemStreamId } from './model.js';
+import { ssp, systemStreamId } from './model.js';
 import type { PreviousRows } from './previous.js';
+import { byCodeUnits } from '../basics.js';
 
 export interface SamzaMapperInput {
   settings: JobSettings;
@@ -77,7 +78,7 @@ function proxyGrouped(input: SamzaMapperInput, flat: FlatGroupInput): Grouping {
 /** AllSspToSingleTask through the proxy: each SSP stays in every task, or moves to its one previous task. */
 function proxyAllSsp(input: SamzaMapperInput, flat: FlatGroupInput): Grouping {
   const { stream, partition } = inputRows(flat);
-  const names = [...new Set(input.processors.map(allSspTaskName))].sort(compareJava);
+  const names = [...new Set(input.processors.map(allSspTaskName))].sort(byCodeUnits);
   const T = names.length;
   const curCount = rowsPerStream(stream, input.counts.length);
   for (let s = 0; s < curCount.length; s++) curCount[s]! *= T;
@@ -197,7 +198,7 @@ function dropEmptyTasks(g: Grouping): Grouping {
 
 /** rank[i] = position of names[i] in Java String order. */
 function javaRanks(names: readonly string[]): Int32Array {
-  const order = Array.from(names.keys()).sort((a, b) => compareJava(names[a]!, names[b]!));
+  const order = Array.from(names.keys()).sort((a, b) => byCodeUnits(names[a]!, names[b]!));
   const rank = new Int32Array(names.length);
   order.forEach((idx, r) => (rank[idx] = r));
   return rank;

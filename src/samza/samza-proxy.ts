@@ -3,9 +3,10 @@
 // quirks included (see docs/samza.md, "Samza quirks reproduced").
 import { SamzaError, MSG } from './errors.js';
 import { SamzaConfig, broadcastSsps, persistentStoreCount, type ConfigInput } from './config.js';
-import { compareJava, ssp, sspId, SspSet, systemStreamId, type SSP, type SspInput, type TaskGrouping } from './model.js';
+import { ssp, sspId, SspSet, systemStreamId, type SSP, type SspInput, type TaskGrouping } from './model.js';
 import { entriesOf, toSsps, type MapInput } from './inputs.js';
 import type { SspGrouper } from './groupers.js';
+import { byCodeUnits } from '../basics.js';
 
 /** New partition n came from old partition n mod previousCount; only integer multiples are accepted. */
 export function hashMapperPreviousSsp(current: SspInput | null, previousCount: number, currentCount: number): SSP {
@@ -51,7 +52,7 @@ export function sspGrouperProxy(
 
   // Samza iterates a HashMap here (last task wins, order unspecified); we iterate task names in order.
   const prevSspToTask = new Map<string, string>();
-  const prevTasks = [...previousTaskToSsps.keys()].sort(compareJava);
+  const prevTasks = [...previousTaskToSsps.keys()].sort(byCodeUnits);
   for (const task of prevTasks) for (const s of previousTaskToSsps.get(task)!) if (!broadcast.has(s)) prevSspToTask.set(sspId(s), task);
 
   const prevCount = countByStream(previousTaskToSsps);

@@ -9,6 +9,7 @@ import { runKernel, type AssignorName, type PlaceOptions } from './place.js';
 import { isNormalized, MAX_CAPACITY, type Cluster, type ClusterSpec } from './input.js';
 import { normalizeCluster } from './normalize.js';
 import { clusterColumns, type ClusterColumns } from './input-columns.js';
+import { INT32_MAX } from '../basics.js';
 
 /**
  * A cluster as columns. Clients are numbered 0..C-1 in ProcessId order (Kafka's
@@ -119,7 +120,7 @@ function checkScalars(input: ColumnarCluster): { K: number; S: number } {
   const K = input.keys;
   if (typeof K !== 'number' || !Number.isInteger(K) || K < 0 || K > 5) fail(`keys must be an integer in [0, 5], got ${describe(K)}`, 'keys');
   const S = input.numStandbys;
-  if (typeof S !== 'number' || !Number.isInteger(S) || S < 0 || S > 2147483647) fail(`numStandbys must be an integer in [0, 2147483647], got ${describe(S)}`, 'numStandbys');
+  if (typeof S !== 'number' || !Number.isInteger(S) || S < 0 || S > INT32_MAX) fail(`numStandbys must be an integer in [0, 2147483647], got ${describe(S)}`, 'numStandbys');
   return { K, S };
 }
 

@@ -4,6 +4,7 @@
 import { AssignorError, describe } from '../errors.js';
 import { formatTaskId, parseTaskId, scanTaskId, scanned, compareTaskIds, type TaskId } from './task-id.js';
 import { processKey, type ProcessKey } from './process-id.js';
+import { INT32_MAX } from '../basics.js';
 import {
   CLIENT_TAG_PREFIX,
   NUM_STANDBY_REPLICAS_CONFIG,
@@ -238,7 +239,7 @@ export function readSettings(spec: unknown): { spec: Record<string, unknown>; sh
   }
 
   const numStandbys = pickSetting(spec.numStandbys, shared.has(NUM_STANDBY_REPLICAS_CONFIG), config.numStandbyReplicas, 'numStandbys', NUM_STANDBY_REPLICAS_CONFIG, (v, p) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2147483647) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX) {
       throw new AssignorError('E_INPUT', `numStandbys must be an integer >= 0, got ${describe(v)}`, p);
     }
     return v;

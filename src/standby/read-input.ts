@@ -14,6 +14,7 @@ import { PACKED_SUBTOPOLOGY_LIMIT } from './task-id.js';
 import { parseStreamsProperties, validateRackAwareness } from './properties.js';
 import { MAX_CAPACITY, type Cluster } from './input.js';
 import { clusterOfColumns } from './input-columns.js';
+import { INT32_MAX } from '../basics.js';
 
 /** Thrown inside the scanner when the input is not the plain shape, or is wrong; caught by scanCluster. */
 class GiveUp {}
@@ -22,7 +23,6 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
-const INT_MAX = 2147483647;
 const QUOTE = 34, COMMA = 44, COLON = 58, UNDERSCORE = 95, BACKSLASH = 92;
 const OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT = 123, CLOSE_OBJECT = 125;
 
@@ -297,7 +297,7 @@ class Scanner {
         if (c < 48 || c > 57) break;
         p = p * 10 + (c - 48);
       }
-      if (c !== QUOTE || i === p0 || i - p0 > 10 || s > INT_MAX || p > INT_MAX) giveUp();
+      if (c !== QUOTE || i === p0 || i - p0 > 10 || s > INT32_MAX || p > INT32_MAX) giveUp();
       const k = tasks.intern(s, p);
       if (tasks.stamp[k] === serial) giveUp();
       tasks.stamp[k] = serial;
@@ -404,7 +404,7 @@ function readTop(sc: Scanner): Top {
       seen |= field;
       if (field === TOP.clients) raw = clients(sc);
       else if (field === TOP.tasks) taskNums = sc.taskList();
-      else if (field === TOP.numStandbys) numStandbys = sc.int(INT_MAX);
+      else if (field === TOP.numStandbys) numStandbys = sc.int(INT32_MAX);
       else tagKeys = sc.stringList();
     } while (sc.more(CLOSE_OBJECT));
   }

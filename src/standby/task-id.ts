@@ -1,6 +1,7 @@
 // Kafka Streams task ids as Kafka prints them: `<subtopology>_<partition>`.
 // Order and hash follow TaskId (no named topology): subtopology first, then partition.
 import { AssignorError, describe } from '../errors.js';
+import { INT32_MAX } from '../basics.js';
 
 export interface TaskId {
   readonly subtopology: number;
@@ -8,14 +9,13 @@ export interface TaskId {
 }
 
 const TASK_ID = /^(\d{1,10})_(\d{1,10})$/;
-const INT_MAX = 2147483647;
 
 /** Parses `0_1`; `path` names the place in the input for the error. */
 export function parseTaskId(text: unknown, path: string): TaskId {
   const m = typeof text === 'string' ? TASK_ID.exec(text) : null;
   const s = m ? Number(m[1]) : NaN;
   const p = m ? Number(m[2]) : NaN;
-  if (!m || s > INT_MAX || p > INT_MAX) {
+  if (!m || s > INT32_MAX || p > INT32_MAX) {
     throw new AssignorError('E_TASK_ID', `task id must look like <subtopology>_<partition> with non-negative 32-bit integers (e.g. "0_1"), got ${describe(text)}`, path);
   }
   return { subtopology: s, partition: p };
@@ -48,7 +48,7 @@ export function scanTaskId(text: string): boolean {
     if (c < 48 || c > 57) return false;
     p = p * 10 + (c - 48);
   }
-  if (s > INT_MAX || p > INT_MAX) return false;
+  if (s > INT32_MAX || p > INT32_MAX) return false;
   scanned.subtopology = s;
   scanned.partition = p;
   return true;

@@ -7,6 +7,7 @@ import { fail } from '../errors.js';
 import type { Envelope } from '../coordinator-stream/messages.js';
 import type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable } from '../coordinator-stream/columns.js';
 import type { CoordinatorStoreReader } from '../samza/store-types.js';
+import { INT32_MAX } from '../basics.js';
 
 export type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable };
 
@@ -99,7 +100,6 @@ export interface CoordinatorStoreBackend extends CoordinatorStoreReader {
   close(): void | Promise<void>;
 }
 
-const INT_MAX = 2147483647;
 
 /** Validates caller-supplied SSP rows (both backends apply it before writing); returns the row count. */
 export function checkSspRows(r: SspRows): number {
@@ -122,7 +122,7 @@ export function checkSspRows(r: SspRows): number {
     const p = r.partition[i]!;
     const b = r.bucket === null ? -1 : r.bucket[i]!;
     const l = r.list[i]!;
-    if (s < 0 || s >= r.streams.length || p < 0 || p > INT_MAX || b < -1 || l < -1 || l >= r.lists.length) {
+    if (s < 0 || s >= r.streams.length || p < 0 || p > INT32_MAX || b < -1 || l < -1 || l >= r.lists.length) {
       fail('E_STORE_ARG', `ssps row ${i} is out of range (stream ${s}, partition ${p}, keyBucket ${b}, list ${l})`, `ssps[${i}]`);
     }
   }

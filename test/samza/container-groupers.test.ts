@@ -1,5 +1,6 @@
 // GroupByContainerCount and GroupByContainerIds, spec §10.
 import { describe, expect, it } from 'vitest';
+import { byCodeUnits } from '../../src/basics.js';
 import {
   balanceByContainerCount,
   groupByContainerCount,
@@ -7,9 +8,8 @@ import {
   groupByContainerIdsWithLocality,
   type ContainerAssignment,
 } from '../../src/samza/container-groupers.js';
-import { compareJava } from '../../src/samza/model.js';
 
-const tasks = (n: number): string[] => Array.from({ length: n }, (_, i) => `Partition ${i}`).sort(compareJava);
+const tasks = (n: number): string[] => Array.from({ length: n }, (_, i) => `Partition ${i}`).sort(byCodeUnits);
 
 function layout(names: string[], a: ContainerAssignment): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -155,7 +155,7 @@ describe('the groupers sort their input as Samza does', () => {
   const sorted = tasks(11);
   // A fixed shuffle of the same names.
   const shuffled = [5, 0, 9, 2, 10, 7, 1, 8, 3, 6, 4].map((i) => sorted[i]!);
-  const byName = (names: string[], a: ContainerAssignment) => Object.fromEntries(Object.entries(layout(names, a)).map(([id, l]) => [id, l.sort(compareJava)]));
+  const byName = (names: string[], a: ContainerAssignment) => Object.fromEntries(Object.entries(layout(names, a)).map(([id, l]) => [id, l.sort(byCodeUnits)]));
 
   it('GroupByContainerCount and GroupByContainerIds give the same layout for any input order', () => {
     expect(byName(shuffled, groupByContainerCount(shuffled, 3))).toEqual(byName(sorted, groupByContainerCount(sorted, 3)));

@@ -29,9 +29,10 @@ import {
   field,
   type StoredAssignment,
 } from '../../src/samza/managers.js';
-import { compareJava, type TaskMode } from '../../src/samza/model.js';
+import { type TaskMode } from '../../src/samza/model.js';
 import type { CoordinatorStoreReader, StoreRecord, SyncCoordinatorStore } from '../../src/samza/store-types.js';
 import type { TypeReads } from '../../src/samza/managers.js';
+import { byCodeUnits } from '../../src/basics.js';
 
 export interface StoreSnapshot {
   previous: PreviousState;
@@ -137,7 +138,7 @@ function modelMaps(plan: JobModelPlan): ModelMaps {
       for (const key of shared) add(key, name);
     }
   }
-  for (const tasks of sspTasks.values()) if (tasks.length > 1) tasks.sort(compareJava);
+  for (const tasks of sspTasks.values()) if (tasks.length > 1) tasks.sort(byCodeUnits);
   return { sspTasks, taskInfo };
 }
 
@@ -181,8 +182,8 @@ export function runCycleReference(store: SyncCoordinatorStore, job: JobInput, op
     for (const t of stored(TYPES.taskMode).keys()) o.delete(TYPES.taskMode, t);
     // (The current SSPs' assignment entries are deleted too, and rewritten just below.)
   }
-  const prevStandby = [...prev.taskModes].filter(([, m]) => m === 'Standby').map(([t]) => t).sort(compareJava);
-  const nowStandby = [...taskInfo].filter(([, v]) => v.mode === 'Standby').map(([t]) => t).sort(compareJava);
+  const prevStandby = [...prev.taskModes].filter(([, m]) => m === 'Standby').map(([t]) => t).sort(byCodeUnits);
+  const nowStandby = [...taskInfo].filter(([, v]) => v.mode === 'Standby').map(([t]) => t).sort(byCodeUnits);
   if (!sameJson(prevStandby, nowStandby)) {
     for (const t of prevStandby) {
       o.delete(TYPES.taskContainer, t);
@@ -275,8 +276,8 @@ function diff(snap: StoreSnapshot, plan: JobModelPlan, sspTasks: ModelMaps['sspT
     sspsMoved,
     sspsGone,
     movedExamples,
-    tasksAdded: prevTasks.size === 0 ? [] : [...nowTasks].filter((t) => !prevTasks.has(t)).sort(compareJava),
-    tasksRemoved: [...prevTasks].filter((t) => !nowTasks.has(t)).sort(compareJava),
+    tasksAdded: prevTasks.size === 0 ? [] : [...nowTasks].filter((t) => !prevTasks.has(t)).sort(byCodeUnits),
+    tasksRemoved: [...prevTasks].filter((t) => !nowTasks.has(t)).sort(byCodeUnits),
     tasksChangedContainer,
     configChanged: configChanged.sort(),
   };

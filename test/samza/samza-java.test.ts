@@ -29,8 +29,9 @@ import {
   type ContainerAssignment,
 } from '../../src/samza/container-groupers.js';
 import { SamzaError } from '../../src/samza/errors.js';
-import { compareJava, compareSsp, ssp, sspId, systemStreamId, type SSP, type TaskGrouping } from '../../src/samza/model.js';
+import { compareSsp, ssp, sspId, systemStreamId, type SSP, type TaskGrouping } from '../../src/samza/model.js';
 import { STATEFUL } from './helpers.js';
+import { byCodeUnits } from '../../src/basics.js';
 
 const needs = itNeeds(command('java', 'apt-get install openjdk-17-jdk-headless'), command('javac', 'apt-get install openjdk-17-jdk-headless'), command('mvn', 'apt-get install maven'));
 
@@ -122,7 +123,7 @@ const groupCase: fc.Arbitrary<GroupCase> = streamNames.chain((names) =>
         previous = g === null ? [] : [...g].map(([t, set]) => [t, set.sorted()]);
       }
       // Samza's proxy lets the last previous task it iterates win; it iterates this list in order, we in name order.
-      previous?.sort(([a], [b]) => compareJava(a, b));
+      previous?.sort(([a], [b]) => byCodeUnits(a, b));
       return { kind: 'group', config, ssps, previous, counts: r.shape === 'range' ? new Map(names.map((n, i) => [n, now[i]!] as [string, number])) : null };
     }),
 );
@@ -130,7 +131,7 @@ const groupCase: fc.Arbitrary<GroupCase> = streamNames.chain((names) =>
 const tuple = (s: SSP): SspTuple => [s.system, s.stream, s.partition, s.keyBucket];
 
 function canonical(g: TaskGrouping): Canonical {
-  return [...g.keys()].sort(compareJava).map((t) => [t, g.get(t)!.sorted().map(tuple)]);
+  return [...g.keys()].sort(byCodeUnits).map((t) => [t, g.get(t)!.sorted().map(tuple)]);
 }
 
 function answer<T>(f: () => T): Answer<T> {
@@ -281,7 +282,7 @@ const containerCase: fc.Arbitrary<ContainerCase> = fc
       const names = r.prevShape === 'subset' ? r.tasks.slice(1) : r.prevShape === 'other-names' ? r.tasks.map((t, i) => (i === 0 ? `${t}-old` : t)) : r.tasks;
       prev = names.map((t, i) => [t, String((r.prevSeed[i]! % r.prevContainers) + (r.prevShape === 'gap' ? 1 : 0))]);
     }
-    const tasksSorted = [...r.tasks].sort(compareJava);
+    const tasksSorted = [...r.tasks].sort(byCodeUnits);
     return {
       kind: 'containers',
       grouper: r.grouper,
@@ -299,7 +300,7 @@ const containerCase: fc.Arbitrary<ContainerCase> = fc
 function canonicalContainers(tasks: readonly string[], a: ContainerAssignment): Array<[string, string[]]> {
   const by = new Map<string, string[]>(a.ids.map((id) => [id, []]));
   tasks.forEach((t, i) => by.get(a.ids[a.containerOf[i]!]!)!.push(t));
-  return [...by.keys()].sort(compareJava).map((id) => [id, by.get(id)!.sort(compareJava)]);
+  return [...by.keys()].sort(byCodeUnits).map((id) => [id, by.get(id)!.sort(byCodeUnits)]);
 }
 
 function checkContainers(c: ContainerCase, java: Answer<Array<[string, string[]]>>, where: string): void {

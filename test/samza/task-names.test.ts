@@ -11,8 +11,8 @@ import { groupFlat, groupRows, type FlatGroupInput } from '../../src/samza/flat-
 import { namesAreBytes, taskNames, withNames } from '../../src/samza/grouping.js';
 import { calculateJobModel, emptyPrevious } from '../../src/samza/plan.js';
 import { jobModelJson, jobModelJsonBytes, toJobModel } from '../../src/samza/job-model.js';
-import { compareJava } from '../../src/samza/model.js';
 import { config } from './helpers.js';
+import { byCodeUnits } from '../../src/basics.js';
 
 const EDGE = [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, 2 ** 31 - 1];
 const int = fc.oneof(fc.constantFrom(...EDGE), fc.integer({ min: 0, max: 2 ** 31 - 1 }));
@@ -80,7 +80,7 @@ describe('task names as one byte column', () => {
         const names = taskNames(g);
         expect(names).toBeInstanceOf(AsciiColumn);
         expect(Array.from({ length: names.length }, (_, i) => names.at(i))).toEqual(strings);
-        expect([...strings].sort(compareJava)).toEqual(strings);
+        expect([...strings].sort(byCodeUnits)).toEqual(strings);
         // `tasks` is made on first read, once; a copy of the grouping is read by its own tasks.
         expect(g.tasks).toEqual(strings);
         expect(g.tasks).toBe(g.tasks);

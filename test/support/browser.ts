@@ -75,13 +75,21 @@ export async function runPage(browser: Browser, files: Record<string, string>, t
       server.listen(0, '127.0.0.1', () => {
         const { port } = server.address() as { port: number };
         const { args, env } = command(browser, `http://127.0.0.1:${port}/`, profile);
-        child = spawn(browser, args, { env, stdio: 'ignore' });
+        // Its own process group, so that the kill below reaches the browser's helper processes too.
+        child = spawn(browser, args, { env, stdio: 'ignore', detached: true });
         child.on('error', (e) => reject(e));
       });
     });
   } finally {
-    child?.kill('SIGKILL');
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     server.close();
-    rmSync(profile, { recursive: true, force: true });
+    // A helper process can still be writing the cache for a moment: ENOTEMPTY is retried.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   }
 }

@@ -8,6 +8,7 @@
 import type { Group } from '../input.js';
 import { copiedCapacity, grownCapacity, iterationOrder, javaStringHash } from '../java-order.js';
 import { topicIdHash, type TopicId } from '../topic-id.js';
+import { byCodeUnits } from '../../basics.js';
 
 export interface ConsumerView {
   group: Group;
@@ -120,7 +121,7 @@ export function partitionOrder(view: ConsumerView, s: number): Int32Array {
  * and its size counts those too.
  */
 export function subscribedTopicOrder(view: ConsumerView, names: readonly string[], indexOf: Map<string, number>): Int32Array {
-  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...names].sort(byCodeUnits);
   const byName = iterationOrder(Int32Array.from(sorted, javaStringHash), copiedCapacity(sorted.length));
   const resolved: number[] = [];
   for (const i of byName) {

@@ -10,6 +10,7 @@ import { getKernels, type EngineChoice, type EngineName } from '../../engine/ker
 import type { GroupProblem } from '../../engine/abi.js';
 import { analyzeExpansion } from '../../expansion/index.js';
 import type { Claims } from './claims.js';
+import { byCodeUnits } from '../../basics.js';
 
 export interface PlanMember {
   memberId: string;
@@ -106,7 +107,6 @@ export interface Plan {
 }
 
 
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 // Working arrays of one planGroup call (owners and generations per partition, the kernel's
 // previous and soft owners, subscribers, slice ends), kept across calls: at a million partitions
