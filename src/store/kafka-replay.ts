@@ -12,6 +12,11 @@ import { kafkaMessage } from './kafka-client.js';
 const SETTLE_MS = 2000;
 /** How long a read asks again for the end of a topic whose committed records end where they begin (see startOffsets). */
 const FIRST_SETTLE_MS = 500;
+/**
+ * The same after a failed write: the broker may have crashed and come back, and until its
+ * transaction coordinator has written the commit markers it owed, a committed topic reads as empty.
+ */
+export const REOPEN_SETTLE_MS = 15_000;
 /** How long a read_uncommitted read of a topic with nothing committed waits for a first record before taking it as empty. */
 const EMPTY_MS = 2000;
 
@@ -30,6 +35,8 @@ export interface ReplayOptions {
   readUncommitted?: boolean;
   /** The caller created the topic just now: an end at the oldest offset is an empty topic (no asking again, see startOffsets). */
   created?: boolean;
+  /** How long an end at the oldest offset is asked again (ms; default FIRST_SETTLE_MS, 500). */
+  settleMs?: number;
 }
 
 export interface ReplayResult {
@@ -69,9 +76,9 @@ async function stableOffsets(admin: Admin, topic: string): Promise<{ low: number
  * (the end then stands at the oldest offset for a moment). KafkaJS gives no high watermark without a
  * fetch, so the end is asked again for FIRST_SETTLE_MS while it does not move.
  */
-async function startOffsets(admin: Admin, topic: string): Promise<{ low: number; high: number }> {
+async function startOffsets(admin: Admin, topic: string, settleMs = FIRST_SETTLE_MS): Promise<{ low: number; high: number }> {
   let o = await stableOffsets(admin, topic);
-  const until = Date.now() + FIRST_SETTLE_MS;
+  const until = Date.now() + settleMs;
   while (o.high <= o.low && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 25));
     o = await stableOffsets(admin, topic);
@@ -164,7 +171,7 @@ function watchStall(st: ReadState, stallMs: number): ReturnType<typeof setInterv
 
 async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
   const uncommitted = options.readUncommitted === true;
-  const { low, high: stable } = uncommitted || options.created === true ? await stableOffsets(admin, topic) : await startOffsets(admin, topic);
+  const { low, high: stable } = uncommitted || options.created === true ? await stableOffsets(admin, topic) : await startOffsets(admin, topic, options.settleMs);
   const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
   // (read_uncommitted: an open first transaction's records lie beyond a stable end at the oldest offset.)
   if (stable <= low && !uncommitted) return result;

@@ -14,7 +14,7 @@ import { checkNames, ReplayedState } from './kafka-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
 import { ContactLog, contactTimeoutMs, firstContact } from './kafka-contact.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
-import { replayTopic, type RawRecord } from './kafka-replay.js';
+import { REOPEN_SETTLE_MS, replayTopic, type RawRecord } from './kafka-replay.js';
 
 export interface KafkaStoreOptions extends ClientOptions {
   /** Read the topic once and never write (no producer, no fencing, no topic creation). */
@@ -127,13 +127,14 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     this.state = new StoreState();
     this.broken = undefined;
     try {
-      await this.connect();
+      await this.connect(REOPEN_SETTLE_MS);
     } catch (e) {
       throw wrap(e, `reopening ${this.location}`, this.topic);
     }
   }
 
-  private async connect(): Promise<void> {
+  /** `settleMs`: how long a replay asks again while the topic's committed records seem to end where they begin. */
+  private async connect(settleMs?: number): Promise<void> {
     const kafkajs = await loadKafkaJs();
     if (this.kafka === undefined) {
       this.contact = new ContactLog();
@@ -175,7 +176,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     }
     const started = Date.now();
     // (A topic this open created holds nothing but what a fenced writer could not commit: no first commit to wait for.)
-    const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated });
+    const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated, settleMs });
     this.openReport = { ...this.openReport, low: r.low, high: r.high, records: r.records, bytes: r.bytes, readMs: Date.now() - started };
   }
 
