@@ -14,6 +14,7 @@ import { topicIds } from '../../src/group/consumer/assign.js';
 import { readGroup } from '../../src/group/input.js';
 import { formatTopicId } from '../../src/group/topic-id.js';
 import { random, randomGroup } from './random-groups.js';
+import { cli } from '../helpers.js';
 
 type Plain = Record<string, Record<string, number[]>>;
 type Rand = (n: number) => number;
@@ -85,7 +86,7 @@ function afterEvent(r: Rand, group: GroupSpec, previous: Plain): GroupSpec {
 const GROUPS = 300;
 
 describe('the consumer protocol equals the 4.4.0 broker\'s assignors (the jar, one JVM for every group)', () => {
-  it(`uniform and range on ${GROUPS} random groups and on each after a leave, join, growth, shrink or new subscription`, () => {
+  it(`uniform and range on ${GROUPS} random groups and on each after a leave, join, growth, shrink or new subscription; the CLI on 40 of them`, () => {
     const r = random(0x848);
     const first = Array.from({ length: GROUPS }, () => consumerGroup(r));
     const firstAnswers = first.map((g) => ours(g, 'uniform'));
@@ -110,5 +111,14 @@ describe('the consumer protocol equals the 4.4.0 broker\'s assignors (the jar, o
     // broker's hash order decides (those are equal too, for the canonical order).
     expect(orderFree).toBeGreaterThan(50);
     expect(groups.length - orderFree).toBeGreaterThan(50);
+    // The CLI, as a coordinator in another language calls it, on 40 of them (every fifteenth).
+    for (let i = 0; i < groups.length; i += 15) {
+      for (const strategy of ['uniform', 'range'] as const) {
+        const r = cli(['group', '--input', '-', '--protocol', 'consumer', '--strategy', strategy], JSON.stringify(groups[i]));
+        expect([r.status, r.stderr]).toEqual([0, '']);
+        const printed = JSON.parse(r.stdout) as { protocol: string; strategy: string; assignment: Plain };
+        expect({ group: i, protocol: printed.protocol, strategy: printed.strategy, assignment: JSON.stringify(printed.assignment) }).toEqual({ group: i, protocol: 'consumer', strategy, assignment: JSON.stringify(answers[i]![strategy]) });
+      }
+    }
   }, 300_000);
 });
