@@ -11,20 +11,13 @@
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { assignGroup, type AssignGroupOptions, type GroupAssignment } from '../../src/group/index.js';
-import { random, randomGroup } from './random-groups.js';
+import { random, randomGroup, STRATEGIES } from './random-groups.js';
 
 const LONG = Boolean(Number(process.env.ASSIGNOR_LONG ?? 0));
 const CASES = LONG ? 10_000 : 150;
 const SEED = process.env.ASSIGNOR_FUZZ_SEED !== undefined ? Number(process.env.ASSIGNOR_FUZZ_SEED) : 34_2026;
 /** A case slower than this is a hang (the groups are at most a few thousand partitions). */
 const HANG_MS = 5000;
-const STRATEGIES: AssignGroupOptions[] = [
-  { strategy: 'sticky' },
-  { strategy: 'range' },
-  { strategy: 'round-robin' },
-  { protocol: 'consumer', strategy: 'uniform' },
-  { protocol: 'consumer', strategy: 'range' },
-];
 const TOPIC_IDS = ['AAAAAAAAAAAAAAAAAAAAAg', '_____________________w', 'gAAAAAAAAAAAAAAAAAAAAA', 'AAAAAAAAAAAAAAAAAAAAAA', 'short', 'AAAAAAAAAAAAAAAAAAAAAB', null, 7];
 
 type R = (n: number) => number;

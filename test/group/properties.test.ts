@@ -4,15 +4,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignGroup, groupAssignmentJson, type AssignGroupOptions, type GroupSpec, type GroupStrategy } from '../../src/group/index.js';
 import { caught } from '../helpers.js';
-import { random, randomGroup } from './random-groups.js';
+import { random, randomGroup, STRATEGIES } from './random-groups.js';
 
-const STRATEGIES: AssignGroupOptions[] = [
-  { strategy: 'sticky' },
-  { strategy: 'range' },
-  { strategy: 'round-robin' },
-  { protocol: 'consumer', strategy: 'uniform' },
-  { protocol: 'consumer', strategy: 'range' },
-];
 const seeds = fc.integer({ min: 1, max: 0x7fffffff });
 
 /** Per topic, the owners' member ids (one per partition), from the result's per-member lists. */

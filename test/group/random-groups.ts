@@ -2,7 +2,7 @@
 // topics, mixed subscriptions, member ids and topic names that sort unusually (case, digits
 // against letters, prefixes, accents, astral characters whose UTF-16 order differs from their
 // code-point order), static members now and then, racks on about a third of the groups.
-import type { GroupMemberSpec, GroupSpec, GroupTopicSpec } from '../../src/group/index.js';
+import type { AssignGroupOptions, GroupMemberSpec, GroupSpec, GroupTopicSpec } from '../../src/group/index.js';
 
 /** xorshift32 from a seed: the same groups every run. */
 export function random(seed: number): (n: number) => number {
@@ -86,3 +86,12 @@ export function randomGroup(r: (n: number) => number): GroupSpec {
   });
   return { topics, members };
 }
+
+/** Every strategy of both protocols, as assignGroup's options: the property tests and the fuzz run each. */
+export const STRATEGIES: AssignGroupOptions[] = [
+  { strategy: 'sticky' },
+  { strategy: 'range' },
+  { strategy: 'round-robin' },
+  { protocol: 'consumer', strategy: 'uniform' },
+  { protocol: 'consumer', strategy: 'range' },
+];
