@@ -315,6 +315,98 @@ export interface GroupProblem {
   racks: Int32Array;
 }
 
+/**
+ * The group planner's problem, whole (assembly/group-plan.ts `groupPlan(header)`): every decision
+ * of a sticky rebalance (co-partitioned sets, growth folding, racks, balanced classes, the kernel)
+ * from the owners the caller resolved. Written by src/engine/wasm/group.ts and by the broker plugin
+ * (jvm/), so its layout is the ABI: PLAN_HEADER below. Partitions are flat, topic after topic:
+ * topic t's partition p is at topicStart(t) + p, N partitions in all.
+ */
+export interface GroupPlanProblem {
+  /** Member count; members are 0..members-1 (ties go to the lowest index). */
+  members: number;
+  /** Per topic: its partition count (>= 1). */
+  counts: Int32Array;
+  /** Per topic: the partition count it had before a growth, 0 when none is known. Ignored with inferGrowth. */
+  from: Int32Array;
+  /** Infer `from` from the owners: a topic whose owned partitions are exactly 0..B-1 (0 < B < count) grew from B. */
+  inferGrowth: boolean;
+  /** A member may hold up to growthSkew x its fair share of a grown topic to keep every key. */
+  growthSkew: number;
+  /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
+  subStart: Int32Array;
+  subs: Int32Array;
+  /** Per partition (flat): its current owner, or -1. */
+  owner: Int32Array;
+  /** Distinct racks; 0 when racks are not in use (memberRack, rackStart and racks are then not read). */
+  rackCount: number;
+  /** Per member: its rack, or -1. */
+  memberRack: Int32Array;
+  /** Replica racks of partition i (flat) that some member is in: racks[rackStart[i] .. rackStart[i+1]), distinct. */
+  rackStart: Int32Array;
+  racks: Int32Array;
+  /** Co-partitioned sets: set g is coTopics[coStart[g] .. coStart[g+1]), the subscribed topics it names, in its order. */
+  coStart: Int32Array;
+  coTopics: Int32Array;
+}
+
+/** Why a co-partitioned set was not honored (GroupPlanResult.coStatus). */
+export const CO_HONORED = 0;
+export const CO_TOO_FEW = 1;
+export const CO_COUNTS_DIFFER = 2;
+export const CO_SUBSCRIBERS_DIFFER = 3;
+
+/** What happened to a grown topic (GroupPlanResult.growth). */
+export const GROWTH_FOLDED = 1;
+/** Not a multiple of the old count, or no subscribers. */
+export const GROWTH_NOT_FOLDABLE = 2;
+/** Some old partitions have no owner in the group; value: how many. */
+export const GROWTH_ORPHANS = 3;
+/** Keeping every key would give a member more than growthSkew x its share; value: that member's partitions. */
+export const GROWTH_SKEW = 4;
+
+export interface GroupPlanResult {
+  /** Per partition (flat): its new owner, or -1 for topics without subscribers. */
+  owner: Int32Array;
+  /** Growths seen, as triples (topic, GROWTH_* code, value), in the order the planner met them; `from` of each is the problem's (or the inferred) count. */
+  growth: Int32Array;
+  /** Per topic: the count before a growth the planner used (the problem's `from`, or the inferred one). */
+  from: Int32Array;
+  /** Per co-partitioned set: (CO_* code, the topic that broke it or -1). */
+  coStatus: Int32Array;
+}
+
+/**
+ * Byte offsets of the header groupPlan reads (i32 slots; pointers are byte addresses of i32
+ * arrays; growthSkew is an f64). Outputs: the kernel writes owner (N), growth (3 x topics, its
+ * triple count in growthCount), from (topics) and coStatus (2 x sets); it returns 0, or 1 when
+ * its balancing flow is infeasible (a bug).
+ */
+export const PLAN_HEADER = {
+  members: 0,
+  topics: 4,
+  rackCount: 8,
+  coSets: 12,
+  inferGrowth: 16,
+  counts: 20,
+  from: 24,
+  subStart: 28,
+  subs: 32,
+  owner: 36,
+  memberRack: 40,
+  rackStart: 44,
+  racks: 48,
+  coStart: 52,
+  coTopics: 56,
+  outOwner: 60,
+  outGrowth: 64,
+  outGrowthCount: 68,
+  outFrom: 72,
+  outCoStatus: 76,
+  growthSkew: 80,
+} as const;
+export const PLAN_HEADER_BYTES = 88;
+
 export interface GroupKernels {
   /** Owner (member index) of every item; -1 for items of topics without subscribers. */
   groupAssign(p: GroupProblem): Int32Array;
