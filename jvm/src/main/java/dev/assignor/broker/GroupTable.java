@@ -1,0 +1,242 @@
+package dev.assignor.broker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.GroupSpec;
+import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.MemberSubscription;
+import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
+import org.apache.kafka.coordinator.group.modern.MemberAssignmentImpl;
+
+/**
+ * The broker's group as flat integer tables in fixed index spaces, so that the answer depends on
+ * the group and not on the order the broker's maps iterate in:
+ * members are numbered by id (String.compareTo, code units), topics by Uuid.toString() (code
+ * units), partitions flat, topic after topic (topic t's partition p is at topicStart[t] + p).
+ * Input the broker should never send is cleaned here, once, for the kernel and the fallback alike:
+ * subscribed topics missing from the metadata are dropped; claims of unknown topics or of
+ * partitions beyond the count are dropped; a partition two members claim stays with the first by id.
+ */
+final class GroupTable {
+    /** Indexed by member number: its id, its rack index (-1: none), its topics (ascending topic numbers). */
+    final String[] memberIds;
+    final int[] memberRack;
+    final int[][] memberTopics;
+    /** Indexed by topic number: its id, partition count, first flat partition (topics + 1 entries). */
+    final Uuid[] topicIds;
+    final int[] counts;
+    final int[] topicStart;
+    final Map<Uuid, Integer> topicIndex;
+    /** Subscribers of topic t: subs[subStart[t] .. subStart[t + 1]), ascending member numbers. */
+    final int[] subStart;
+    final int[] subs;
+    /** Indexed by flat partition: its current owner (member number), or -1. */
+    final int[] owner;
+    /** Distinct member racks in code-unit order; partition i's replica racks that some member is in: racks[rackStart[i] .. rackStart[i + 1]). */
+    final String[] rackNames;
+    final int[] rackStart;
+    final int[] racks;
+
+    private GroupTable(String[] memberIds, int[] memberRack, int[][] memberTopics, Uuid[] topicIds, int[] counts,
+                       Map<Uuid, Integer> topicIndex, int[] owner, String[] rackNames, int[] rackStart, int[] racks) {
+        this.memberIds = memberIds;
+        this.memberRack = memberRack;
+        this.memberTopics = memberTopics;
+        this.topicIds = topicIds;
+        this.counts = counts;
+        this.topicIndex = topicIndex;
+        this.topicStart = new int[counts.length + 1];
+        for (int t = 0; t < counts.length; t++) topicStart[t + 1] = Math.addExact(topicStart[t], counts[t]);
+        this.owner = owner;
+        this.rackNames = rackNames;
+        this.rackStart = rackStart;
+        this.racks = racks;
+        this.subStart = new int[counts.length + 1];
+        for (int[] topics : memberTopics) for (int t : topics) subStart[t + 1]++;
+        for (int t = 0; t < counts.length; t++) subStart[t + 1] += subStart[t];
+        this.subs = new int[subStart[counts.length]];
+        int[] at = Arrays.copyOf(subStart, counts.length);
+        for (int m = 0; m < memberTopics.length; m++) for (int t : memberTopics[m]) subs[at[t]++] = m;
+    }
+
+    int members() { return memberIds.length; }
+    int topics() { return counts.length; }
+    int partitions() { return topicStart[counts.length]; }
+
+    /** Reads the broker's group: the steps below, each in the index spaces named above. */
+    static GroupTable read(GroupSpec spec, SubscribedTopicDescriber describer) {
+        String[] ids = spec.memberIds().toArray(new String[0]);
+        Arrays.sort(ids);
+        MemberSubscription[] subscriptions = new MemberSubscription[ids.length];
+        for (int m = 0; m < ids.length; m++) subscriptions[m] = spec.memberSubscription(ids[m]);
+
+        // Topics: every subscribed id the metadata knows (count > 0), by Uuid.toString().
+        Map<Uuid, Integer> counted = new HashMap<>();
+        for (MemberSubscription s : subscriptions) {
+            for (Uuid id : s.subscribedTopicIds()) {
+                if (counted.containsKey(id)) continue;
+                counted.put(id, Math.max(0, describer.numPartitions(id)));
+            }
+        }
+        TreeMap<String, Uuid> byText = new TreeMap<>();
+        counted.forEach((id, n) -> { if (n > 0) byText.put(id.toString(), id); });
+        Uuid[] topicIds = byText.values().toArray(new Uuid[0]);
+        int[] counts = new int[topicIds.length];
+        Map<Uuid, Integer> topicIndex = new HashMap<>(topicIds.length * 2);
+        for (int t = 0; t < topicIds.length; t++) {
+            counts[t] = counted.get(topicIds[t]);
+            topicIndex.put(topicIds[t], t);
+        }
+
+        // Subscriptions as ascending topic numbers; racks interned in code-unit order.
+        int[][] memberTopics = new int[ids.length][];
+        TreeMap<String, Integer> rackIndex = new TreeMap<>();
+        String[] rackOf = new String[ids.length];
+        for (int m = 0; m < ids.length; m++) {
+            memberTopics[m] = subscribed(subscriptions[m].subscribedTopicIds(), topicIndex);
+            Optional<String> rack = subscriptions[m].rackId();
+            if (rack != null && rack.isPresent() && !rack.get().isEmpty()) {
+                rackOf[m] = rack.get();
+                rackIndex.put(rackOf[m], 0);
+            }
+        }
+        String[] rackNames = rackIndex.keySet().toArray(new String[0]);
+        for (int r = 0; r < rackNames.length; r++) rackIndex.put(rackNames[r], r);
+        int[] memberRack = new int[ids.length];
+        for (int m = 0; m < ids.length; m++) memberRack[m] = rackOf[m] == null ? -1 : rackIndex.get(rackOf[m]);
+
+        int total = 0;
+        for (int c : counts) total = Math.addExact(total, c);
+        int[] owner = currentOwners(spec, ids, topicIndex, counts, total);
+
+        int[] rackStart = new int[rackNames.length == 0 ? 1 : total + 1];
+        int[] racks = rackNames.length == 0 ? new int[0] : partitionRacks(describer, topicIds, counts, rackIndex, rackStart);
+        return new GroupTable(ids, memberRack, memberTopics, topicIds, counts, topicIndex, owner, rackNames, rackStart, racks);
+    }
+
+    private static int[] subscribed(Set<Uuid> ids, Map<Uuid, Integer> topicIndex) {
+        int[] out = new int[ids.size()];
+        int n = 0;
+        for (Uuid id : ids) {
+            Integer t = topicIndex.get(id);
+            if (t != null) out[n++] = t;
+        }
+        out = Arrays.copyOf(out, n);
+        Arrays.sort(out);
+        return out;
+    }
+
+    /** Owner per flat partition from the members' current assignments, members in id order: the first claim wins. */
+    private static int[] currentOwners(GroupSpec spec, String[] ids, Map<Uuid, Integer> topicIndex, int[] counts, int total) {
+        int[] start = new int[counts.length];
+        for (int t = 1; t < counts.length; t++) start[t] = start[t - 1] + counts[t - 1];
+        int[] owner = new int[total];
+        Arrays.fill(owner, -1);
+        for (int m = 0; m < ids.length; m++) {
+            MemberAssignment current = spec.memberAssignment(ids[m]);
+            if (current == null || current.partitions() == null) continue;
+            for (Map.Entry<Uuid, Set<Integer>> e : current.partitions().entrySet()) {
+                Integer t = topicIndex.get(e.getKey());
+                if (t == null || e.getValue() == null) continue;
+                for (Integer p : e.getValue()) {
+                    if (p == null || p < 0 || p >= counts[t]) continue;
+                    int at = start[t] + p;
+                    if (owner[at] < 0) owner[at] = m;
+                }
+            }
+        }
+        return owner;
+    }
+
+    /** Per flat partition, the member-rack numbers of its replica racks, distinct and ascending. */
+    private static int[] partitionRacks(SubscribedTopicDescriber describer, Uuid[] topicIds, int[] counts, Map<String, Integer> rackIndex, int[] rackStart) {
+        int[] racks = new int[16];
+        int n = 0;
+        int at = 0;
+        int[] seen = new int[rackIndex.size()];
+        int stamp = 0;
+        for (int t = 0; t < topicIds.length; t++) {
+            for (int p = 0; p < counts[t]; p++, at++) {
+                Set<String> replicas = describer.racksForPartition(topicIds[t], p);
+                int from = n;
+                stamp++;
+                if (replicas != null) {
+                    for (String rack : replicas) {
+                        Integer r = rack == null ? null : rackIndex.get(rack);
+                        if (r == null || seen[r] == stamp) continue;
+                        seen[r] = stamp;
+                        if (n == racks.length) racks = Arrays.copyOf(racks, racks.length * 2);
+                        racks[n++] = r;
+                    }
+                }
+                Arrays.sort(racks, from, n);
+                rackStart[at + 1] = n;
+            }
+        }
+        return Arrays.copyOf(racks, n);
+    }
+
+    /** The assignment a flat owner table gives: every member present, each topic's partitions ascending. */
+    GroupAssignment assignment(int[] owners) {
+        List<Map<Uuid, Set<Integer>>> byMember = new ArrayList<>(memberIds.length);
+        for (int m = 0; m < memberIds.length; m++) byMember.add(new HashMap<>());
+        int[] held = new int[memberIds.length];
+        int[] touched = new int[memberIds.length];
+        int[][] parts = new int[memberIds.length][];
+        for (int t = 0; t < counts.length; t++) {
+            int s = topicStart[t];
+            int touchedCount = 0;
+            for (int p = 0; p < counts[t]; p++) {
+                int o = owners[s + p];
+                if (o < 0) continue;
+                if (o >= memberIds.length) throw new IllegalStateException("owner " + o + " out of range");
+                if (held[o]++ == 0) touched[touchedCount++] = o;
+            }
+            for (int i = 0; i < touchedCount; i++) {
+                int o = touched[i];
+                parts[o] = new int[held[o]];
+                held[o] = 0;
+            }
+            for (int p = 0; p < counts[t]; p++) {
+                int o = owners[s + p];
+                if (o >= 0) parts[o][held[o]++] = p;
+            }
+            for (int i = 0; i < touchedCount; i++) {
+                int o = touched[i];
+                byMember.get(o).put(topicIds[t], new PartitionSet(parts[o]));
+                held[o] = 0;
+                parts[o] = null;
+            }
+        }
+        Map<String, MemberAssignment> members = new HashMap<>(memberIds.length * 2);
+        for (int m = 0; m < memberIds.length; m++) members.put(memberIds[m], new MemberAssignmentImpl(byMember.get(m)));
+        return new GroupAssignment(members);
+    }
+
+    /** The members' current assignments after cleaning: what the fallback of last resort hands back. */
+    GroupAssignment current() {
+        return assignment(owner);
+    }
+
+    /** The cleaned group as the broker's own types, for the broker's UniformAssignor. */
+    CleanGroup clean(GroupSpec original, SubscribedTopicDescriber describer) {
+        return new CleanGroup(this, current(), original, describer);
+    }
+
+    /** Member numbers by id, for lookups from the cleaned spec. */
+    Map<String, Integer> memberIndex() {
+        Map<String, Integer> out = new HashMap<>(memberIds.length * 2);
+        for (int m = 0; m < memberIds.length; m++) out.put(memberIds[m], m);
+        return Collections.unmodifiableMap(out);
+    }
+}
