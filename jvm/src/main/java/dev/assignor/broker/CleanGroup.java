@@ -103,7 +103,7 @@ final class CleanGroup implements GroupSpec, SubscribedTopicDescriber {
     @Override
     public MemberAssignment memberAssignment(String memberId) {
         MemberAssignment a = current.members().get(memberId);
-        return a == null ? new MemberAssignmentImpl(Map.of()) : a;
+        return a == null ? new MemberAssignmentImpl(Collections.emptyMap()) : a;
     }
 
     @Override

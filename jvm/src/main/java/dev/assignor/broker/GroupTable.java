@@ -219,7 +219,9 @@ final class GroupTable {
             }
         }
         Map<String, MemberAssignment> members = new HashMap<>(memberIds.length * 2);
-        for (int m = 0; m < memberIds.length; m++) members.put(memberIds[m], new MemberAssignmentImpl(byMember.get(m)));
+        // Unmodifiable maps: the broker's UniformAssignor refuses a current assignment in any other map
+        // (AssignorHelpers.isImmutableMap), and the fallback hands this back to it as the current one.
+        for (int m = 0; m < memberIds.length; m++) members.put(memberIds[m], new MemberAssignmentImpl(Collections.unmodifiableMap(byMember.get(m))));
         return new GroupAssignment(members);
     }
 

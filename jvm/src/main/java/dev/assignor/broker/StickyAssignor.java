@@ -1,8 +1,10 @@
 package dev.assignor.broker;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
@@ -36,6 +38,7 @@ public final class StickyAssignor implements ConsumerGroupPartitionAssignor {
 
     private static final Logger LOG = LoggerFactory.getLogger(StickyAssignor.class);
     private static final AtomicBoolean FAILURE_LOGGED = new AtomicBoolean();
+    private static final AtomicLong FALLBACKS = new AtomicLong();
 
     private final Kernel kernel;
     private final UniformAssignor uniform = new UniformAssignor();
@@ -71,9 +74,15 @@ public final class StickyAssignor implements ConsumerGroupPartitionAssignor {
             if (Boolean.getBoolean(FORCE_FALLBACK_PROPERTY)) throw new IllegalStateException(FORCE_FALLBACK_PROPERTY + " is set");
             return table.assignment(kernel.plan(table));
         } catch (Throwable e) {
+            FALLBACKS.incrementAndGet();
             logOnce(e);
             return fallback(table, groupSpec, subscribedTopicDescriber);
         }
+    }
+
+    /** How many assign() calls in this JVM got a fallback instead of the planner's answer (only the first is logged). */
+    public static long fallbackCount() {
+        return FALLBACKS.get();
     }
 
     private static void logOnce(Throwable e) {
@@ -104,7 +113,7 @@ public final class StickyAssignor implements ConsumerGroupPartitionAssignor {
     private static GroupAssignment nothing(GroupSpec spec) {
         Map<String, MemberAssignment> members = new HashMap<>();
         try {
-            for (String id : spec.memberIds()) members.put(id, new MemberAssignmentImpl(Map.of()));
+            for (String id : spec.memberIds()) members.put(id, new MemberAssignmentImpl(Collections.emptyMap()));
         } catch (Throwable e) {
             // a spec that cannot even list its members gets an empty assignment
         }
