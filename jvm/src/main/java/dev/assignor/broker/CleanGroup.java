@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,11 +44,15 @@ final class CleanGroup implements GroupSpec, SubscribedTopicDescriber {
         this.memberIndex = table.memberIndex();
         this.subscriptions = new MemberSubscription[table.members()];
         boolean homogeneous = true;
+        Map<int[], Set<Uuid>> shared = new IdentityHashMap<>();
         for (int m = 0; m < table.members(); m++) {
-            Set<Uuid> topics = new HashSet<>();
-            for (int t : table.memberTopics[m]) topics.add(table.topicIds[t]);
+            Set<Uuid> topics = shared.computeIfAbsent(table.memberTopics[m], list -> {
+                Set<Uuid> set = new HashSet<>();
+                for (int t : list) set.add(table.topicIds[t]);
+                return Collections.unmodifiableSet(set);
+            });
             Optional<String> rack = table.memberRack[m] < 0 ? Optional.empty() : Optional.of(table.rackNames[table.memberRack[m]]);
-            subscriptions[m] = new Subscription(rack, instanceId(table.memberIds[m]), Collections.unmodifiableSet(topics));
+            subscriptions[m] = new Subscription(rack, instanceId(table.memberIds[m]), topics);
             homogeneous &= Arrays.equals(table.memberTopics[m], table.memberTopics[0]);
         }
         this.type = homogeneous ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS;
