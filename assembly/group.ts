@@ -3,35 +3,9 @@
 // Pointer ABI: every array is i32 in linear memory; scratch comes from the arena (reset per
 // call) and is initialised here, since the arena is not zeroed.
 
+import { ld, st, inc, dec, scratch } from './mem';
+
 const INF: i32 = 0x3fffffff;
-
-// @ts-ignore: decorator
-@inline function ld(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-// @ts-ignore: decorator
-@inline function st(p: usize, i: i32, v: i32): void {
-  store<i32>(p + (<usize>i << 2), v);
-}
-// @ts-ignore: decorator
-@inline function inc(p: usize, i: i32): void {
-  const a = p + (<usize>i << 2);
-  store<i32>(a, load<i32>(a) + 1);
-}
-// @ts-ignore: decorator
-@inline function dec(p: usize, i: i32): void {
-  const a = p + (<usize>i << 2);
-  store<i32>(a, load<i32>(a) - 1);
-}
-
-function scratch(n: i32, fill: i32): usize {
-  const m: i32 = n > 0 ? n : 1;
-  const bytes = <usize>m << 2;
-  const p = heap.alloc(bytes);
-  if (fill == 0) memory.fill(p, 0, bytes);
-  else for (let i = 0; i < m; i++) st(p, i, fill);
-  return p;
-}
 
 // ---------------------------------------------------------------- extras flow of one class
 
