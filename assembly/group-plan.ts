@@ -268,8 +268,10 @@ function kernelProblem(): void {
     st(kWeight, k, ld(wRealStart, k + 1) - ld(wRealStart, k));
     if (ld(wKFrom, k) > 0) anyFrom = true;
   }
-  kSubs = scratch(ld(kSubStart, wK), 0);
-  for (let k = 0; k < wK; k++) {
+  // Kernel topic k is topic k when nothing was folded or joined: the subscribers are shared.
+  const direct = wK == pT;
+  kSubs = direct ? pSubs : scratch(ld(kSubStart, wK), 0);
+  for (let k = 0; k < wK && !direct; k++) {
     const t0 = ld(wReal, ld(wRealStart, k));
     const s = ld(pSubStart, t0);
     memory.copy(kSubs + (<usize>ld(kSubStart, k) << 2), pSubs + (<usize>s << 2), <usize>(ld(pSubStart, t0 + 1) - s) << 2);
@@ -296,7 +298,8 @@ function itemsOf(k: i32): void {
   const i0 = ld(kItemStart, k);
   const base = ld(wBase, k);
   const from = ld(wKFrom, k);
-  for (let j = 0; j < base; j++) st(kPrev, i0 + j, majority(wReal, a, b, j));
+  if (b - a == 1) memory.copy(kPrev + (<usize>i0 << 2), pOwner + (<usize>ld(wTopicStart, ld(wReal, a)) << 2), <usize>base << 2);
+  else for (let j = 0; j < base; j++) st(kPrev, i0 + j, majority(wReal, a, b, j));
   if (from > 0) for (let j = from; j < base; j++) st(kSoft, i0 + j, majority(wReal, a, b, j % from));
   if (pRackCount > 0) for (let j = 0; j < base; j++) commonRacks(a, b, j, i0 + j);
 }
@@ -317,80 +320,54 @@ function commonRacks(a: i32, b: i32, j: i32, item: i32): void {
   st(kRackStart, item + 1, kRackN);
 }
 
-// Per member, its kernel topics ascending (CSR), and its class (the first member with the same ones).
-let cSigStart: usize = 0;
-let cSig: usize = 0;
-
-/** Class id per kernel topic (numbered as they appear) when its class's totals balance, else -1. */
+/**
+ * Class id per kernel topic (numbered as they appear) when its class's totals balance, else -1.
+ * Members with the same kernel topics form a class, found by refinement (every topic splits the
+ * classes of its subscribers): one pass over the subscribers, no per-member lists.
+ */
 function balancedClasses(): usize {
   const K = wK;
   const M = pM;
-  cSigStart = scratch(M + 1, 0);
-  for (let i = 0; i < ld(kSubStart, K); i++) inc(cSigStart, ld(kSubs, i) + 1);
-  for (let m = 0; m < M; m++) st(cSigStart, m + 1, ld(cSigStart, m + 1) + ld(cSigStart, m));
-  cSig = scratch(ld(cSigStart, M), 0);
-  const fill = scratch(M, 0);
-  memory.copy(fill, cSigStart, <usize>M << 2);
+  const P = ld(kSubStart, K);
+  const classOf = scratch(M, 0);
+  const stamp = scratch(P + 1, -1); // per class: the last topic that split it, and its part in
+  const part = scratch(P + 1, 0);
+  let classes = 1;
   for (let k = 0; k < K; k++) {
     for (let i = ld(kSubStart, k); i < ld(kSubStart, k + 1); i++) {
       const m = ld(kSubs, i);
-      st(cSig, ld(fill, m), k);
-      inc(fill, m);
+      const c = ld(classOf, m);
+      if (ld(stamp, c) != k) {
+        st(stamp, c, k);
+        st(part, c, classes++);
+      }
+      st(classOf, m, ld(part, c));
     }
   }
-  const classOf = memberClasses();
-  const size = scratch(M, 0);
+  const size = scratch(classes, 0);
   for (let m = 0; m < M; m++) inc(size, ld(classOf, m));
+  // A kernel topic is exclusive to a class when all its subscribers are in it; a class balances
+  // when it has topics and none of them is shared with another class.
   const exclusive = scratch(K, -1);
+  const shared = scratch(classes, 0);
   for (let k = 0; k < K; k++) {
     const a = ld(kSubStart, k);
-    if (ld(kSubStart, k + 1) == a) continue;
+    const b = ld(kSubStart, k + 1);
+    if (b == a) continue;
     const c = ld(classOf, ld(kSubs, a));
-    if (ld(kSubStart, k + 1) - a == ld(size, c)) st(exclusive, k, c);
+    if (b - a == ld(size, c)) st(exclusive, k, c);
+    else for (let i = a; i < b; i++) st(shared, ld(classOf, ld(kSubs, i)), 1);
   }
   const topicClass = scratch(K, -1);
-  const renumber = scratch(M, -1);
+  const renumber = scratch(classes, -1);
   let used = 0;
   for (let k = 0; k < K; k++) {
     const c = ld(exclusive, k);
-    // A class's id is its first member: its kernel topics are the class's.
-    if (c < 0 || !classBalanced(c, exclusive)) continue;
+    if (c < 0 || ld(shared, c) == 1) continue;
     if (ld(renumber, c) < 0) st(renumber, c, used++);
     st(topicClass, k, ld(renumber, c));
   }
   return topicClass;
-}
-
-/** A class is balanced when it has topics and every one of them is exclusive to it. */
-function classBalanced(c: i32, exclusive: usize): bool {
-  if (ld(cSigStart, c + 1) == ld(cSigStart, c)) return false;
-  for (let i = ld(cSigStart, c); i < ld(cSigStart, c + 1); i++) if (ld(exclusive, ld(cSig, i)) != c) return false;
-  return true;
-}
-
-/** Class per member: the first member with the same kernel topics (open addressing on their hash). */
-function memberClasses(): usize {
-  const M = pM;
-  let cap = 16;
-  while (cap < 2 * M) cap *= 2;
-  const table = scratch(cap, -1);
-  const classOf = scratch(M, 0);
-  for (let m = 0; m < M; m++) {
-    let h = ld(cSigStart, m + 1) - ld(cSigStart, m);
-    for (let i = ld(cSigStart, m); i < ld(cSigStart, m + 1); i++) h = ((h ^ ld(cSig, i)) * 0x5bd1e995) ^ <i32>(<u32>h >> 13);
-    let slot = h & (cap - 1);
-    while (ld(table, slot) >= 0 && !sameSig(ld(table, slot), m)) slot = (slot + 1) & (cap - 1);
-    if (ld(table, slot) < 0) st(table, slot, m);
-    st(classOf, m, ld(table, slot));
-  }
-  return classOf;
-}
-
-function sameSig(a: i32, b: i32): bool {
-  const n = ld(cSigStart, a + 1) - ld(cSigStart, a);
-  if (ld(cSigStart, b + 1) - ld(cSigStart, b) != n) return false;
-  for (let i = 0; i < n; i++) if (ld(cSig, ld(cSigStart, a) + i) != ld(cSig, ld(cSigStart, b) + i)) return false;
-  return true;
 }
 
 /** Back to partitions: kernel topics read from the items; folded topics follow their parents. */

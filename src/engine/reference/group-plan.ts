@@ -233,76 +233,51 @@ function commonRacks(w: Planner, k: number, rackStart: Int32Array, rackList: num
 }
 
 /**
- * Class of every kernel topic whose members' totals the kernel balances: members with the same
- * kernel topics form a class; a class is balanced when no one outside it subscribes any of its
- * topics. The class id per kernel topic (numbered as they appear), -1 for shared topics.
+ * Class id per kernel topic (numbered as they appear) when its class's totals balance, else -1.
+ * Members with the same kernel topics form a class, found by refinement (every topic splits the
+ * classes of its subscribers): one pass over the subscribers, no per-member lists.
  */
 function balancedClasses(M: number, subStart: Int32Array, subs: Int32Array): Int32Array {
   const K = subStart.length - 1;
-  // Each member's kernel topics, ascending (CSR: sig[sigStart[m] .. sigStart[m + 1])).
-  const sigStart = new Int32Array(M + 1);
-  for (let i = 0; i < subStart[K]!; i++) sigStart[subs[i]! + 1]!++;
-  for (let m = 0; m < M; m++) sigStart[m + 1]! += sigStart[m]!;
-  const sig = new Int32Array(sigStart[M]!);
-  const fill = sigStart.slice(0, M);
-  for (let k = 0; k < K; k++) for (let i = subStart[k]!; i < subStart[k + 1]!; i++) sig[fill[subs[i]!]!++] = k;
-  const classOf = memberClasses(M, sigStart, sig);
-  const size = new Int32Array(M);
-  const firstOf = new Int32Array(M).fill(-1);
-  for (let m = 0; m < M; m++) {
-    size[classOf[m]!]!++;
-    if (firstOf[classOf[m]!]! < 0) firstOf[classOf[m]!] = m;
+  const P = subStart[K]!;
+  const classOf = new Int32Array(M);
+  const stamp = new Int32Array(P + 1).fill(-1); // per class: the last topic that split it, and its part in
+  const part = new Int32Array(P + 1);
+  let classes = 1;
+  for (let k = 0; k < K; k++) {
+    for (let i = subStart[k]!; i < subStart[k + 1]!; i++) {
+      const c = classOf[subs[i]!]!;
+      if (stamp[c] !== k) {
+        stamp[c] = k;
+        part[c] = classes++;
+      }
+      classOf[subs[i]!] = part[c]!;
+    }
   }
-  // A kernel topic is exclusive to a class when all its subscribers are in it: exactly when it
-  // has as many subscribers as its first subscriber's class has members.
+  const size = new Int32Array(classes);
+  for (let m = 0; m < M; m++) size[classOf[m]!]!++;
+  // A kernel topic is exclusive to a class when all its subscribers are in it; a class balances
+  // when it has topics and none of them is shared with another class.
   const exclusive = new Int32Array(K).fill(-1);
+  const shared = new Uint8Array(classes);
   for (let k = 0; k < K; k++) {
     const a = subStart[k]!;
-    if (subStart[k + 1]! === a) continue;
+    const b = subStart[k + 1]!;
+    if (b === a) continue;
     const c = classOf[subs[a]!]!;
-    if (subStart[k + 1]! - a === size[c]) exclusive[k] = c;
+    if (b - a === size[c]) exclusive[k] = c;
+    else for (let i = a; i < b; i++) shared[classOf[subs[i]!]!] = 1;
   }
   const topicClass = new Int32Array(K).fill(-1);
-  const renumber = new Int32Array(M).fill(-1);
+  const renumber = new Int32Array(classes).fill(-1);
   let used = 0;
   for (let k = 0; k < K; k++) {
     const c = exclusive[k]!;
-    if (c < 0 || !classBalanced(c, firstOf[c]!, sigStart, sig, exclusive)) continue;
+    if (c < 0 || shared[c] === 1) continue;
     if (renumber[c]! < 0) renumber[c] = used++;
     topicClass[k] = renumber[c]!;
   }
   return topicClass;
-}
-
-/** A class is balanced when it has topics and every one of them is exclusive to it. */
-function classBalanced(c: number, first: number, sigStart: Int32Array, sig: Int32Array, exclusive: Int32Array): boolean {
-  if (sigStart[first + 1] === sigStart[first]) return false;
-  for (let i = sigStart[first]!; i < sigStart[first + 1]!; i++) if (exclusive[sig[i]!] !== c) return false;
-  return true;
-}
-
-/** Class per member: the id of the first member with the same kernel topics (an open-addressing table on a hash of them). */
-function memberClasses(M: number, sigStart: Int32Array, sig: Int32Array): Int32Array {
-  let cap = 16;
-  while (cap < 2 * M) cap *= 2;
-  const table = new Int32Array(cap).fill(-1); // a member whose id is its class
-  const classOf = new Int32Array(M);
-  for (let m = 0; m < M; m++) {
-    let h = sigStart[m + 1]! - sigStart[m]!;
-    for (let i = sigStart[m]!; i < sigStart[m + 1]!; i++) h = Math.imul(h ^ sig[i]!, 0x5bd1e995) ^ (h >>> 13);
-    let slot = h & (cap - 1);
-    while (table[slot]! >= 0 && !sameSig(table[slot]!, m, sigStart, sig)) slot = (slot + 1) & (cap - 1);
-    if (table[slot]! < 0) table[slot] = m;
-    classOf[m] = table[slot]!;
-  }
-  return classOf;
-}
-
-function sameSig(a: number, b: number, sigStart: Int32Array, sig: Int32Array): boolean {
-  const n = sigStart[a + 1]! - sigStart[a]!;
-  if (sigStart[b + 1]! - sigStart[b]! !== n) return false;
-  for (let i = 0; i < n; i++) if (sig[sigStart[a]! + i] !== sig[sigStart[b]! + i]) return false;
-  return true;
 }
 
 /** Back to partitions: kernel topics read from the items; folded topics follow their parents. */
