@@ -4,7 +4,7 @@
 // TypeScript binding and by the broker plugin (jvm/). Every array is i32 in linear memory; the
 // planner's tables are module globals (one call at a time), allocated from the arena.
 
-import { ld, st, inc, scratch } from './mem';
+import { ld, st, inc, scratch, unfilled } from './mem';
 import { groupAssign } from './group';
 
 // The problem, read from the header. Index spaces: t topic, m member, i flat partition.
@@ -27,6 +27,7 @@ let wSetStart: usize = 0; // honored co-partitioned sets, topics ascending: CSR 
 let wSetTopics: usize = 0;
 let wSets: i32 = 0;
 let wK: i32 = 0; // kernel topics (k)
+let wDirect: bool = false; // kernel topic k is topic k (no fold, no set): its items are its partitions
 let wRealStart: usize = 0; // k (K + 1): real topics of k, CSR over wReal
 let wReal: usize = 0;
 let wBase: usize = 0; // k: items (= partitions of each real topic)
@@ -61,10 +62,12 @@ export function groupPlan(h: usize): i32 {
   kernelTopics();
   kernelProblem();
   const N = ld(kItemStart, wK);
-  const itemOwner = scratch(N, 0);
+  // Kernel topic k is topic k (nothing folded or joined): items are partitions, owners go straight out.
+  const out: usize = load<u32>(h, 60);
+  const itemOwner = wDirect ? out : unfilled(N); // the kernel sets every owner
   const status = groupAssign(pM, wK, N, pRackCount, pMemberRack, kClass, kWeight, kSubStart, kSubs, kItemStart, kPrev, kSoft, kNSoft, kRackStart, kRacks, itemOwner);
   if (status != 0) return status;
-  ownersFromKernel(itemOwner, load<u32>(h, 60));
+  if (!wDirect) ownersFromKernel(itemOwner, out);
   store<i32>(h, wGrowthN, 68);
   return 0;
 }
@@ -182,7 +185,7 @@ function kernelTopics(): void {
   wKtOf = scratch(pT, -1);
   wParentAt = scratch(pT, -1);
   wParentLen = scratch(pT, 0);
-  wParents = scratch(ld(wTopicStart, pT), 0);
+  wParents = unfilled(ld(wTopicStart, pT)); // written by a fold before it is read
   wParentsUsed = 0;
   wK = 0;
   for (let t = 0; t < pT; t++) {
@@ -268,16 +271,16 @@ function kernelProblem(): void {
     st(kWeight, k, ld(wRealStart, k + 1) - ld(wRealStart, k));
     if (ld(wKFrom, k) > 0) anyFrom = true;
   }
-  // Kernel topic k is topic k when nothing was folded or joined: the subscribers are shared.
-  const direct = wK == pT;
-  kSubs = direct ? pSubs : scratch(ld(kSubStart, wK), 0);
-  for (let k = 0; k < wK && !direct; k++) {
+  // Kernel topic k is topic k when nothing was folded or joined: subscribers and owners are shared.
+  wDirect = wK == pT && wSets == 0;
+  kSubs = wDirect ? pSubs : scratch(ld(kSubStart, wK), 0);
+  for (let k = 0; k < wK && !wDirect; k++) {
     const t0 = ld(wReal, ld(wRealStart, k));
     const s = ld(pSubStart, t0);
     memory.copy(kSubs + (<usize>ld(kSubStart, k) << 2), pSubs + (<usize>s << 2), <usize>(ld(pSubStart, t0 + 1) - s) << 2);
   }
   const N = ld(kItemStart, wK);
-  kPrev = scratch(N, 0);
+  kPrev = wDirect ? pOwner : unfilled(N); // every item written by itemsOf
   kNSoft = anyFrom ? 1 : 0;
   kSoft = anyFrom ? scratch(N, -1) : 0;
   kRackStart = 0;
@@ -298,8 +301,8 @@ function itemsOf(k: i32): void {
   const i0 = ld(kItemStart, k);
   const base = ld(wBase, k);
   const from = ld(wKFrom, k);
-  if (b - a == 1) memory.copy(kPrev + (<usize>i0 << 2), pOwner + (<usize>ld(wTopicStart, ld(wReal, a)) << 2), <usize>base << 2);
-  else for (let j = 0; j < base; j++) st(kPrev, i0 + j, majority(wReal, a, b, j));
+  if (!wDirect && b - a == 1) memory.copy(kPrev + (<usize>i0 << 2), pOwner + (<usize>ld(wTopicStart, ld(wReal, a)) << 2), <usize>base << 2);
+  else if (!wDirect) for (let j = 0; j < base; j++) st(kPrev, i0 + j, majority(wReal, a, b, j));
   if (from > 0) for (let j = from; j < base; j++) st(kSoft, i0 + j, majority(wReal, a, b, j % from));
   if (pRackCount > 0) for (let j = 0; j < base; j++) commonRacks(a, b, j, i0 + j);
 }

@@ -20,6 +20,11 @@
   store<i32>(a, load<i32>(a) - 1);
 }
 
+/** n i32 (at least one) from the arena, contents undefined: for arrays written before they are read. */
+export function unfilled(n: i32): usize {
+  return heap.alloc(<usize>(n > 0 ? n : 1) << 2);
+}
+
 /** n i32 (at least one) from the arena, every one set to fill. */
 export function scratch(n: i32, fill: i32): usize {
   const m: i32 = n > 0 ? n : 1;
