@@ -5,7 +5,10 @@
 // planner's tables are module globals (one call at a time), allocated from the arena.
 
 import { ld, st, inc, scratch, unfilled } from './mem';
-import { groupAssign } from './group';
+import {
+  groupAssign, B_MEMBERS, B_TOPICS, B_ITEMS, B_RACK_COUNT, B_MEMBER_RACK, B_TOPIC_CLASS, B_TOPIC_WEIGHT, B_SUB_START,
+  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SLOTS,
+} from './group';
 
 // The problem, read from the header. Index spaces: t topic, m member, i flat partition.
 let pM: i32 = 0;
@@ -65,11 +68,33 @@ export function groupPlan(h: usize): i32 {
   // Kernel topic k is topic k (nothing folded or joined): items are partitions, owners go straight out.
   const out: usize = load<u32>(h, 60);
   const itemOwner = wDirect ? out : unfilled(N); // the kernel sets every owner
-  const status = groupAssign(pM, wK, N, pRackCount, pMemberRack, kClass, kWeight, kSubStart, kSubs, kItemStart, kPrev, kSoft, kNSoft, kRackStart, kRacks, itemOwner);
+  const status = groupAssign(balancingProblem(N, itemOwner));
   if (status != 0) return status;
   if (!wDirect) ownersFromKernel(itemOwner, out);
   store<i32>(h, wGrowthN, 68);
   return 0;
+}
+
+/** The balancing kernel's problem header (B_* slots in group.ts). */
+function balancingProblem(N: i32, owner: usize): usize {
+  const b = scratch(B_SLOTS, 0);
+  st(b, B_MEMBERS, pM);
+  st(b, B_TOPICS, wK);
+  st(b, B_ITEMS, N);
+  st(b, B_RACK_COUNT, pRackCount);
+  st(b, B_MEMBER_RACK, <i32>pMemberRack);
+  st(b, B_TOPIC_CLASS, <i32>kClass);
+  st(b, B_TOPIC_WEIGHT, <i32>kWeight);
+  st(b, B_SUB_START, <i32>kSubStart);
+  st(b, B_SUBS, <i32>kSubs);
+  st(b, B_ITEM_START, <i32>kItemStart);
+  st(b, B_PREV_OWNER, <i32>kPrev);
+  st(b, B_SOFT_OWNER, <i32>kSoft);
+  st(b, B_HAS_SOFT, kNSoft);
+  st(b, B_RACK_START, <i32>kRackStart);
+  st(b, B_RACKS, <i32>kRacks);
+  st(b, B_OWNER, <i32>owner);
+  return b;
 }
 
 function readHeader(h: usize): void {

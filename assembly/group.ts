@@ -335,32 +335,47 @@ function hasRack(item: i32, rack: i32): bool {
   return false;
 }
 
+// The balancing problem: 16 i32 slots in linear memory, written by group-plan.ts (the fields of
+// GroupProblem in src/engine/abi.ts, plus N, nSoft and the owner output).
+export const B_MEMBERS = 0;
+export const B_TOPICS = 1;
+export const B_ITEMS = 2;
+export const B_RACK_COUNT = 3;
+export const B_MEMBER_RACK = 4;
+export const B_TOPIC_CLASS = 5;
+export const B_TOPIC_WEIGHT = 6;
+export const B_SUB_START = 7;
+export const B_SUBS = 8;
+export const B_ITEM_START = 9;
+export const B_PREV_OWNER = 10;
+export const B_SOFT_OWNER = 11;
+export const B_HAS_SOFT = 12;
+export const B_RACK_START = 13;
+export const B_RACKS = 14;
+export const B_OWNER = 15;
+export const B_SLOTS = 16;
+
 /**
- * owner (N i32): the member of every item, -1 for topics without subscribers.
+ * Writes the owner (B_ITEMS i32): the member of every item, -1 for topics without subscribers.
  * Returns 0, or 1 when an extras flow could not be completed (a broken invariant).
  */
-export function groupAssign(
-  M: i32, T: i32, N: i32, rackCount: i32,
-  memberRack: usize, topicClass: usize, topicWeight: usize,
-  subStart: usize, subs: usize, itemStart: usize,
-  prevOwner: usize, softOwner: usize, nSoft: i32, rackStart: usize, racks: usize,
-  owner: usize,
-): i32 {
-  gM = M;
-  gT = T;
-  gRackCount = rackCount;
-  gMemberRack = memberRack;
-  gTopicClass = topicClass;
-  gTopicWeight = topicWeight;
-  gSubStart = subStart;
-  gSubs = subs;
-  gItemStart = itemStart;
-  gPrevOwner = prevOwner;
-  gSoftOwner = softOwner;
-  gNSoft = nSoft;
-  gRackStart = rackStart;
-  gRacks = racks;
-  gOwner = owner;
+export function groupAssign(b: usize): i32 {
+  gM = ld(b, B_MEMBERS);
+  gT = ld(b, B_TOPICS);
+  gRackCount = ld(b, B_RACK_COUNT);
+  gMemberRack = ld(b, B_MEMBER_RACK);
+  gTopicClass = ld(b, B_TOPIC_CLASS);
+  gTopicWeight = ld(b, B_TOPIC_WEIGHT);
+  gSubStart = ld(b, B_SUB_START);
+  gSubs = ld(b, B_SUBS);
+  gItemStart = ld(b, B_ITEM_START);
+  gPrevOwner = ld(b, B_PREV_OWNER);
+  gSoftOwner = ld(b, B_SOFT_OWNER);
+  gNSoft = ld(b, B_HAS_SOFT);
+  gRackStart = ld(b, B_RACK_START);
+  gRacks = ld(b, B_RACKS);
+  gOwner = ld(b, B_OWNER);
+  const N = ld(b, B_ITEMS);
   quotas(N);
   countHeld();
   if (!extrasOfBalancedClasses()) return 1;
