@@ -3,35 +3,9 @@
 // Pointer ABI: every array is i32 in linear memory; scratch comes from the arena (reset per
 // call) and is initialised here, since the arena is not zeroed.
 
+import { ld, st, inc, dec, scratch } from './mem';
+
 const INF: i32 = 0x3fffffff;
-
-// @ts-ignore: decorator
-@inline function ld(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-// @ts-ignore: decorator
-@inline function st(p: usize, i: i32, v: i32): void {
-  store<i32>(p + (<usize>i << 2), v);
-}
-// @ts-ignore: decorator
-@inline function inc(p: usize, i: i32): void {
-  const a = p + (<usize>i << 2);
-  store<i32>(a, load<i32>(a) + 1);
-}
-// @ts-ignore: decorator
-@inline function dec(p: usize, i: i32): void {
-  const a = p + (<usize>i << 2);
-  store<i32>(a, load<i32>(a) - 1);
-}
-
-function scratch(n: i32, fill: i32): usize {
-  const m: i32 = n > 0 ? n : 1;
-  const bytes = <usize>m << 2;
-  const p = heap.alloc(bytes);
-  if (fill == 0) memory.fill(p, 0, bytes);
-  else for (let i = 0; i < m; i++) st(p, i, fill);
-  return p;
-}
 
 // ---------------------------------------------------------------- extras flow of one class
 
@@ -361,32 +335,47 @@ function hasRack(item: i32, rack: i32): bool {
   return false;
 }
 
+// The balancing problem: 16 i32 slots in linear memory, written by group-plan.ts (the fields of
+// GroupProblem in src/engine/abi.ts, plus N, nSoft and the owner output).
+export const B_MEMBERS = 0;
+export const B_TOPICS = 1;
+export const B_ITEMS = 2;
+export const B_RACK_COUNT = 3;
+export const B_MEMBER_RACK = 4;
+export const B_TOPIC_CLASS = 5;
+export const B_TOPIC_WEIGHT = 6;
+export const B_SUB_START = 7;
+export const B_SUBS = 8;
+export const B_ITEM_START = 9;
+export const B_PREV_OWNER = 10;
+export const B_SOFT_OWNER = 11;
+export const B_HAS_SOFT = 12;
+export const B_RACK_START = 13;
+export const B_RACKS = 14;
+export const B_OWNER = 15;
+export const B_SLOTS = 16;
+
 /**
- * owner (N i32): the member of every item, -1 for topics without subscribers.
+ * Writes the owner (B_ITEMS i32): the member of every item, -1 for topics without subscribers.
  * Returns 0, or 1 when an extras flow could not be completed (a broken invariant).
  */
-export function groupAssign(
-  M: i32, T: i32, N: i32, rackCount: i32,
-  memberRack: usize, topicClass: usize, topicWeight: usize,
-  subStart: usize, subs: usize, itemStart: usize,
-  prevOwner: usize, softOwner: usize, nSoft: i32, rackStart: usize, racks: usize,
-  owner: usize,
-): i32 {
-  gM = M;
-  gT = T;
-  gRackCount = rackCount;
-  gMemberRack = memberRack;
-  gTopicClass = topicClass;
-  gTopicWeight = topicWeight;
-  gSubStart = subStart;
-  gSubs = subs;
-  gItemStart = itemStart;
-  gPrevOwner = prevOwner;
-  gSoftOwner = softOwner;
-  gNSoft = nSoft;
-  gRackStart = rackStart;
-  gRacks = racks;
-  gOwner = owner;
+export function groupAssign(b: usize): i32 {
+  gM = ld(b, B_MEMBERS);
+  gT = ld(b, B_TOPICS);
+  gRackCount = ld(b, B_RACK_COUNT);
+  gMemberRack = ld(b, B_MEMBER_RACK);
+  gTopicClass = ld(b, B_TOPIC_CLASS);
+  gTopicWeight = ld(b, B_TOPIC_WEIGHT);
+  gSubStart = ld(b, B_SUB_START);
+  gSubs = ld(b, B_SUBS);
+  gItemStart = ld(b, B_ITEM_START);
+  gPrevOwner = ld(b, B_PREV_OWNER);
+  gSoftOwner = ld(b, B_SOFT_OWNER);
+  gNSoft = ld(b, B_HAS_SOFT);
+  gRackStart = ld(b, B_RACK_START);
+  gRacks = ld(b, B_RACKS);
+  gOwner = ld(b, B_OWNER);
+  const N = ld(b, B_ITEMS);
   quotas(N);
   countHeld();
   if (!extrasOfBalancedClasses()) return 1;

@@ -6,4 +6,4 @@ export * from './channels';
 export * from './standby';
 export * from './simd-exports';
 export * from './samza-proxy';
-export { groupAssign } from './group';
+export { groupPlan } from './group-plan';

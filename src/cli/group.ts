@@ -19,7 +19,8 @@ const HELP = `usage: assignor group --input FILE [options]
   --strategy S         classic: sticky (default), assignor's sticky planner (keeps owned partitions,
                        balanced, rack-aware); range, round-robin: exactly Kafka's RangeAssignor (with
                        KIP-881 racks) and RoundRobinAssignor.
-                       consumer: uniform (default), range: exactly the 4.4.0 broker's assignors
+                       consumer: uniform (default), range: exactly the 4.4.0 broker's assignors;
+                       sticky: what assignor's broker plugin (assignor-sticky, docs/broker.md) gives
   --explain            print what moved and why instead of JSON
   --html FILE          also write a self-contained page: members by topics, moved partitions marked
   --engine E           sticky's kernel: wasm (default), wasm-simd, wasm-scalar or reference

@@ -289,7 +289,7 @@ export function maskScore(mask: number, k: number): number {
 
 // ---- consumer-group balancing ----------------------------------------------------------------
 
-/** A flat group-balancing problem (built by src/group/sticky/plan.ts). */
+/** The balancing kernel's problem, which the planner (GroupPlanProblem below) builds inside the kernel. */
 export interface GroupProblem {
   /** Member count. Members are 0..members-1; ties go to the lowest index. */
   members: number;
@@ -345,7 +345,7 @@ export interface GroupPlanProblem {
   /** Replica racks of partition i (flat) that some member is in: racks[rackStart[i] .. rackStart[i+1]), distinct. */
   rackStart: Int32Array;
   racks: Int32Array;
-  /** Co-partitioned sets: set g is coTopics[coStart[g] .. coStart[g+1]), the subscribed topics it names, in its order. */
+  /** Co-partitioned sets: set g is coTopics[coStart[g] .. coStart[g+1]), the subscribed topics it names, in its order; a topic is in one set at most, once. */
   coStart: Int32Array;
   coTopics: Int32Array;
 }
@@ -408,8 +408,8 @@ export const PLAN_HEADER = {
 export const PLAN_HEADER_BYTES = 88;
 
 export interface GroupKernels {
-  /** Owner (member index) of every item; -1 for items of topics without subscribers. */
-  groupAssign(p: GroupProblem): Int32Array;
+  /** The next owners of a sticky group; throws when the balancing flow is infeasible (a bug). */
+  groupPlan(p: GroupPlanProblem): GroupPlanResult;
 }
 
 // ---- all families ---------------------------------------------------------------------------

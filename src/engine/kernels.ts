@@ -11,7 +11,7 @@ import { referenceFold } from './reference/fold.js';
 import { referenceChannels } from './reference/channels.js';
 import { referenceStandby } from './reference/standby.js';
 import { referenceSamza } from './reference/samza.js';
-import { referenceGroup } from './reference/group.js';
+import { referenceGroup } from './reference/group-plan.js';
 import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
 import { wasmHash } from './wasm/hash.js';
 import { wasmFold } from './wasm/fold.js';

@@ -70,7 +70,7 @@ describe('assignor group', () => {
   });
   it.each([
     [['--protocol', 'kip-848'], /^assignor: --protocol must be one of classic, consumer, got "kip-848" \(at --protocol\)\n$/],
-    [['--protocol', 'consumer', '--strategy', 'sticky'], /^assignor: --strategy must be one of uniform, range with --protocol consumer, got "sticky" \(at --strategy\)\n$/],
+    [['--protocol', 'consumer', '--strategy', 'round-robin'], /^assignor: --strategy must be one of uniform, range, sticky with --protocol consumer, got "round-robin" \(at --strategy\)\n$/],
     [['--strategy', 'uniform'], /^assignor: --strategy must be one of sticky, range, round-robin with --protocol classic, got "uniform" \(at --strategy\)\n$/],
   ])('%j: exit 2 with one line', (args, line) => {
     const r = group(args);

@@ -169,9 +169,32 @@ describe('the consumer protocol', () => {
     expect(r.report.balance.spread).toBe(0);
     expect(caught(() => assignGroup({ topics: [topics[0]!, { ...topics[1]!, id: topics[0]!.id }], members }, { protocol: 'consumer' }))).toMatchObject({ code: 'E_INPUT', path: 'topics[1].id' });
   });
+  it('sticky (the broker plugin): valid, balanced for one subscription, whatever the member order; a balanced assignment stays', () => {
+    fc.assert(
+      fc.property(seeds, (seed) => {
+        const g = randomGroup(random(seed));
+        const names = g.topics.map((t) => t.name);
+        const group: GroupSpec = { topics: g.topics, members: g.members.map((m) => ({ id: m.id, topics: names, rack: m.rack })) };
+        const json = groupAssignmentJson(assignGroup(group, { protocol: 'consumer', strategy: 'sticky' }));
+        const reversed = { ...group, members: [...group.members].reverse() };
+        expect(groupAssignmentJson(assignGroup(reversed, { protocol: 'consumer', strategy: 'sticky' }))).toBe(json);
+        ownersOf(group, { protocol: 'consumer', strategy: 'sticky' });
+        const first = assignGroup(group, { protocol: 'consumer', strategy: 'sticky' });
+        expect(first.report.balance.spread).toBeLessThanOrEqual(1);
+        const again = assignGroup({ ...group, members: group.members.map((m) => ({ ...m, owned: Object.fromEntries(first.assignment.get(m.id)!) })) }, { protocol: 'consumer', strategy: 'sticky' });
+        expect(again.report).toMatchObject({ kept: first.report.partitions, moved: 0, placed: 0 });
+      }),
+      { numRuns: 100 },
+    );
+  });
+  it('sticky (the broker plugin): a topic whose owners cover exactly 0..7 of 16 grew from 8, and keeps every key', () => {
+    const members = ['m1', 'm2', 'm3', 'm4'].map((id, i) => ({ id, topics: ['t'], owned: { t: [i, i + 4] } }));
+    const r = assignGroup({ topics: [{ name: 't', partitions: 16 }], members }, { protocol: 'consumer', strategy: 'sticky' });
+    members.forEach((m, i) => expect(r.assignment.get(m.id)!.get('t')).toEqual([i, i + 4, i + 8, i + 12]));
+  });
   it.each([
     [{ protocol: 'kip-848' }, 'options.protocol'],
-    [{ protocol: 'consumer', strategy: 'sticky' }, 'options.strategy'],
+    [{ protocol: 'consumer', strategy: 'round-robin' }, 'options.strategy'],
     [{ strategy: 'uniform' }, 'options.strategy'],
   ])('refuses %j with E_CHOICES', (options, path) => {
     expect(caught(() => assignGroup({ topics: [], members: [] }, options as AssignGroupOptions))).toMatchObject({ code: 'E_CHOICES', path });

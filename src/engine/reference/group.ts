@@ -18,7 +18,7 @@
 // otherwise. The flow is solved by primal-dual: Dijkstra on reduced costs, then blocking flows
 // (Dinic) on the zero-reduced-cost arcs, until every extra is placed.
 
-import type { GroupKernels, GroupProblem } from '../abi.js';
+import type { GroupProblem } from '../abi.js';
 
 const INF = 0x3fffffff;
 
@@ -691,6 +691,3 @@ function placeRest(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
   }
 }
 
-export function referenceGroup(): GroupKernels {
-  return { groupAssign: referenceGroupAssign };
-}

@@ -1,5 +1,5 @@
 // The consumer protocol (KIP-848, `group.protocol=consumer`): the broker assigns, with `uniform`
-// (its default) or `range`. The members' `owned` partitions are the broker's current target
+// (its default) or `range`, or with assignor's own plugin, `sticky` (jvm/, docs/broker.md). The members' `owned` partitions are the broker's current target
 // assignment; claims it could not hold (partitions or topics that do not exist, topics the member
 // does not subscribe, a partition two members claim) are resolved as for the classic protocol
 // (report.ts, previousOwners) before the assignor sees them, as the broker's own state never holds them.
@@ -7,10 +7,11 @@ import { AssignorError, describe } from '../../errors.js';
 import type { Group } from '../input.js';
 import { derivedTopicId, formatTopicId, parseTopicId, type TopicId } from '../topic-id.js';
 import { assignConsumerRange } from './range.js';
+import { assignConsumerSticky } from './sticky.js';
 import { assignUniform } from './uniform.js';
 import { consumerView } from './view.js';
 
-export const CONSUMER_STRATEGIES = ['uniform', 'range'] as const;
+export const CONSUMER_STRATEGIES = ['uniform', 'range', 'sticky'] as const;
 export type ConsumerStrategy = (typeof CONSUMER_STRATEGIES)[number];
 
 /** Each assigned topic's id: the one given, or the one derived from its name; no two alike. */
@@ -31,6 +32,8 @@ export function topicIds(group: Group): TopicId[] {
 
 /** Owners per assigned topic (member index, -1: none), as the 4.4.0 broker's assignor gives them. */
 export function assignConsumer(group: Group, current: Map<string, Int32Array>, strategy: ConsumerStrategy): Map<string, Int32Array> {
-  const owners = strategy === 'range' ? assignConsumerRange(group) : assignUniform(consumerView(group, topicIds(group), group.assigned.map((name) => current.get(name)!)));
+  const now = group.assigned.map((name) => current.get(name)!);
+  const owners =
+    strategy === 'range' ? assignConsumerRange(group) : strategy === 'sticky' ? assignConsumerSticky(group, topicIds(group), now) : assignUniform(consumerView(group, topicIds(group), now));
   return new Map(group.assigned.map((name, t) => [name, owners[t]!]));
 }

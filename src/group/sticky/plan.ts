@@ -7,7 +7,7 @@
 // otherwise turn topics into kernel topics (a topic, a topic folded after a growth to a multiple,
 // or a co-partitioned set), find the balanced classes, run the kernel, and read the owners back.
 import { getKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
-import type { GroupProblem } from '../../engine/abi.js';
+import { CO_COUNTS_DIFFER, CO_SUBSCRIBERS_DIFFER, CO_TOO_FEW, GROWTH_FOLDED, GROWTH_ORPHANS, GROWTH_SKEW } from '../../engine/abi.js';
 import { analyzeExpansion } from '../../expansion/index.js';
 import type { Claims } from './claims.js';
 import { byCodeUnits } from '../../basics.js';
@@ -115,8 +115,6 @@ export interface Plan {
 // Plan it returns is built in fresh arrays); their size is that of the largest group planned.
 const SCRATCH_OWNER = 0;
 const SCRATCH_GEN = 1;
-const SCRATCH_PREV = 2;
-const SCRATCH_SOFT = 3;
 const SCRATCH_SUBS = 4;
 const SCRATCH_ENDS = 5;
 const scratchArrays: Int32Array[] = [];
@@ -149,33 +147,6 @@ class Fingerprint {
   }
 }
 
-/** Owner with the most partitions among `owners` (ties: lowest member index), or -1. */
-function majority(owners: Int32Array[], at: number): number {
-  if (owners.length === 1) return owners[0]![at]!;
-  let best = -1;
-  let bestVotes = 0;
-  for (let i = 0; i < owners.length; i++) {
-    const m = owners[i]![at]!;
-    if (m < 0) continue;
-    let votes = 0;
-    for (let k = 0; k < owners.length; k++) if (owners[k]![at] === m) votes++;
-    if (votes > bestVotes || (votes === bestVotes && m < best)) {
-      best = m;
-      bestVotes = votes;
-    }
-  }
-  return best;
-}
-
-/** A topic as the kernel sees it: one topic, or a co-partitioned set (item p = partition p of each). */
-interface KernelTopic {
-  real: number[];
-  /** Items: the partition count. */
-  base: number;
-  /** Recorded partition count before a growth (0: none known or no growth): new partitions prefer their parent's owner. */
-  from: number;
-}
-
 /** The topics the group subscribes and that have partitions, by name (topic t is names[t]). */
 interface TopicTable {
   names: string[];
@@ -200,6 +171,8 @@ interface Subscriptions {
 /** The resolved claims: the owner of every partition, and the partition count each topic was claimed at. */
 interface Ownership {
   owner: Int32Array[];
+  /** The same owners, flat: topic after topic. */
+  flat: Int32Array;
   from: Int32Array;
   claimed: number;
   conflicts: number;
@@ -234,7 +207,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const unchanged = sameGroup(sorted, ownership, topics, fingerprint);
   const growth: GrowthReport[] = [];
   const coReports: CoPartitionReport[] = [];
-  const newOwner = unchanged ? ownership.owner : rebalance(sorted.length, topics, subscriptions, ownership, racks, options, kernels, growth, coReports);
+  const newOwner = unchanged ? ownership.owner : rebalance({ M: sorted.length, topics, subscriptions, ownership, racks }, options, kernels, { growth, coPartitioned: coReports });
   const byOwner = groupByOwner(sorted.length, topics.counts, subscriptions.start, subscriptions.subs, newOwner, ownership.owner);
   const rackAware = racks.count > 0 && topicInfo.some((t) => t.racksOf !== undefined);
   const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = byOwner;
@@ -330,7 +303,7 @@ function resolveClaims(sorted: readonly PlanMember[], topics: TopicTable, subscr
     if (c === null || c.generation < 0) continue;
     claimPartitions(c, subscriptions.listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
   }
-  return { owner, from, claimed: tally[0]!, conflicts: tally[1]!, unreadable };
+  return { owner, flat: ownerFlat, from, claimed: tally[0]!, conflicts: tally[1]!, unreadable };
 }
 
 /** Members' racks interned in name order; racksOf(t, p) gives partition p's racks that some member is in. */
@@ -401,225 +374,103 @@ function sameGroup(sorted: readonly PlanMember[], ownership: Ownership, topics: 
   );
 }
 
-/** A new assignment: co-partitioned sets, grown topics folded, the kernel on the rest, owners read back. */
-function rebalance(M: number, topics: TopicTable, subscriptions: Subscriptions, ownership: Ownership, racks: Racks, options: PlanOptions, kernels: ReturnType<typeof getKernels>, growth: GrowthReport[], coReports: CoPartitionReport[]): Int32Array[] {
-  const groups = honoredCoPartitions(topics, subscriptions, options.coPartitioned, coReports);
-  const k = kernelTopics(M, topics, subscriptions, ownership, groups, options.growthSkew, growth);
-  const problem = kernelProblem(M, k, subscriptions, ownership, racks);
-  const itemOwner = kernels.groupAssign(problem);
-  const out = ownersFromKernel(topics, k, itemOwner, problem.itemStart);
-  growthMovedShares(growth, topics, out, ownership.owner);
-  return out;
+/** What a rebalance reads: the sorted group, its topics, subscriptions, resolved owners and racks. */
+interface Group {
+  M: number;
+  topics: TopicTable;
+  subscriptions: Subscriptions;
+  ownership: Ownership;
+  racks: Racks;
 }
 
-/** Co-partitioned groups that can be honored (every topic present, same count, same subscribers), as sorted topic indices. */
-function honoredCoPartitions(topics: TopicTable, subscriptions: Subscriptions, coPartitioned: readonly CoPartitionGroup[], coReports: CoPartitionReport[]): number[][] {
-  const { names, counts } = topics;
-  const { start, subs } = subscriptions;
-  const groups: number[][] = [];
-  for (const g of coPartitioned) {
-    const present = g.topics.map((t) => topics.index.get(t)).filter((i): i is number => i !== undefined);
-    let reason: string | undefined;
-    if (present.length < 2) reason = `fewer than two of its topics are subscribed and have partitions`;
-    else {
-      const t0 = present[0]!;
-      const subsKey = (t: number): string => subs.subarray(start[t]!, start[t + 1]!).join(',');
-      for (const t of present) {
-        if (counts[t] !== counts[t0]) reason = `partition counts differ (${names[t0]} has ${counts[t0]}, ${names[t]} has ${counts[t]})`;
-        else if (subsKey(t) !== subsKey(t0)) reason = `${names[t0]} and ${names[t]} have different subscribers`;
-        if (reason !== undefined) break;
-      }
-    }
-    coReports.push({ name: g.name, topics: g.topics, honored: reason === undefined, ...(reason === undefined ? {} : { reason }) });
-    if (reason === undefined) groups.push([...present].sort((a, b) => a - b));
-  }
-  return groups;
-}
-
-/** The kernel's topics, and the real topics folded instead (their owners follow the old partitions'). */
-interface KernelTopics {
-  kts: KernelTopic[];
-  /** Real topic -> kernel topic (-1: folded). */
-  ktOf: Int32Array;
-  /** Real topic -> index into foldedOwners (-1: not folded). */
-  folded: Int32Array;
-  /** Per fold: the owner of each old partition j < B. */
-  foldedOwners: Int32Array[];
-}
-
-/**
- * Kernel topics, in the order of their first real topic: a topic or a co-partitioned set. One
- * that grew from B to k*B is folded instead when every old partition's owner is still here and
- * no member would then hold more than growthSkew times its fair share: partition p joins the
- * owner of p mod B, nothing of it moves, and it sits out of the kernel (and of the totals) for
- * this rebalance.
- */
-function kernelTopics(M: number, topics: TopicTable, subscriptions: Subscriptions, ownership: Ownership, groups: number[][], growthSkew: number, growth: GrowthReport[]): KernelTopics {
-  const T = topics.names.length;
-  const groupOf = new Int32Array(T).fill(-1);
-  groups.forEach((list, g) => {
-    for (const t of list) groupOf[t] = g;
-  });
-  const kts: KernelTopic[] = [];
-  const ktOf = new Int32Array(T).fill(-1);
-  const folded = new Int32Array(T).fill(-1);
-  const foldedOwners: Int32Array[] = [];
-  const done = new Uint8Array(T);
-  for (let t = 0; t < T; t++) {
-    if (done[t] === 1) continue;
-    const real = groupOf[t]! >= 0 ? groups[groupOf[t]!]! : [t];
-    for (const r of real) done[r] = 1;
-    const C = topics.counts[t]!;
-    // A growth is known when every real topic recorded the same smaller count.
-    const f = ownership.from;
-    const B = real.every((r) => f[r] === f[t]) && f[t]! > 0 && f[t]! < C ? f[t]! : 0;
-    if (B > 0) {
-      const S = subscriptions.start[t + 1]! - subscriptions.start[t]!;
-      const parent = foldParents(M, real.map((r) => ownership.owner[r]!), B, C, S, growthSkew);
-      reportGrowth(growth, topics.names, real, B, C, parent);
-      if (typeof parent !== 'string') {
-        for (const r of real) folded[r] = foldedOwners.length;
-        foldedOwners.push(parent);
-        continue;
-      }
-    }
-    for (const r of real) ktOf[r] = kts.length;
-    kts.push({ real, base: C, from: B });
-  }
-  return { kts, ktOf, folded, foldedOwners };
-}
-
-/**
- * The owners of the B old partitions when a growth B -> C (S subscribers) can be folded, or why
- * not: not a multiple, an old partition without an owner, or a member over growthSkew x its share.
- */
-function foldParents(M: number, owners: Int32Array[], B: number, C: number, S: number, growthSkew: number): Int32Array | string {
-  if (C % B !== 0 || S === 0) return '';
-  const parent = new Int32Array(B);
-  const families = new Int32Array(M); // old partitions per owner
-  let orphans = 0;
-  let largest = 0;
-  for (let j = 0; j < B; j++) {
-    parent[j] = majority(owners, j);
-    if (parent[j]! < 0) orphans++;
-    else largest = Math.max(largest, ++families[parent[j]!]!);
-  }
-  const most = largest * (C / B);
-  if (orphans > 0) return `${orphans} of its ${B} old partitions have no owner in the group any more`;
-  if (most * S > growthSkew * C) return `keeping every key would give a member ${most} of ${C} partitions with ${S} subscribers, more than growthSkew (${growthSkew}) times its share`;
-  return parent;
-}
-
-/** One growth report per real topic of a grown kernel topic; `parent` says whether it was folded, or why not. */
-function reportGrowth(growth: GrowthReport[], names: readonly string[], real: readonly number[], B: number, C: number, parent: Int32Array | string): void {
-  const fold = typeof parent !== 'string';
-  const analysis = analyzeExpansion(B, C);
-  for (const r of real) {
-    growth.push({
-      topic: names[r]!,
-      from: B,
-      to: C,
-      keysKept: fold,
-      movedShare: fold ? 0 : analysis.movedShare,
-      summary: fold
-        ? `${names[r]}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
-        : C % B === 0
-          ? `${names[r]}: ${B} -> ${C}: ${parent}; balanced instead, preferring the owner of p mod ${B} for new partition p`
-          : `${names[r]}: ${analysis.summary}`,
-    });
-  }
-}
-
-/**
- * The flat kernel problem. Without co-partitioned sets or folds kernel topic k is real topic k,
- * so the subscriber arrays are shared, not copied.
- */
-function kernelProblem(M: number, k: KernelTopics, subscriptions: Subscriptions, ownership: Ownership, racks: Racks): GroupProblem {
-  const { kts } = k;
-  const K = kts.length;
-  const { start: rsubStart, subs: rsubs } = subscriptions;
-  const direct = K === subscriptions.start.length - 1;
-  const subStart = direct ? rsubStart : new Int32Array(K + 1);
-  const itemStart = new Int32Array(K + 1);
-  const topicWeight = new Int32Array(K);
-  for (let i = 0; i < K; i++) {
-    const t0 = kts[i]!.real[0]!;
-    if (!direct) subStart[i + 1] = subStart[i]! + rsubStart[t0 + 1]! - rsubStart[t0]!;
-    itemStart[i + 1] = itemStart[i]! + kts[i]!.base;
-    topicWeight[i] = kts[i]!.real.length;
-  }
-  let subs = rsubs;
-  if (!direct) {
-    subs = new Int32Array(subStart[K]!);
-    for (let i = 0; i < K; i++) {
-      const t0 = kts[i]!.real[0]!;
-      subs.set(rsubs.subarray(rsubStart[t0]!, rsubStart[t0 + 1]!), subStart[i]!);
-    }
-  }
-  const N = itemStart[K]!;
-  const prevOwner = scratch(SCRATCH_PREV, N); // every item written below
-  const softOwner = kts.some((kt) => kt.from > 0) ? scratch(SCRATCH_SOFT, N).fill(-1) : new Int32Array(0);
-  const useRacks = racks.count > 0;
-  const rackStart = new Int32Array(useRacks ? N + 1 : 0);
-  const rackList: number[] = [];
-  for (let i = 0; i < K; i++) {
-    const kt = kts[i]!;
-    const owners = kt.real.map((r) => ownership.owner[r]!);
-    const i0 = itemStart[i]!;
-    if (owners.length === 1) prevOwner.set(owners[0]!.subarray(0, kt.base), i0);
-    else for (let j = 0; j < kt.base; j++) prevOwner[i0 + j] = majority(owners, j);
-    if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(owners, j % kt.from);
-    if (useRacks) commonRacks(kt, i0, racks, rackStart, rackList);
-  }
-  return {
-    members: M,
-    rackCount: racks.count,
-    memberRack: racks.memberRack,
-    topicClass: balancedClasses(M, kts, k.ktOf, subscriptions.memberTopics, subStart, subs),
-    topicWeight,
-    subStart,
-    subs,
-    itemStart,
-    prevOwner,
-    softOwner,
+/** A new assignment: the kernel's planner (co-partitioned sets, growth folds, balance) on the flat group, then its reports. */
+function rebalance(g: Group, options: PlanOptions, kernels: ReturnType<typeof getKernels>, reports: { growth: GrowthReport[]; coPartitioned: CoPartitionReport[] }): Int32Array[] {
+  const { topics, subscriptions, ownership } = g;
+  const present = options.coPartitioned.map((c) => c.topics.map((t) => topics.index.get(t)).filter((i): i is number => i !== undefined));
+  const coStart = new Int32Array(present.length + 1);
+  present.forEach((list, i) => (coStart[i + 1] = coStart[i]! + list.length));
+  const { rackStart, racks } = flatRacks(g);
+  const result = kernels.groupPlan({
+    members: g.M,
+    counts: topics.counts,
+    from: ownership.from,
+    inferGrowth: false,
+    growthSkew: options.growthSkew,
+    subStart: subscriptions.start,
+    subs: subscriptions.subs,
+    owner: ownership.flat,
+    rackCount: g.racks.count,
+    memberRack: g.racks.memberRack,
     rackStart,
-    racks: Int32Array.from(rackList),
-  };
-}
-
-/** Racks of each item of a kernel topic: those every one of its real topics' partition j is on. */
-function commonRacks(kt: KernelTopic, i0: number, racks: Racks, rackStart: Int32Array, rackList: number[]): void {
-  for (let j = 0; j < kt.base; j++) {
-    let common = racks.racksOf(kt.real[0]!, j);
-    for (let q = 1; q < kt.real.length && common.length > 0; q++) {
-      const other = racks.racksOf(kt.real[q]!, j);
-      common = common.filter((r) => other.includes(r));
-    }
-    for (const r of common) rackList.push(r);
-    rackStart[i0 + j + 1] = rackList.length;
-  }
-}
-
-/** Back to partitions: a kernel topic of one topic is read in place; folded topics follow their parents. */
-function ownersFromKernel(topics: TopicTable, k: KernelTopics, itemOwner: Int32Array, itemStart: Int32Array): Int32Array[] {
-  const T = topics.names.length;
-  const out: Int32Array[] = new Array<Int32Array>(T);
-  for (let t = 0; t < T; t++) {
-    if (k.folded[t]! < 0) continue;
-    const parent = k.foldedOwners[k.folded[t]!]!;
-    // Folded only on growth to a multiple: the count is k copies of the parents' owners.
-    const o = new Int32Array(topics.counts[t]!);
-    o.set(parent);
-    for (let at = parent.length; at < o.length; at += parent.length) o.copyWithin(at, 0, parent.length);
-    out[t] = o;
-  }
-  for (let i = 0; i < k.kts.length; i++) {
-    const kt = k.kts[i]!;
-    const i0 = itemStart[i]!;
-    if (kt.real.length === 1) out[kt.real[0]!] = itemOwner.subarray(i0, i0 + kt.base);
-    else for (const r of kt.real) out[r] = itemOwner.slice(i0, i0 + kt.base);
-  }
+    racks,
+    coStart,
+    coTopics: Int32Array.from(present.flat()),
+  });
+  const out: Int32Array[] = [];
+  for (let t = 0, at = 0; t < topics.counts.length; at += topics.counts[t++]!) out.push(result.owner.subarray(at, at + topics.counts[t]!));
+  options.coPartitioned.forEach((c, i) => reports.coPartitioned.push(coPartitionReport(c, present[i]!, topics, result.coStatus.subarray(2 * i, 2 * i + 2))));
+  for (let i = 0; i < result.growth.length; i += 3) reports.growth.push(growthReport(g, options.growthSkew, result.growth.subarray(i, i + 3), result.from));
+  growthMovedShares(reports.growth, topics, out, ownership.owner);
   return out;
+}
+
+/** Every partition's replica racks that some member is in, flat (empty when racks are not in use). */
+function flatRacks(g: Group): { rackStart: Int32Array; racks: Int32Array } {
+  if (g.racks.count === 0) return { rackStart: new Int32Array(0), racks: new Int32Array(0) };
+  const { counts } = g.topics;
+  const rackStart = new Int32Array(g.ownership.flat.length + 1);
+  const racks: number[] = [];
+  for (let t = 0, i = 0; t < counts.length; t++) {
+    for (let p = 0; p < counts[t]!; p++) {
+      for (const r of g.racks.racksOf(t, p)) racks.push(r);
+      rackStart[++i] = racks.length;
+    }
+  }
+  return { rackStart, racks: Int32Array.from(racks) };
+}
+
+/** A co-partitioned set's report from the planner's (CO_* code, topic) pair. */
+function coPartitionReport(c: CoPartitionGroup, present: readonly number[], topics: TopicTable, status: Int32Array): CoPartitionReport {
+  const { names, counts } = topics;
+  const t0 = present[0]!;
+  const t = status[1]!;
+  const reason =
+    status[0] === CO_TOO_FEW
+      ? 'fewer than two of its topics are subscribed and have partitions'
+      : status[0] === CO_COUNTS_DIFFER
+        ? `partition counts differ (${names[t0]} has ${counts[t0]}, ${names[t]} has ${counts[t]})`
+        : status[0] === CO_SUBSCRIBERS_DIFFER
+          ? `${names[t0]} and ${names[t]} have different subscribers`
+          : undefined;
+  return { name: c.name, topics: c.topics, honored: reason === undefined, ...(reason === undefined ? {} : { reason }) };
+}
+
+/** A growth's report from the planner's (topic, GROWTH_* code, value) triple. */
+function growthReport(g: Group, growthSkew: number, triple: Int32Array, from: Int32Array): GrowthReport {
+  const { names, counts } = g.topics;
+  const [t, code, value] = [triple[0]!, triple[1]!, triple[2]!];
+  const [name, B, C] = [names[t]!, from[t]!, counts[t]!];
+  const S = g.subscriptions.start[t + 1]! - g.subscriptions.start[t]!;
+  const fold = code === GROWTH_FOLDED;
+  const analysis = analyzeExpansion(B, C);
+  const why =
+    code === GROWTH_ORPHANS
+      ? `${value} of its ${B} old partitions have no owner in the group any more`
+      : code === GROWTH_SKEW
+        ? `keeping every key would give a member ${value} of ${C} partitions with ${S} subscribers, more than growthSkew (${growthSkew}) times its share`
+        : '';
+  return {
+    topic: name,
+    from: B,
+    to: C,
+    keysKept: fold,
+    movedShare: fold ? 0 : analysis.movedShare,
+    summary: fold
+      ? `${name}: ${B} -> ${C}: partition p joined the owner of p mod ${B}; every key stayed with its member`
+      : C % B === 0
+        ? `${name}: ${B} -> ${C}: ${why}; balanced instead, preferring the owner of p mod ${B} for new partition p`
+        : `${name}: ${analysis.summary}`,
+  };
 }
 
 /** Exact share of keys that changed member on a growth to a multiple that was not folded. */
@@ -792,84 +643,4 @@ function subscribersOf(T: number, memberTopics: readonly Int32Array[]): { start:
     for (let i = 0; i < ts.length; i++) subs[at[ts[i]!]!++] = m;
   }
   return { start, subs };
-}
-
-/**
- * Class of every kernel topic whose members' totals the kernel balances: members with identical
- * subscriptions form a class; a class is balanced when no one outside it subscribes any of its
- * topics. Returns the class id per kernel topic, -1 for topics shared across subscriptions.
- */
-function balancedClasses(M: number, kts: KernelTopic[], ktOf: Int32Array, memberTopics: Int32Array[], subStart: Int32Array, subs: Int32Array): Int32Array {
-  const K = kts.length;
-  // Each member's kernel topics, sorted and distinct.
-  const bySubscription = new Map<Int32Array, Int32Array>();
-  const sig: Int32Array[] = memberTopics.map((ts) => {
-    let k = bySubscription.get(ts);
-    if (k === undefined) {
-      // Folded topics (no kernel topic) sit out of the totals.
-      k = Int32Array.from(new Set(Array.from(ts, (t) => ktOf[t]!).filter((x) => x >= 0))).sort();
-      bySubscription.set(ts, k);
-    }
-    return k;
-  });
-  const classOf = new Int32Array(M).fill(-1);
-  const byHash = new Map<number, number[]>();
-  let classes = 0;
-  const firstOf: number[] = [];
-  const sigHash = new Map<Int32Array, number>();
-  for (let m = 0; m < M; m++) {
-    const s = sig[m]!;
-    let h = sigHash.get(s);
-    if (h === undefined) {
-      h = s.length;
-      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s[i]!, 0x5bd1e995) ^ (h >>> 13);
-      sigHash.set(s, h);
-    }
-    const bucket = byHash.get(h) ?? [];
-    let found = -1;
-    for (const c of bucket) {
-      const o = sig[firstOf[c]!]!;
-      if (o === s || (o.length === s.length && o.every((v, i) => v === s[i]))) {
-        found = c;
-        break;
-      }
-    }
-    if (found < 0) {
-      found = classes++;
-      firstOf.push(m);
-      bucket.push(found);
-      byHash.set(h, bucket);
-    }
-    classOf[m] = found;
-  }
-  const size = new Int32Array(classes);
-  for (let m = 0; m < M; m++) size[classOf[m]!]!++;
-  // A kernel topic is exclusive to a class when all its subscribers are in it: every member of
-  // the first subscriber's class subscribes it, so exactly when it has as many subscribers as
-  // that class has members (no loop over the subscribers).
-  const exclusive = new Int32Array(K).fill(-1);
-  for (let k = 0; k < K; k++) {
-    const a = subStart[k]!;
-    const b = subStart[k + 1]!;
-    if (b === a) continue;
-    const c = classOf[subs[a]!]!;
-    if (b - a === size[c]) exclusive[k] = c;
-  }
-  const balanced = new Uint8Array(classes).fill(1);
-  for (let c = 0; c < classes; c++) {
-    const s = sig[firstOf[c]!]!;
-    if (s.length === 0) balanced[c] = 0;
-    for (const k of s) if (exclusive[k] !== c) balanced[c] = 0;
-  }
-  // The kernel takes class ids below the topic count: number the balanced classes as they appear.
-  const topicClass = new Int32Array(K).fill(-1);
-  const renumber = new Int32Array(classes).fill(-1);
-  let used = 0;
-  for (let k = 0; k < K; k++) {
-    const c = exclusive[k]!;
-    if (c < 0 || balanced[c] !== 1) continue;
-    if (renumber[c]! < 0) renumber[c] = used++;
-    topicClass[k] = renumber[c]!;
-  }
-  return topicClass;
 }
