@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { classpath, runJava } from '../kafka/jvm.js';
 import { derivedTopicId, formatTopicId } from '../../src/group/topic-id.js';
 import { random, randomGroup } from './random-groups.js';
-import type { GroupSpec } from '../../src/group/index.js';
+import { assignGroup, type GroupSpec } from '../../src/group/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const JAR = join(ROOT, 'build', 'assignor-broker.jar');
@@ -145,6 +145,19 @@ function rounds(seed: number): { first: Case; second: (firstAnswer: Plain) => Ca
   };
 }
 
+/** Node's preview of the plugin (protocol consumer, strategy sticky) in the driver's shape: topic ids, empty lists left out. */
+function nodeSticky(group: GroupSpec): Plain {
+  const out: Plain = {};
+  for (const [member, topics] of assignGroup(group, { protocol: 'consumer', strategy: 'sticky' }).assignment) {
+    const mine: Record<string, number[]> = {};
+    for (const [name, ps] of topics) if (ps.length > 0) Object.defineProperty(mine, id(name), { value: [...ps], enumerable: true });
+    Object.defineProperty(out, member, { value: mine, enumerable: true });
+  }
+  return out;
+}
+
+const nonEmpty = (a: Plain): Plain => Object.fromEntries(Object.entries(a).map(([m, ts]) => [m, Object.fromEntries(Object.entries(ts).filter(([, ps]) => ps.length > 0))]));
+
 const T1 = id('orders');
 const T2 = id('payments');
 const GONE = id('deleted-topic');
@@ -252,5 +265,25 @@ describe('the broker plugin (assignor-sticky in the 4.4.0 coordinator)', () => {
     });
     // Chicory's interpreter and its compiler run the same module: the same answers.
     for (let i = 0; i < 10; i++) expect(again[seconds.length + i]!.assignment).toEqual(again[i]!.assignment);
+  });
+
+  it('answers what Node\'s preview answers (assignGroup, protocol consumer, strategy sticky), from nothing and after a leave', () => {
+    const groups = Array.from({ length: 60 }, (_, i) => randomGroup(random(424242 + i * 31)));
+    const firsts = run(groups.map((g) => caseOf(g, 'kernel')));
+    const names = new Map(groups.flatMap((g) => g.topics.map((t) => [id(t.name), t.name] as const)));
+    const seconds = groups.map((g, i) => {
+      const answer = firsts[i]!.assignment!;
+      const r = random(i + 1);
+      const members = g.members.map((m) => ({ ...m, owned: Object.fromEntries(Object.entries(answer[m.id]!).map(([t, ps]) => [names.get(t)!, ps])) }));
+      if (members.length > 1) members.splice(r(members.length), 1);
+      return { ...g, members };
+    });
+    const again = run(seconds.map((g) => caseOf(g, 'kernel')));
+    groups.forEach((g, i) => {
+      expect(firsts[i]!.fallbacks).toBe(0);
+      expect(nonEmpty(firsts[i]!.assignment!)).toEqual(nodeSticky(g));
+      expect(again[i]!.fallbacks).toBe(0);
+      expect(nonEmpty(again[i]!.assignment!)).toEqual(nodeSticky(seconds[i]!));
+    });
   });
 });

@@ -26,8 +26,8 @@ import org.apache.kafka.coordinator.group.modern.MemberAssignmentImpl;
  * members are numbered by id (String.compareTo, code units), topics by Uuid.toString() (code
  * units), partitions flat, topic after topic (topic t's partition p is at topicStart[t] + p).
  * Input the broker should never send is cleaned here, once, for the kernel and the fallback alike:
- * subscribed topics missing from the metadata are dropped; claims of unknown topics or of
- * partitions beyond the count are dropped; a partition two members claim stays with the first by id.
+ * subscribed topics missing from the metadata are dropped; claims of unknown topics, of topics the
+ * member does not subscribe or of partitions beyond the count are dropped; a partition two members claim stays with the first by id.
  */
 final class GroupTable {
     /** Indexed by member number: its id, its rack index (-1: none), its topics (ascending topic numbers). */
@@ -129,7 +129,7 @@ final class GroupTable {
 
         int total = 0;
         for (int c : counts) total = Math.addExact(total, c);
-        int[] owner = currentOwners(spec, ids, topicIndex, counts, total);
+        int[] owner = currentOwners(spec, ids, memberTopics, topicIndex, counts, total);
 
         int[] rackStart = new int[rackNames.length == 0 ? 1 : total + 1];
         int[] racks = rackNames.length == 0 ? new int[0] : partitionRacks(describer, topicIds, counts, rackIndex, rackStart);
@@ -164,18 +164,25 @@ final class GroupTable {
         return out;
     }
 
-    /** Owner per flat partition from the members' current assignments, members in id order: the first claim wins. */
-    private static int[] currentOwners(GroupSpec spec, String[] ids, Map<Uuid, Integer> topicIndex, int[] counts, int total) {
+    /**
+     * Owner per flat partition from the members' current assignments, members in id order: the first
+     * claim wins. A claim of a topic the member no longer subscribes is dropped, as the Node preview
+     * (src/group/consumer/assign.ts) drops it: that partition has to move anyway.
+     */
+    private static int[] currentOwners(GroupSpec spec, String[] ids, int[][] memberTopics, Map<Uuid, Integer> topicIndex, int[] counts, int total) {
         int[] start = new int[counts.length];
         for (int t = 1; t < counts.length; t++) start[t] = start[t - 1] + counts[t - 1];
         int[] owner = new int[total];
         Arrays.fill(owner, -1);
+        int[] subscribedBy = new int[counts.length];
+        Arrays.fill(subscribedBy, -1);
         for (int m = 0; m < ids.length; m++) {
             MemberAssignment current = spec.memberAssignment(ids[m]);
             if (current == null || current.partitions() == null) continue;
+            for (int t : memberTopics[m]) subscribedBy[t] = m;
             for (Map.Entry<Uuid, Set<Integer>> e : current.partitions().entrySet()) {
                 Integer t = topicIndex.get(e.getKey());
-                if (t == null || e.getValue() == null) continue;
+                if (t == null || subscribedBy[t] != m || e.getValue() == null) continue;
                 for (Integer p : e.getValue()) {
                     if (p == null || p < 0 || p >= counts[t]) continue;
                     int at = start[t] + p;
