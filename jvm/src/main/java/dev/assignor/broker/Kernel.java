@@ -103,11 +103,6 @@ final class Kernel {
         return b.build();
     }
 
-    /** Calls a no-result export that returns one i32 and returns it; for smoke checks of the module. */
-    int callI32(String export, long... args) {
-        return (int) instance().export(export).apply(args)[0];
-    }
-
     /** One call's memory: allocations from the module's arena, writes and reads of i32 arrays. */
     private static final class Arena {
         final Instance instance;
