@@ -40,7 +40,7 @@ export interface StartOptions {
 
 const STATE = 'broker.json';
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -80,7 +80,7 @@ function properties(dir: string, port: number, controllerPort: number): string {
   ].join('\n');
 }
 
-function log4j(dir: string): string {
+export function log4j(dir: string): string {
   return [
     'rootLogger.level=INFO',
     'rootLogger.appenderRef.file.ref=file',
@@ -97,14 +97,14 @@ function log4j(dir: string): string {
  * Kafka's cluster ids are 16 random bytes in URL-safe base64 without padding. Like Kafka's
  * Uuid.randomUuid, skip ids that start with '-': StorageTool would read one as an option.
  */
-function clusterId(): string {
+export function clusterId(): string {
   for (;;) {
     const id = randomBytes(16).toString('base64url');
     if (!id.startsWith('-')) return id;
   }
 }
 
-function jvmArgs(dir: string): string[] {
+export function jvmArgs(dir: string): string[] {
   return ['-Xms256m', '-Xmx768m', '-XX:+UseG1GC', `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`, '-Djava.awt.headless=true'];
 }
 
@@ -129,7 +129,7 @@ export async function waitForBroker(brokers: string, timeoutMs = 90_000, isAlive
   throw new Error(`no Kafka broker answered at ${brokers} within ${timeoutMs} ms: ${(last as Error)?.message ?? 'no answer'}`);
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -176,7 +176,7 @@ function readState(dir: string): Broker | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Broker) : undefined;
 }
 
-function stopPid(pid: number, graceMs: number): Promise<void> | void {
+export function stopPid(pid: number, graceMs: number): Promise<void> | void {
   if (!alive(pid)) return;
   try {
     process.kill(pid, graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
@@ -193,7 +193,7 @@ function stopPid(pid: number, graceMs: number): Promise<void> | void {
   })();
 }
 
-async function waitGone(pid: number, timeoutMs = 30_000): Promise<void> {
+export async function waitGone(pid: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
