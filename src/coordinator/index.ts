@@ -11,4 +11,4 @@ export {
 } from './coordinator.js';
 export { KafkaPartitionCounts, JobFilePartitionCounts, StaticPartitionCounts, type PartitionCountSource } from './partition-counts.js';
 export { openStore, type OpenStoreOptions } from './open-store.js';
-export { copyStore, writeDump, MessageDump, type CopyReport } from './transfer.js';
+export { copyStore, writeDump, MessageDump } from './transfer.js';

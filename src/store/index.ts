@@ -13,7 +13,7 @@ export {
 } from './coordinator-store.js';
 export type { CoordinatorStoreBackend, TaskTable as CoordinatorTaskTable, StoreStats as CoordinatorStoreStats } from './backend.js';
 export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from '../coordinator-stream/messages.js';
-export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
+export { KafkaCoordinatorStore, type KafkaStoreOptions } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';
 
 // Deprecated since 0.2.0: names 0.1.0 exported (from the root); each stays for this release and
