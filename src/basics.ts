@@ -1,7 +1,20 @@
-// Two facts of Java that every layer needs, defined once, below everything (even errors.ts).
+// What every layer needs, defined once, below everything (even errors.ts): two facts of Java and
+// the one way a share is written as a percentage.
 
 /** Java's Integer.MAX_VALUE: the most partitions a topic can have, and the bound of most counts we read. */
 export const INT32_MAX = 2147483647;
 
 /** Java's String.compareTo: by UTF-16 code units, which is what JavaScript's `<` compares. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A share as a percentage, for every message and report that states one: whole percents bare
+ * ("25%"), others to two decimals ("33.33%"); with `digits`, always that many decimals ("12.5%" at 1).
+ * `of` divides after scaling, (100 * part) / of, so an exact fraction keeps its whole percents:
+ * 100 * 7 / 100 is 7, where 100 * (7 / 100) is 7.000000000000001.
+ */
+export function formatPercent(part: number, options: { of?: number; digits?: number } = {}): string {
+  const p = (100 * part) / (options.of ?? 1);
+  if (options.digits !== undefined) return `${p.toFixed(options.digits)}%`;
+  return `${Number.isInteger(p) ? p : p.toFixed(2)}%`;
+}

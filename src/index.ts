@@ -25,13 +25,9 @@ export { placeStandbys, type ClusterSpec, type PlaceOptions, type StandbyPlaceme
 // 4. Which consumer of a group owns each partition? (docs/group.md)
 export { assignGroup, type GroupSpec, type AssignGroupOptions, type GroupAssignment } from './group/index.js';
 
-// Deprecated since 0.2.0: the root's copies of subpath names. Each stays for this release, the
-// same value as at its subpath, and leaves in the next (CHANGELOG.md, "Deprecated").
+// Deprecated since 0.2.0: the root's copies of subpath names that 0.1.0 exported. Each stays for
+// this release, the same value as at its subpath, and leaves in the next (CHANGELOG.md, "Deprecated").
 export {
-  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
-  partitionForString,
-  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
-  partitionForBytes,
   /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   partitionForInt32,
   /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
@@ -57,10 +53,6 @@ export {
   /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   encodeJavaUtf8Into,
   /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
-  createKeyBatch,
-  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
-  KeyBatch,
-  /** @deprecated since 0.2.0: import it from 'assignor/hashing' */
   type KeyEncoding,
 } from './hashing/index.js';
 export {
@@ -74,8 +66,6 @@ export {
   channelPartitions,
   /** @deprecated since 0.2.0: import it from 'assignor/channels' */
   expandPlan,
-  /** @deprecated since 0.2.0: import it from 'assignor/channels' */
-  rewidthPlan,
   /** @deprecated since 0.2.0: import it from 'assignor/channels' */
   emitSpl,
   /** @deprecated since 0.2.0: import it from 'assignor/channels' */
@@ -97,19 +87,5 @@ export {
   /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   javaHashMapOrder,
   /** @deprecated since 0.2.0: import it from 'assignor/standby' */
-  placeStandbysColumnar,
-  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
-  columnarOf,
-  /** @deprecated since 0.2.0: import it from 'assignor/standby' */
   type Cluster,
 } from './standby/index.js';
-export {
-  /** @deprecated since 0.2.0: import it from 'assignor/group' */
-  groupAssignmentJson,
-  /** @deprecated since 0.2.0: import it from 'assignor/group' */
-  GROUP_STRATEGIES,
-  /** @deprecated since 0.2.0: import it from 'assignor/group' */
-  type GroupStrategy,
-  /** @deprecated since 0.2.0: import it from 'assignor/group' */
-  type GroupReport,
-} from './group/index.js';

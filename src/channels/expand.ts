@@ -3,6 +3,7 @@
 // fold kernel are the shared src/expansion module, also used by Samza expansion.
 // Slots there are the plan's base partitions; a slot's channel is the channel the
 // base layout gave that partition.
+import { formatPercent } from '../basics.js';
 import { AssignorError, requireInt } from '../errors.js';
 import type { EngineOptions } from '../engine/kernels.js';
 import { analyzeExpansion, foldPartitions, reassignWithKeyMovement, requireKeyPreserving, type ExpansionAnalysis } from '../expansion/index.js';
@@ -67,7 +68,7 @@ export function expandInput(input: PlanInput, newPartitions: number, options: Ex
         requireKeyPreserving(base, target, 'the channel plan');
       } catch (e) {
         if (e instanceof AssignorError) {
-          throw new AssignorError(e.code, `the plan has ${n} partitions laid out on base ${base}; ${e.message} (a rebalance would move ${pct(share)} of keys to another channel)`, 'partitions');
+          throw new AssignorError(e.code, `the plan has ${n} partitions laid out on base ${base}; ${e.message} (a rebalance would move ${formatPercent(share)} of keys to another channel)`, 'partitions');
         }
         throw e;
       }
@@ -81,7 +82,7 @@ export function expandInput(input: PlanInput, newPartitions: number, options: Ex
   const keysChangingChannel = analysis.keepsEveryKey ? 0 : moveShare(current, base, next, target, analysis.gcd);
   const summary = analysis.keepsEveryKey
     ? `${n} -> ${target} partitions, width ${w}: ${target} is a multiple of the base ${base}, so partition p joins the channel of p mod ${base}; no partition and no key changes channel`
-    : `${n} -> ${target} partitions, width ${w}: rebalanced with key movement; ${pct(keysChangingChannel)} of keys change channel, ` +
+    : `${n} -> ${target} partitions, width ${w}: rebalanced with key movement; ${formatPercent(keysChangingChannel)} of keys change channel, ` +
       `${movedP.length} existing partition(s) change channel; the new base is ${target} (safe counts were ${analysis.nearestSafe.join(' or ')})`;
   const warnings = analysis.keepsEveryKey ? [] : [summary];
 
@@ -130,9 +131,4 @@ function foldInto(next: Int32Array, current: Int32Array, base: number, options: 
     const slots = foldPartitions(streams.subarray(0, len), ids.subarray(0, len), Int32Array.of(base), options);
     for (let i = 0; i < len; i++) next[from + i] = current[slots[i]!]!;
   }
-}
-
-function pct(x: number): string {
-  const p = 100 * x;
-  return `${Number.isInteger(p) ? p : p.toFixed(2)}%`;
 }

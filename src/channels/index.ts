@@ -10,7 +10,7 @@ export {
 } from './plan.js';
 export { validatePlan, type ValidationReport } from './validate.js';
 export { expandPlan, type Expansion, type ExpandOptions } from './expand.js';
-export { rewidthPlan, type Rewidth, type RewidthOptions } from './rewidth.js';
+export { rewidthPlan, type RewidthOptions } from './rewidth.js';
 export { emitSpl, MAX_FORM_ARITY, type SplOptions } from './spl.js';
 export {
   planToJson,

@@ -6,6 +6,7 @@
 // The partition count stays, so a key stays in its partition (murmur2(key) mod
 // N) and changes channel exactly when its partition does; the share of keys is
 // the expand arithmetic with base = target (src/channels/movement.ts).
+import { formatPercent } from '../basics.js';
 import { AssignorError, requireInt } from '../errors.js';
 import type { EngineOptions } from '../engine/kernels.js';
 import { currentLayout } from './expand.js';
@@ -112,9 +113,9 @@ export function rewidthInput(input: PlanInput, width: number, options: RewidthOp
       ? 'there is no other width to compare'
       : still.length > 0
         ? `widths that move no partition: ${still.slice(0, 10).map((c) => c.width).join(', ')}`
-        : `no other width keeps every partition on its channel; the fewest moves: ${proposals.slice(0, 3).map((c) => `width ${c.width} (${c.partitionsChangingChannel} partitions, ${pct(c.keysChangingChannel)} of keys)`).join(', ')}`;
+        : `no other width keeps every partition on its channel; the fewest moves: ${proposals.slice(0, 3).map((c) => `width ${c.width} (${c.partitionsChangingChannel} partitions, ${formatPercent(c.keysChangingChannel)} of keys)`).join(', ')}`;
   const summary =
-    `width ${w} -> ${w2}, ${n} partitions, strategy ${strategy}: ${movedP.length} partition(s) change channel, so ${pct(share)} of keys move to another channel ` +
+    `width ${w} -> ${w2}, ${n} partitions, strategy ${strategy}: ${movedP.length} partition(s) change channel, so ${formatPercent(share)} of keys move to another channel ` +
     `(a key stays in its partition, murmur2(key) mod ${n}, and follows it); ${best} (checked ${checkedText}). ` +
     `The getChannel() arithmetic depends on the width: deploy the SPL for width ${w2} (channels rewidth --emit spl), not the old one with a new width.`;
   return { plan, from: w, to: w2, moved, keysChangingChannel: share, proposals, checked: { count: candidates.length, all, lowest, highest }, summary };
@@ -162,9 +163,4 @@ export function stickyLayout(current: Int32Array, base: number, wd: number): Int
     used[c]!++;
   }
   return out;
-}
-
-function pct(x: number): string {
-  const p = 100 * x;
-  return `${Number.isInteger(p) ? p : p.toFixed(2)}%`;
 }

@@ -3,6 +3,7 @@
 // Every output is written in pieces with backpressure, so a plan of 67 million
 // partitions or channels streams in bounded memory instead of being one string.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { formatPercent } from '../basics.js';
 import { AssignorError, EXIT_FINDING, EXIT_OK, describe } from '../errors.js';
 import { planChannels, STRATEGIES, MAX_PLAN_PARTITIONS, MAX_WIDTH, type ChannelPlan, type Strategy } from '../channels/plan.js';
 import { planChunks, readPlan, type PlanInput } from '../channels/json.js';
@@ -375,7 +376,7 @@ export function renderRewidth(r: Rewidth, emit: Emit, spl: SplOptions): Iterable
     const m = r.moved;
     for (let i = 0; i < Math.min(20, m.partitions.length); i++) rows.push(`moved        partition ${m.partitions[i]} from channel ${m.from[i]} to ${m.to[i]}`);
     if (m.partitions.length > 20) rows.push(`moved        ... ${m.partitions.length - 20} more`);
-    for (const p of r.proposals) rows.push(`proposal     width ${p.width}: ${p.partitionsChangingChannel} partition(s) change channel (${(100 * p.keysChangingChannel).toFixed(2)}% of keys)`);
+    for (const p of r.proposals) rows.push(`proposal     width ${p.width}: ${p.partitionsChangingChannel} partition(s) change channel (${formatPercent(p.keysChangingChannel, { digits: 2 })} of keys)`);
     return prefixed(`${rows.join('\n')}\n`, planTableChunks(r.plan));
   }
   const marker = '\u0000moved';

@@ -15,6 +15,7 @@
 // asynchronous (reads a file), `ticker: true` redraws that from a timer (unref'd).
 
 import { isatty } from 'node:tty';
+import { formatPercent } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 
 /** A run shorter than this never shows a bar (ASSIGNOR_PROGRESS_DELAY_MS sets another delay). */
@@ -177,7 +178,7 @@ export class Progress {
     if (this.total > 0) {
       const frac = Math.min(1, Math.max(0, done / this.total));
       const full = Math.round(frac * BAR_WIDTH);
-      bar = `[${'#'.repeat(full)}${'.'.repeat(BAR_WIDTH - full)}] ${(frac * 100).toFixed(1)}% `;
+      bar = `[${'#'.repeat(full)}${'.'.repeat(BAR_WIDTH - full)}] ${formatPercent(frac, { digits: 1 })} `;
     }
     const tail = `${count} ${this.unit}, ${secs.toFixed(0)} s`;
     return [`${this.label} ${bar}${count} ${this.unit}, ${fmt(rate)} ${this.unit}/s, ${secs.toFixed(0)} s`, `${this.label} ${bar}${tail}`, `${this.label} ${tail}`];

@@ -2,6 +2,7 @@
 // start and after every change it persists, a summary (what moved and why) on stderr; refused
 // changes and retried failures are reported on stderr. SIGTERM or SIGINT stops it cleanly (exit 0);
 // a fatal error (fenced by a newer coordinator, a damaged store) ends it with one line (exit 2).
+import { formatPercent } from '../basics.js';
 import { AssignorError, EXIT_OK } from '../errors.js';
 import { parseJobFile } from '../samza/job-file.js';
 import { jobModelJsonBytes } from '../samza/job-model.js';
@@ -124,8 +125,7 @@ export async function watch(argv: string[]): Promise<number> {
   coordinator.on('refused', (e: RefusedEvent) => {
     say(`watch: partition counts changed (${describeCounts(e.counts, e.previousCounts)}) but the new model is refused; keeping the stored model: ${e.error.oneLine()}`);
     for (const s of e.streams) {
-      const pct = s.movedShare * 100;
-      say(`  ${s.stream}: base ${s.base} -> ${s.partitions} partitions would move ${s.moved.numerator}/${s.moved.denominator} of keys (${Number.isInteger(pct) ? pct : pct.toFixed(2)}%); counts that keep every key: ${s.nearestSafe.join(' or ')}`);
+      say(`  ${s.stream}: base ${s.base} -> ${s.partitions} partitions would move ${s.moved.numerator}/${s.moved.denominator} of keys (${formatPercent(s.movedShare)}); counts that keep every key: ${s.nearestSafe.join(' or ')}`);
     }
   });
   coordinator.on('error', (e: AssignorError, info: ErrorInfo) => {

@@ -15,7 +15,7 @@ import { choiceOption, docPath, engineOption, intOption, missingSubcommand, pars
 import { Output } from './output.js';
 import { startProgress, type Progress } from './progress.js';
 import { isKafkaLocation } from '../store/kafka-location.js';
-import { INT32_MAX } from '../basics.js';
+import { formatPercent, INT32_MAX } from '../basics.js';
 
 const HELP = `usage: assignor samza plan --job job.json [--store DIR|kafka://HOST:PORT/TOPIC] [options]
        assignor samza expansion --from B --to C [--json]
@@ -183,10 +183,9 @@ function expansion(argv: string[]): number {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(a)}\n`);
   } else {
-    const pct = a.movedShare * 100;
     const lines = [
       a.summary,
-      `keys that change task: ${a.moved.numerator}/${a.moved.denominator} (${Number.isInteger(pct) ? pct : pct.toFixed(2)}%)`,
+      `keys that change task: ${a.moved.numerator}/${a.moved.denominator} (${formatPercent(a.movedShare)})`,
       `partition counts that keep every key: ${a.nearestSafe.join(', ')}`,
     ];
     if (a.keepsEveryKey) lines.push(`base mapper: partition p joins the task of partition p mod ${from}`);

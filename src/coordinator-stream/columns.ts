@@ -71,8 +71,3 @@ export interface TaskTable {
   /** Per type asked for, row -> the field's string. */
   values: ReadonlyArray<Texts | readonly string[]>;
 }
-
-/** @deprecated The former name of TaskTable (sharedFields); `unique()` is always true now. Goes in the next release. */
-export interface SharedFields extends TaskTable {
-  unique(): boolean;
-}

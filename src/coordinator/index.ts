@@ -11,10 +11,4 @@ export {
 } from './coordinator.js';
 export { KafkaPartitionCounts, JobFilePartitionCounts, StaticPartitionCounts, type PartitionCountSource } from './partition-counts.js';
 export { openStore, type OpenStoreOptions } from './open-store.js';
-export { copyStore, writeDump, MessageDump, type CopyReport } from './transfer.js';
-
-// Deprecated since 0.2.0 (CHANGELOG.md): it stays for this release and leaves in the next.
-export {
-  /** @deprecated since 0.2.0: use samzaCoordinatorTopic(jobName, jobId) from 'assignor/store' */
-  jobCoordinatorTopic,
-} from './open-store.js';
+export { copyStore, writeDump, MessageDump } from './transfer.js';

@@ -11,7 +11,7 @@
 //    keys, so a share of exactly 1 - g/B of all keys changes slot.
 import { AssignorError, requireInt } from '../errors.js';
 import { getKernels, type EngineOptions } from '../engine/kernels.js';
-import { INT32_MAX } from '../basics.js';
+import { formatPercent, INT32_MAX } from '../basics.js';
 
 
 export function gcd(a: number, b: number): number {
@@ -45,16 +45,11 @@ export function analyzeExpansion(base: number, target: number): ExpansionAnalysi
   const denominator = base / g;
   const below = Math.floor(target / base) * base;
   const nearestSafe = keepsEveryKey ? [target] : [below, below + base].filter((c) => c >= base && c <= INT32_MAX);
-  const pct = (100 * numerator) / denominator;
   const summary = keepsEveryKey
     ? `${base} -> ${target}: ${target} is a multiple of ${base}, so partition p joins the slot of p mod ${base} and every key stays with its slot`
-    : `${base} -> ${target}: ${target} is not a multiple of ${base}; ${numerator}/${denominator} of keys (${fmtPct(pct)}) would change slot ` +
+    : `${base} -> ${target}: ${target} is not a multiple of ${base}; ${numerator}/${denominator} of keys (${formatPercent(numerator, { of: denominator })}) would change slot ` +
       `(1 - gcd(${base}, ${target})/${base}); partition counts that keep every key: ${nearestSafe.join(' or ')}`;
   return { base, target, keepsEveryKey, gcd: g, moved: { numerator, denominator }, movedShare: numerator / denominator, nearestSafe, summary };
-}
-
-function fmtPct(p: number): string {
-  return `${Number.isInteger(p) ? p : p.toFixed(2)}%`;
 }
 
 /** Throws the refusal the analysis describes, unless the target keeps every key. */

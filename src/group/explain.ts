@@ -1,4 +1,5 @@
 // `assignor group --explain`: the assignment in words, what moved and why.
+import { formatPercent } from '../basics.js';
 import type { GroupAssignment } from './assign.js';
 import { topicIds } from './consumer/assign.js';
 import { isHomogeneous } from './consumer/uniform.js';
@@ -46,7 +47,7 @@ export function explainGroup(result: GroupAssignment): string[] {
   if (r.conflicts > 0) lines.push(`${r.conflicts} claims lost to a newer generation or to a member first by id`);
   if (r.rackMatched !== null) lines.push(`rack matches: ${r.rackMatched} of ${r.partitions} partitions are owned by a member on one of their replica racks`);
   for (const t of r.missingTopics) lines.push(`topic ${t} is subscribed but has no metadata: ignored, as Kafka does`);
-  for (const g of r.growth) lines.push(`topic ${g.topic} grew ${g.from} -> ${g.to}: ${g.keysMovedShare === null ? 'too many residues to count the keys that moved' : `${(g.keysMovedShare * 100).toFixed(1)}% of its keys changed member`}`);
+  for (const g of r.growth) lines.push(`topic ${g.topic} grew ${g.from} -> ${g.to}: ${g.keysMovedShare === null ? 'too many residues to count the keys that moved' : `${formatPercent(g.keysMovedShare, { digits: 1 })} of its keys changed member`}`);
   let listed = 0;
   let unlisted = 0;
   for (const topic of result.group.assigned) {

@@ -4,8 +4,8 @@
 // RangeAssignor, KIP-881 racks included, and RoundRobinAssignor); on the KIP-848 consumer
 // protocol uniform and range, exactly the 4.4.0 broker's assignors.
 export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy } from './assign.js';
-export type { Group, GroupMember, GroupMemberSpec, GroupSpec, GroupTopic, GroupTopicSpec } from './input.js';
-export type { GroupReport, GrowthMoves } from './report.js';
+export type { GroupMemberSpec, GroupSpec, GroupTopicSpec } from './input.js';
+export type { GroupReport } from './report.js';
 export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from './sticky/plan.js';
 export { explainGroup } from './explain.js';
 export { groupHtml } from './html.js';

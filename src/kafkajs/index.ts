@@ -1,10 +1,11 @@
 // `assignor/kafkajs`: adapters for KafkaJS (an optional peer dependency). Thin: they translate
-// KafkaJS's shapes into calls of hashing/ and the engine; no algorithm lives here.
+// KafkaJS's shapes into calls of hashing/ and the engine; no algorithm lives here. The types these
+// name from other rooms are exported there (KeyEncoding by assignor/hashing; CoPartitionGroup,
+// CoPartitionReport and GrowthReport by assignor/group), as assignor/platformatic does.
 export {
   JavaCompatiblePartitioner,
   createJavaCompatiblePartitioner,
   partitionMessages,
-  type KeyEncoding,
   type PartitionerOptions,
   type PartitionMessagesOptions,
 } from './partitioner.js';
@@ -16,4 +17,3 @@ export {
   type StickyAssignerOptions,
   type StickyAssignmentReport,
 } from './sticky/assigner.js';
-export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from '../group/sticky/plan.js';

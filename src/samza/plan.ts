@@ -2,6 +2,7 @@
 // (samza or base mapper), give tasks changelog partitions, group tasks into
 // containers. Pure: the previous state comes in, the plan goes out; the store
 // cycle (cycle.ts) does the reading and writing.
+import { formatPercent } from '../basics.js';
 import { AssignorError } from '../errors.js';
 import { SamzaError } from './errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
@@ -313,8 +314,7 @@ function slotRule(settings: JobSettings, i: number, name: string, c: number, kno
     return { kind: 'fold', base: known };
   }
   const a = analyzeExpansion(known, c);
-  const pct = `${Number.isInteger(a.movedShare * 100) ? a.movedShare * 100 : (a.movedShare * 100).toFixed(2)}%`;
-  const share = `${a.moved.numerator}/${a.moved.denominator} of keys (${pct}) would change task (1 - gcd(${known}, ${c})/${known})`;
+  const share = `${a.moved.numerator}/${a.moved.denominator} of keys (${formatPercent(a.movedShare)}) would change task (1 - gcd(${known}, ${c})/${known})`;
   if (!options.allowKeyMovement) {
     throw new AssignorError(
       'E_KEY_MOVEMENT',

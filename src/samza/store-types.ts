@@ -5,8 +5,6 @@
 import type { SspAssignment, SspRows, TaskTable } from '../coordinator-stream/columns.js';
 
 export type { SspAssignment, SspRows, TaskTable };
-/** @deprecated The former name of TaskTable; goes in the next release. */
-export type { SharedFields } from '../coordinator-stream/columns.js';
 
 export interface StoreRecord {
   type: string;

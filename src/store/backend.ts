@@ -5,22 +5,17 @@
 // the contract in prose.
 import { fail } from '../errors.js';
 import type { Envelope } from '../coordinator-stream/messages.js';
-import type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable } from '../coordinator-stream/columns.js';
+import type { SspAssignment, SspRows, SystemStream, TaskTable } from '../coordinator-stream/columns.js';
 import type { CoordinatorStoreReader } from '../samza/store-types.js';
 import { INT32_MAX } from '../basics.js';
 
-export type { SharedFields, SspAssignment, SspRows, SystemStream, TaskTable };
+export type { SspAssignment, SspRows, SystemStream, TaskTable };
 
 /** One message to write; `value` is the envelope's `values` (null: a tombstone). */
 export interface BackendRecord {
   type: string;
   key: string;
   value: unknown | null;
-}
-
-/** A task table under its former shape (the deprecated sharedFields). */
-export function sharedFieldsOf(t: TaskTable | undefined): SharedFields | undefined {
-  return t === undefined || t.n === 0 ? undefined : { ...t, unique: () => true };
 }
 
 /** What `assignor store inspect` shows. */
@@ -87,8 +82,6 @@ export interface CoordinatorStoreBackend extends CoordinatorStoreReader {
    * entries then). A live view.
    */
   taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined;
-  /** @deprecated Use taskTable; this name goes in the next release. */
-  sharedFields?(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined;
   /**
    * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store
    * completes synchronously; a network backend returns a promise (await it either way).

@@ -18,7 +18,7 @@ import { StringIndex } from '../columns/string-index.js';
 import { markDistinct } from './key-repeats.js';
 import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
-import { checkSspRows, sharedFieldsOf, type CoordinatorStoreBackend, type SharedFields, type SspAssignment, type SspRows, type StoreStats, type TaskTable } from './backend.js';
+import { checkSspRows, type CoordinatorStoreBackend, type SspAssignment, type SspRows, type StoreStats, type TaskTable } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
 
@@ -217,11 +217,6 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.checkOpen();
     for (const [type, field] of specs) checkNames(type, field);
     return this.state.taskTable(specs);
-  }
-
-  /** @deprecated Use taskTable (keys never repeat, so `unique()` is always true); this name goes in the next release. */
-  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
-    return sharedFieldsOf(this.taskTable(specs));
   }
 
   /** Types that currently hold at least one live key, in first-write order. */

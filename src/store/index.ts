@@ -13,14 +13,11 @@ export {
 } from './coordinator-store.js';
 export type { CoordinatorStoreBackend, TaskTable as CoordinatorTaskTable, StoreStats as CoordinatorStoreStats } from './backend.js';
 export { encodeKey as encodeCoordinatorKey, decodeKey as decodeCoordinatorKey, type Envelope as CoordinatorEnvelope } from '../coordinator-stream/messages.js';
-export { KafkaCoordinatorStore, type KafkaStoreOptions, type KafkaOpenReport } from './kafka-store.js';
+export { KafkaCoordinatorStore, type KafkaStoreOptions } from './kafka-store.js';
 export { samzaCoordinatorTopic } from './kafka-location.js';
 
-// Deprecated since 0.2.0: each stays for this release and leaves in the next (CHANGELOG.md).
-export {
-  /** @deprecated since 0.2.0: use `CoordinatorStore`, the same class under its one name */
-  CoordinatorStore as FileCoordinatorStore,
-} from './coordinator-store.js';
+// Deprecated since 0.2.0: names 0.1.0 exported (from the root); each stays for this release and
+// leaves in the next (CHANGELOG.md).
 export {
   /** @deprecated since 0.2.0: the second table of the same strings; import SAMZA_MESSAGE_TYPES from 'assignor/samza' */
   MessageType as CoordinatorMessageType,
@@ -36,8 +33,6 @@ export {
   LOG_FILE as STORE_LOG_FILE,
   /** @deprecated since 0.2.0: constants of the file format, internal to the store */
   LOCK_FILE as STORE_LOCK_FILE,
-  /** @deprecated since 0.2.0: constants of the file format, internal to the store */
-  AUTO_COMPACT_MIN_BYTES as STORE_AUTO_COMPACT_MIN_BYTES,
 } from './coordinator-store.js';
 export {
   /** @deprecated since 0.2.0: constants of the file format, internal to the store */
@@ -45,17 +40,3 @@ export {
   /** @deprecated since 0.2.0: constants of the file format, internal to the store */
   FORMAT_VERSION as STORE_FORMAT_VERSION,
 } from './format.js';
-export type {
-  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
-  SspRows as CoordinatorSspRows,
-  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
-  SspAssignment as CoordinatorSspAssignment,
-  /** @deprecated since 0.2.0: the backend's fast-path shapes, internal to the store and the Samza cycle */
-  SharedFields as CoordinatorSharedFields,
-} from './backend.js';
-export {
-  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
-  ArrayTexts as CoordinatorArrayTexts,
-  /** @deprecated since 0.2.0: the string column of the fast paths, internal to the store and the Samza cycle */
-  type Texts as CoordinatorTexts,
-} from '../columns/texts.js';

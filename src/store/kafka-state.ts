@@ -5,7 +5,7 @@
 import { fail } from '../errors.js';
 import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from '../coordinator-stream/messages.js';
 import { StoreState, sspView } from './state.js';
-import { sharedFieldsOf, type SharedFields, type SspAssignment, type TaskTable } from './backend.js';
+import type { SspAssignment, TaskTable } from './backend.js';
 
 export class ReplayedState {
   protected state = new StoreState();
@@ -80,11 +80,6 @@ export class ReplayedState {
     this.checkOpen();
     for (const [type, field] of specs) checkNames(type, field);
     return this.state.taskTable(specs);
-  }
-
-  /** @deprecated Use taskTable; this name goes in the next release. */
-  sharedFields(specs: ReadonlyArray<readonly [type: string, field: string]>): SharedFields | undefined {
-    return sharedFieldsOf(this.taskTable(specs));
   }
 
   sspAssignment(): SspAssignment {

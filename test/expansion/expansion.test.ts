@@ -2,8 +2,23 @@
 // reassignment, and the fold's input checks on every engine.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatPercent } from '../../src/basics.js';
 import { AssignorError } from '../../src/errors.js';
 import { analyzeExpansion, foldPartitions, gcd, reassignWithKeyMovement, requireKeyPreserving } from '../../src/expansion/index.js';
+
+describe('formatPercent, the one percentage every message uses', () => {
+  it('writes whole percents bare and others to two decimals', () => {
+    expect([0, 0.25, 1, 1 / 3, 2 / 3, 0.125].map((x) => formatPercent(x))).toEqual(['0%', '25%', '100%', '33.33%', '66.67%', '12.50%']);
+  });
+  it('scales before it divides, so an exact fraction keeps its whole percent', () => {
+    expect(formatPercent(7 / 100)).toBe('7.00%');
+    expect(formatPercent(7, { of: 100 })).toBe('7%');
+  });
+  it('writes a fixed number of decimals when asked', () => {
+    expect(formatPercent(0.125, { digits: 1 })).toBe('12.5%');
+    expect(formatPercent(1, { digits: 2 })).toBe('100.00%');
+  });
+});
 
 describe('analyzeExpansion', () => {
   it('keeps every key when the new count is a multiple of the base', () => {

@@ -12,12 +12,16 @@ import { isDocumented, measureShape } from '../../scripts/shape.mjs';
  * before issue 23; 327 once the undocumented internals left; 284 (64 deprecated) once the root kept
  * only its front door and the subpaths their rooms. Without the deprecated ones that is 220: issue
  * 23 aims at about 180. Then 284 (65 deprecated, 219 current) with the store reader contract's
- * types in and the platformatic entry's copies of other rooms' types out. Lower these as names
- * leave; never raise them.
+ * types in and the platformatic entry's copies of other rooms' types out. 265 (46 deprecated) once
+ * the 19 deprecated names 0.1.0 never had were deleted (issue 32); 257 (211 current) once the
+ * kafkajs entry's copies of other rooms' types and four undocumented result types left; 253 (207
+ * current) once four parts of the group result left too. The 46 deprecated and the 119 current
+ * names 0.1.0 exported (165) stay through 0.2.0, so 180 is within reach only in the release after.
+ * Lower these as names leave; never raise them.
  */
-const MAX_PUBLIC_NAMES = 284;
+const MAX_PUBLIC_NAMES = 253;
 /** The names that stay once the deprecated ones are gone. */
-const MAX_CURRENT_NAMES = 219;
+const MAX_CURRENT_NAMES = 207;
 
 describe('package surface', () => {
   const shape = measureShape();

@@ -1,5 +1,5 @@
 // Samza's per-task records (changelog, container, mode) read as columns over one key column
-// (StoreState.sharedFields, TaskRows, ColumnMap) give exactly what reading them as Maps gives.
+// (StoreState.taskTable, TaskRows, ColumnMap) give exactly what reading them as Maps gives.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
 import { columnarOf, normalizeCluster, placeCluster, placeStandbysColumnar, type ColumnarCluster, type Mode } from '../../src/standby/index.js';
-import { placeStandbysColumnar as fromRoot } from '../../src/index.js';
 import { arbCluster, skewedCluster } from './generators.js';
 
 const ENGINES = ['reference', 'wasm'] as const;
@@ -45,10 +44,6 @@ describe('columnar input: the same placements as the JSON-shaped input', () => {
       }
     });
   }
-
-  it('is exported from the root entry', () => {
-    expect(fromRoot).toBe(placeStandbysColumnar);
-  });
 });
 
 describe('columnar input: bad columns', () => {

@@ -79,7 +79,7 @@ describe('big string tables kept as bytes', () => {
           s.close();
           s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 42 });
           // Read in place: no strings made for the columns, and every read agrees with the strings written.
-          const shared = s.sharedFields(TASK_TYPES)!;
+          const shared = s.taskTable(TASK_TYPES)!;
           expect(shared.keys instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
           expectTexts(textsOf(shared.keys), keys);
           expectTexts(textsOf(shared.values[2]!), keys.map(() => 'Active'));
