@@ -10,6 +10,30 @@ import {
   B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SLOTS,
 } from './group';
 
+// Header byte offsets: PLAN_HEADER in src/engine/abi.ts, which the TypeScript binding and the
+// broker plugin write (kept equal by test/group/plan-kernel.test.ts and the plugin's tests).
+const H_MEMBERS: usize = 0;
+const H_TOPICS: usize = 4;
+const H_RACK_COUNT: usize = 8;
+const H_CO_SETS: usize = 12;
+const H_INFER_GROWTH: usize = 16;
+const H_COUNTS: usize = 20;
+const H_FROM: usize = 24;
+const H_SUB_START: usize = 28;
+const H_SUBS: usize = 32;
+const H_OWNER: usize = 36;
+const H_MEMBER_RACK: usize = 40;
+const H_RACK_START: usize = 44;
+const H_RACKS: usize = 48;
+const H_CO_START: usize = 52;
+const H_CO_TOPICS: usize = 56;
+const H_OUT_OWNER: usize = 60;
+const H_OUT_GROWTH: usize = 64;
+const H_OUT_GROWTH_COUNT: usize = 68;
+const H_OUT_FROM: usize = 72;
+const H_OUT_CO_STATUS: usize = 76;
+const H_GROWTH_SKEW: usize = 80;
+
 // The problem, read from the header. Index spaces: t topic, m member, i flat partition.
 let pM: i32 = 0;
 let pT: i32 = 0;
@@ -59,19 +83,19 @@ let kClass: usize = 0;
 export function groupPlan(h: usize): i32 {
   readHeader(h);
   topicStarts();
-  if (load<i32>(h, 16) != 0) inferFrom();
-  else memory.copy(wFrom, load<u32>(h, 24), <usize>pT << 2);
-  honoredSets(load<i32>(h, 12), load<u32>(h, 52), load<u32>(h, 56), load<u32>(h, 76));
+  if (load<i32>(h, H_INFER_GROWTH) != 0) inferFrom();
+  else memory.copy(wFrom, load<u32>(h, H_FROM), <usize>pT << 2);
+  honoredSets(load<i32>(h, H_CO_SETS), load<u32>(h, H_CO_START), load<u32>(h, H_CO_TOPICS), load<u32>(h, H_OUT_CO_STATUS));
   kernelTopics();
   kernelProblem();
   const N = ld(kItemStart, wK);
   // Kernel topic k is topic k (nothing folded or joined): items are partitions, owners go straight out.
-  const out: usize = load<u32>(h, 60);
+  const out: usize = load<u32>(h, H_OUT_OWNER);
   const itemOwner = wDirect ? out : unfilled(N); // the kernel sets every owner
   const status = groupAssign(balancingProblem(N, itemOwner));
   if (status != 0) return status;
   if (!wDirect) ownersFromKernel(itemOwner, out);
-  store<i32>(h, wGrowthN, 68);
+  store<i32>(h, wGrowthN, H_OUT_GROWTH_COUNT);
   return 0;
 }
 
@@ -98,19 +122,19 @@ function balancingProblem(N: i32, owner: usize): usize {
 }
 
 function readHeader(h: usize): void {
-  pM = load<i32>(h, 0);
-  pT = load<i32>(h, 4);
-  pRackCount = load<i32>(h, 8);
-  pCounts = load<u32>(h, 20);
-  pSubStart = load<u32>(h, 28);
-  pSubs = load<u32>(h, 32);
-  pOwner = load<u32>(h, 36);
-  pMemberRack = load<u32>(h, 40);
-  pRackStart = load<u32>(h, 44);
-  pRacks = load<u32>(h, 48);
-  pSkew = load<f64>(h, 80);
-  wGrowth = load<u32>(h, 64);
-  wFrom = load<u32>(h, 72);
+  pM = load<i32>(h, H_MEMBERS);
+  pT = load<i32>(h, H_TOPICS);
+  pRackCount = load<i32>(h, H_RACK_COUNT);
+  pCounts = load<u32>(h, H_COUNTS);
+  pSubStart = load<u32>(h, H_SUB_START);
+  pSubs = load<u32>(h, H_SUBS);
+  pOwner = load<u32>(h, H_OWNER);
+  pMemberRack = load<u32>(h, H_MEMBER_RACK);
+  pRackStart = load<u32>(h, H_RACK_START);
+  pRacks = load<u32>(h, H_RACKS);
+  pSkew = load<f64>(h, H_GROWTH_SKEW);
+  wGrowth = load<u32>(h, H_OUT_GROWTH);
+  wFrom = load<u32>(h, H_OUT_FROM);
   wGrowthN = 0;
 }
 
