@@ -7,3 +7,4 @@ export * from './standby';
 export * from './simd-exports';
 export * from './samza-proxy';
 export { groupPlan } from './group-plan';
+export { streamsActives } from './streams';

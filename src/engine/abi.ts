@@ -412,9 +412,56 @@ export interface GroupKernels {
   groupPlan(p: GroupPlanProblem): GroupPlanResult;
 }
 
+// ---- streams groups (KIP-1071) ----------------------------------------------------------------
+
+/**
+ * The active tasks of a Kafka Streams group (assembly/streams.ts `streamsActives(header)`), from the
+ * members' claims in canonical order: members grouped by process (processes in ProcessId order,
+ * members by id), tasks in task order (subtopology, then partition), stateless ones included.
+ * Written by src/engine/wasm/streams.ts (and, later, by the broker plugin): its layout is STREAMS_HEADER.
+ */
+export interface StreamsActivesProblem {
+  /** Per process (P + 1): its members are processStart[p] .. processStart[p+1]). Every process has a member. */
+  processStart: Int32Array;
+  /** Task count; tasks are 0..tasks-1. */
+  tasks: number;
+  /** Previous active tasks member m claims: claims[claimStart[m] .. claimStart[m+1]) (task indices, any order). */
+  claimStart: Int32Array;
+  claims: Int32Array;
+  /**
+   * Warm candidates of task t (members with its state: previous standbys, offset reporters):
+   * warmMember[warmStart[t] .. warmStart[t+1]), with warmStandby (1: a previous standby) and warmOffset (its offset sum).
+   */
+  warmStart: Int32Array;
+  warmMember: Int32Array;
+  warmStandby: Int32Array;
+  warmOffset: BigInt64Array;
+}
+
+/** Byte offsets of the i32 slots in the streams header (pointers and counts). */
+export const STREAMS_HEADER = {
+  processes: 0,
+  members: 4,
+  tasks: 8,
+  processStart: 12,
+  claimStart: 16,
+  claims: 20,
+  warmStart: 24,
+  warmMember: 28,
+  warmStandby: 32,
+  warmOffset: 36,
+  outOwner: 40,
+} as const;
+export const STREAMS_HEADER_BYTES = 44;
+
+export interface StreamsKernels {
+  /** The member running each task as active (owner per task). */
+  streamsActives(p: StreamsActivesProblem): Int32Array;
+}
+
 // ---- all families ---------------------------------------------------------------------------
 
-export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, SamzaKernels, GroupKernels {
+export interface Kernels extends HashKernels, FoldKernels, ChannelKernels, StandbyKernels, SamzaKernels, GroupKernels, StreamsKernels {
   /** 'reference', 'wasm-scalar' or 'wasm-simd'. */
   readonly name: EngineName;
 }

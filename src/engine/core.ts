@@ -43,7 +43,7 @@ export class WasmCore {
   }
 
   /** Copies `src` into a fresh allocation and returns its pointer. */
-  put(src: Uint8Array | Int32Array | Float64Array | Uint32Array): number {
+  put(src: Uint8Array | Int32Array | Float64Array | Uint32Array | BigInt64Array): number {
     const ptr = this.alloc(src.byteLength);
     new Uint8Array(this.raw.memory.buffer, ptr, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
     return ptr;

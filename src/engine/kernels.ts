@@ -2,7 +2,7 @@
 // `getKernels()` and calls these methods with typed arrays; only src/engine/
 // knows about WASM pointers, the arena and memory growth.
 //
-// Every kernel family (hash, fold, channels, standby, samza, group) declares its interface in
+// Every kernel family (hash, fold, channels, standby, samza, group, streams) declares its interface in
 // ./abi.ts (re-exported here) and has two implementations: src/engine/reference/<family>.ts
 // (pure TS, the obviously-correct twin) and src/engine/wasm/<family>.ts (the WASM binding).
 import { AssignorError, describe } from '../errors.js';
@@ -12,6 +12,7 @@ import { referenceChannels } from './reference/channels.js';
 import { referenceStandby } from './reference/standby.js';
 import { referenceSamza } from './reference/samza.js';
 import { referenceGroup } from './reference/group-plan.js';
+import { referenceStreams } from './reference/streams.js';
 import { loadWasmCore, simdSupported, type WasmCore } from './core.js';
 import { wasmHash } from './wasm/hash.js';
 import { wasmFold } from './wasm/fold.js';
@@ -19,6 +20,7 @@ import { wasmChannels } from './wasm/channels.js';
 import { wasmStandby } from './wasm/standby.js';
 import { wasmSamza } from './wasm/samza.js';
 import { wasmGroup } from './wasm/group.js';
+import { wasmStreams } from './wasm/streams.js';
 import type { EngineChoice, EngineName, EngineOptions, Kernels } from './abi.js';
 export * from './abi.js';
 
@@ -85,7 +87,7 @@ export function getKernels(options: EngineOptions = {}): Kernels {
 
 function build(name: EngineName, core: WasmCore | null): Kernels {
   if (core === null) {
-    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceSamza(), ...referenceGroup() };
+    return { name, ...referenceHash(), ...referenceFold(), ...referenceChannels(), ...referenceStandby(), ...referenceSamza(), ...referenceGroup(), ...referenceStreams() };
   }
-  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmSamza(core), ...wasmGroup(core) };
+  return { name, ...wasmHash(core), ...wasmFold(core), ...wasmChannels(core), ...wasmStandby(core), ...wasmSamza(core), ...wasmGroup(core), ...wasmStreams(core) };
 }

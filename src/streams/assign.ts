@@ -1,0 +1,211 @@
+// A Kafka Streams group's assignment (issue 31): actives by the streams kernel (sticky, balanced,
+// canonical), standbys by the KIP-708 placement (src/standby) over the processes, each process's
+// standbys then spread over its members. What the broker plugin will answer, previewed from the
+// same input.
+import { AssignorError } from '../errors.js';
+import { getKernels, type EngineOptions, type StreamsActivesProblem } from '../engine/kernels.js';
+import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
+import type { ClusterSpec } from '../standby/input.js';
+import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
+
+/**
+ * `kafka`: standbys exactly as Kafka Streams' classic ClientTagAwareStandbyTaskAssignor places
+ * them on these actives (none kept from before, as Kafka keeps none). `balanced` (default): the
+ * standby engine's balanced mode, keeping each previous standby whose process differs from the
+ * new active's on every tag key.
+ */
+export type StreamsMode = 'kafka' | 'balanced';
+
+export interface StreamsOptions extends EngineOptions {
+  mode?: StreamsMode;
+}
+
+export interface StreamsTotals {
+  tasks: number;
+  statefulTasks: number;
+  /** Actives that had an owner before, and of those the ones on the same member / the same process. */
+  previouslyOwned: number;
+  keptOnMember: number;
+  keptOnProcess: number;
+  /** Standby copies asked for (stateful tasks x numStandbys), placed in all, kept from before, not placed. */
+  standbysAskedFor: number;
+  standbys: number;
+  standbysKept: number;
+  standbysUnplaced: number;
+  /** Task ids in the input that name no task of the topology (ignored). */
+  staleTaskIds: number;
+}
+
+export interface StreamsMemberAssignment {
+  id: string;
+  process: string;
+  active: string[];
+  standby: string[];
+}
+
+export interface StreamsAssignment {
+  readonly mode: StreamsMode;
+  readonly group: StreamsGroup;
+  /** Per flat task: the member (index into group.members) running its active. */
+  readonly activeOwner: Int32Array;
+  /** Per member: its standby tasks (flat indices, ascending). */
+  readonly standbyTasks: readonly Int32Array[];
+  /** The process-level standby placement (null when no standby was asked for). */
+  readonly placement: StandbyPlacement | null;
+  totals(): StreamsTotals;
+  /** Per member in canonical order: its tasks as Kafka prints them. */
+  members(): StreamsMemberAssignment[];
+}
+
+export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: StreamsOptions = {}): StreamsAssignment {
+  const mode = options.mode ?? 'balanced';
+  if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
+  const group = isStreamsGroup(input) ? input : readStreamsGroup(input);
+  if (group.members.length === 0 && group.tasks > 0) {
+    throw new AssignorError('E_INPUT', `no member to run task ${taskName(group, 0)}: the group has no processes`, 'processes');
+  }
+  const activeOwner = getKernels(options).streamsActives(activesProblem(group));
+  const kept = mode === 'balanced' ? keptStandbys(group, activeOwner) : [];
+  const placement = group.numStandbys > 0 && group.subtopologies.some((s) => s.stateful) ? placeStandbys(clusterOf(group, activeOwner, kept), { mode, engine: options.engine }) : null;
+  const standbyTasks = standbysOfMembers(group, activeOwner, kept, placement);
+  return {
+    mode, group, activeOwner, standbyTasks, placement,
+    totals: () => totalsOf(group, activeOwner, standbyTasks, kept),
+    members: () => group.members.map((m, i) => ({
+      id: m.id,
+      process: group.processes[m.process]!.id,
+      active: tasksOf(activeOwner, i).map((t) => taskName(group, t)),
+      standby: [...standbyTasks[i]!].map((t) => taskName(group, t)),
+    })),
+  };
+}
+
+function isStreamsGroup(v: StreamsGroupSpec | StreamsGroup): v is StreamsGroup {
+  return (v as StreamsGroup).members !== undefined && typeof (v as StreamsGroup).tasks === 'number';
+}
+
+function tasksOf(owner: Int32Array, m: number): number[] {
+  const out: number[] = [];
+  owner.forEach((o, t) => o === m && out.push(t));
+  return out;
+}
+
+/** The kernel's flat problem: claims per member, warm candidates (previous standbys, offset reporters) per task. */
+export function activesProblem(group: StreamsGroup): StreamsActivesProblem {
+  const M = group.members.length;
+  const processStart = new Int32Array(group.processes.length + 1);
+  group.processes.forEach((p, q) => (processStart[q + 1] = p.firstMember + p.size));
+  const claimStart = new Int32Array(M + 1);
+  group.members.forEach((m, i) => (claimStart[i + 1] = claimStart[i]! + m.active.length));
+  const warm: [number, number, bigint][][] = Array.from({ length: group.tasks }, () => []);
+  group.members.forEach((m, i) => {
+    for (const t of m.standby) warm[t]!.push([i, 1, m.offsets.get(t) ?? 0n]);
+    for (const [t, offset] of m.offsets) if (!m.standby.includes(t)) warm[t]!.push([i, 0, offset]);
+  });
+  const warmStart = new Int32Array(group.tasks + 1);
+  warm.forEach((l, t) => (warmStart[t + 1] = warmStart[t]! + l.length));
+  const flat = warm.flat();
+  return {
+    processStart, tasks: group.tasks, claimStart, claims: Int32Array.from(group.members.flatMap((m) => m.active)),
+    warmStart, warmMember: Int32Array.from(flat, (w) => w[0]), warmStandby: Int32Array.from(flat, (w) => w[1]), warmOffset: BigInt64Array.from(flat, (w) => w[2]),
+  };
+}
+
+/**
+ * Balanced mode's kept standbys, per flat task the members keeping one: a stateful task's previous
+ * standby stays when its process is not the new active's and differs from it on every tag key
+ * (so keeping it costs no spread), at most numStandbys per task, first processes first.
+ */
+function keptStandbys(group: StreamsGroup, owner: Int32Array): number[][] {
+  const kept: number[][] = Array.from({ length: group.tasks }, () => []);
+  const onProcess = new Set<string>();
+  group.members.forEach((m, i) => {
+    for (const t of m.standby) {
+      if (!subtopologyOf(group, t).stateful || kept[t]!.length >= group.numStandbys) continue;
+      const active = group.members[owner[t]!]!.process;
+      if (active === m.process || onProcess.has(`${t}:${m.process}`) || !differsOnEveryKey(group, active, m.process)) continue;
+      onProcess.add(`${t}:${m.process}`);
+      kept[t]!.push(i);
+    }
+  });
+  return kept;
+}
+
+function differsOnEveryKey(group: StreamsGroup, a: number, b: number): boolean {
+  const ta = group.processes[a]!.tags;
+  const tb = group.processes[b]!.tags;
+  return group.tagKeys.every((k) => ta.get(k) !== undefined && tb.get(k) !== undefined && ta.get(k) !== tb.get(k));
+}
+
+/** The standby engine's input: one client per process (capacity = its members), tasks as `<engineId>_<partition>`. */
+function clusterOf(group: StreamsGroup, owner: Int32Array, kept: number[][]): ClusterSpec {
+  const engineName = (t: number): string => {
+    const s = subtopologyOf(group, t);
+    return `${s.engineId}_${t - s.firstTask}`;
+  };
+  const active: string[][] = group.processes.map(() => []);
+  owner.forEach((m, t) => active[group.members[m]!.process]!.push(engineName(t)));
+  const standby: string[][] = group.processes.map(() => []);
+  kept.forEach((ms, t) => ms.forEach((m) => standby[group.members[m]!.process]!.push(engineName(t))));
+  const tasks: string[] = [];
+  for (const s of group.subtopologies) if (s.stateful) for (let p = 0; p < s.partitions; p++) tasks.push(`${s.engineId}_${p}`);
+  return {
+    numStandbys: group.numStandbys,
+    tagKeys: group.tagKeys,
+    tasks,
+    clients: group.processes.map((p, q) => ({ id: p.id, tags: p.tags, capacity: p.size, active: active[q]!, standby: standby[q]! })),
+  };
+}
+
+/**
+ * Each process's standbys spread over its members: a kept standby stays with the member that held
+ * it; a new one goes to the member with the fewest tasks (actives and standbys; lowest index on ties).
+ */
+function standbysOfMembers(group: StreamsGroup, owner: Int32Array, kept: number[][], placement: StandbyPlacement | null): Int32Array[] {
+  const M = group.members.length;
+  const load = new Int32Array(M);
+  for (const m of owner) load[m]!++;
+  const lists: number[][] = Array.from({ length: M }, () => []);
+  kept.forEach((ms, t) => ms.forEach((m) => {
+    lists[m]!.push(t);
+    load[m]!++;
+  }));
+  if (placement !== null) {
+    const statefulTasks = group.subtopologies.flatMap((s) => (s.stateful ? Array.from({ length: s.partitions }, (_, p) => s.firstTask + p) : []));
+    const clients = placement.cluster.clients;
+    statefulTasks.forEach((t, i) => {
+      for (let j = 0; j < placement.width; j++) {
+        const c = placement.slots[i * placement.width + j]!;
+        if (c < 0) continue;
+        const p = group.processes[clients[c]!.inputIndex]!;
+        let best = p.firstMember;
+        for (let m = p.firstMember + 1; m < p.firstMember + p.size; m++) if (load[m]! < load[best]!) best = m;
+        lists[best]!.push(t);
+        load[best]!++;
+      }
+    });
+  }
+  return lists.map((l) => Int32Array.from(l).sort());
+}
+
+function totalsOf(group: StreamsGroup, owner: Int32Array, standbys: readonly Int32Array[], kept: number[][]): StreamsTotals {
+  const prev = new Int32Array(group.tasks).fill(-1);
+  group.members.forEach((m, i) => m.active.forEach((t) => prev[t]! < 0 && (prev[t] = i)));
+  let previouslyOwned = 0;
+  let keptOnMember = 0;
+  let keptOnProcess = 0;
+  prev.forEach((m, t) => {
+    if (m < 0) return;
+    previouslyOwned++;
+    if (owner[t] === m) keptOnMember++;
+    if (group.members[owner[t]!]!.process === group.members[m]!.process) keptOnProcess++;
+  });
+  const statefulTasks = group.subtopologies.reduce((s, x) => s + (x.stateful ? x.partitions : 0), 0);
+  const standbyCount = standbys.reduce((s, l) => s + l.length, 0);
+  const askedFor = statefulTasks * group.numStandbys;
+  return {
+    tasks: group.tasks, statefulTasks, previouslyOwned, keptOnMember, keptOnProcess,
+    standbysAskedFor: askedFor, standbys: standbyCount, standbysKept: kept.reduce((s, l) => s + l.length, 0),
+    standbysUnplaced: Math.max(0, askedFor - standbyCount), staleTaskIds: group.stale,
+  };
+}
