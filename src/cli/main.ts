@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   samza: { summary: 'Samza job models with partition expansion (plan, expansion, watch, import, export)', load: async () => (await import('./samza.js')).run },
   channels: { summary: 'partition sets for parallel consumer channels (plan, validate, expand, rewidth)', load: async () => (await import('./channels.js')).run },
   standby: { summary: 'rack-aware standby placement (KIP-708)', load: async () => (await import('./standby.js')).run },
+  streams: { summary: 'Kafka Streams group (KIP-1071): sticky actives, KIP-708 standbys per member', load: async () => (await import('./streams.js')).run },
   group: { summary: "consumer group assignment: sticky, or exactly Kafka's range / round-robin", load: async () => (await import('./group.js')).run },
   store: { summary: 'look after a coordinator store (inspect, compact, export)', load: async () => (await import('./store.js')).run },
 };

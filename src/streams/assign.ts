@@ -3,59 +3,12 @@
 // standbys then spread over its members. What the broker plugin will answer, previewed from the
 // same input.
 import { AssignorError } from '../errors.js';
-import { getKernels, type EngineOptions, type StreamsActivesProblem } from '../engine/kernels.js';
+import { getKernels, type StreamsActivesProblem } from '../engine/kernels.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
-import type { ClusterSpec } from '../standby/input.js';
 import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
-
-/**
- * `kafka`: standbys exactly as Kafka Streams' classic ClientTagAwareStandbyTaskAssignor places
- * them on these actives (none kept from before, as Kafka keeps none). `balanced` (default): the
- * standby engine's balanced mode, keeping each previous standby whose process differs from the
- * new active's on every tag key.
- */
-export type StreamsMode = 'kafka' | 'balanced';
-
-export interface StreamsOptions extends EngineOptions {
-  mode?: StreamsMode;
-}
-
-export interface StreamsTotals {
-  tasks: number;
-  statefulTasks: number;
-  /** Actives that had an owner before, and of those the ones on the same member / the same process. */
-  previouslyOwned: number;
-  keptOnMember: number;
-  keptOnProcess: number;
-  /** Standby copies asked for (stateful tasks x numStandbys), placed in all, kept from before, not placed. */
-  standbysAskedFor: number;
-  standbys: number;
-  standbysKept: number;
-  standbysUnplaced: number;
-  /** Task ids in the input that name no task of the topology (ignored). */
-  staleTaskIds: number;
-}
-
-export interface StreamsMemberAssignment {
-  id: string;
-  process: string;
-  active: string[];
-  standby: string[];
-}
-
-export interface StreamsAssignment {
-  readonly mode: StreamsMode;
-  readonly group: StreamsGroup;
-  /** Per flat task: the member (index into group.members) running its active. */
-  readonly activeOwner: Int32Array;
-  /** Per member: its standby tasks (flat indices, ascending). */
-  readonly standbyTasks: readonly Int32Array[];
-  /** The process-level standby placement (null when no standby was asked for). */
-  readonly placement: StandbyPlacement | null;
-  totals(): StreamsTotals;
-  /** Per member in canonical order: its tasks as Kafka prints them. */
-  members(): StreamsMemberAssignment[];
-}
+import { clusterOf } from './cluster.js';
+import { explainStreams, streamsHtml, streamsReport } from './report.js';
+import type { StreamsAssignment, StreamsOptions, StreamsTotals } from './assignment.js';
 
 export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: StreamsOptions = {}): StreamsAssignment {
   const mode = options.mode ?? 'balanced';
@@ -68,7 +21,7 @@ export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: S
   const kept = mode === 'balanced' ? keptStandbys(group, activeOwner) : [];
   const placement = group.numStandbys > 0 && group.subtopologies.some((s) => s.stateful) ? placeStandbys(clusterOf(group, activeOwner, kept), { mode, engine: options.engine }) : null;
   const standbyTasks = standbysOfMembers(group, activeOwner, kept, placement);
-  return {
+  const result: StreamsAssignment = {
     mode, group, activeOwner, standbyTasks, placement,
     totals: () => totalsOf(group, activeOwner, standbyTasks, kept),
     members: () => group.members.map((m, i) => ({
@@ -77,7 +30,11 @@ export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: S
       active: tasksOf(activeOwner, i).map((t) => taskName(group, t)),
       standby: [...standbyTasks[i]!].map((t) => taskName(group, t)),
     })),
+    report: () => streamsReport(result),
+    explain: () => explainStreams(result),
+    html: () => streamsHtml(result),
   };
+  return result;
 }
 
 function isStreamsGroup(v: StreamsGroupSpec | StreamsGroup): v is StreamsGroup {
@@ -135,26 +92,6 @@ function differsOnEveryKey(group: StreamsGroup, a: number, b: number): boolean {
   const ta = group.processes[a]!.tags;
   const tb = group.processes[b]!.tags;
   return group.tagKeys.every((k) => ta.get(k) !== undefined && tb.get(k) !== undefined && ta.get(k) !== tb.get(k));
-}
-
-/** The standby engine's input: one client per process (capacity = its members), tasks as `<engineId>_<partition>`. */
-function clusterOf(group: StreamsGroup, owner: Int32Array, kept: number[][]): ClusterSpec {
-  const engineName = (t: number): string => {
-    const s = subtopologyOf(group, t);
-    return `${s.engineId}_${t - s.firstTask}`;
-  };
-  const active: string[][] = group.processes.map(() => []);
-  owner.forEach((m, t) => active[group.members[m]!.process]!.push(engineName(t)));
-  const standby: string[][] = group.processes.map(() => []);
-  kept.forEach((ms, t) => ms.forEach((m) => standby[group.members[m]!.process]!.push(engineName(t))));
-  const tasks: string[] = [];
-  for (const s of group.subtopologies) if (s.stateful) for (let p = 0; p < s.partitions; p++) tasks.push(`${s.engineId}_${p}`);
-  return {
-    numStandbys: group.numStandbys,
-    tagKeys: group.tagKeys,
-    tasks,
-    clients: group.processes.map((p, q) => ({ id: p.id, tags: p.tags, capacity: p.size, active: active[q]!, standby: standby[q]! })),
-  };
 }
 
 /**

@@ -23,13 +23,13 @@ function uuid(rand: () => number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function randomStreamsGroup(rand: () => number, n: number): StreamsGroupSpec {
+export function randomStreamsGroup(rand: () => number, n: number, uuidsOnly = false): StreamsGroupSpec {
   const pick = (k: number): number => Math.floor(rand() * k);
-  const P = 1 + pick(8);
+  const P = 1 + pick(uuidsOnly ? 12 : 8);
   const subtopologies = Array.from({ length: 1 + pick(3) }, (_, s) => ({ id: String(s), partitions: 1 + pick(12), stateful: rand() < 0.6 }));
   const numStandbys = pick(3);
   const processes = Array.from({ length: P }, (_, q) => ({
-    id: rand() < 0.5 ? uuid(rand) : `proc-${n}-${q}`,
+    id: uuidsOnly || rand() < 0.5 ? uuid(rand) : `proc-${n}-${q}`,
     tags: { zone: ZONES[pick(3)]!, cluster: CLUSTERS[pick(3)]! },
     members: Array.from({ length: 1 + pick(3) }, (_, i): StreamsMemberSpec & { active: string[]; standby: string[]; offsets: Record<string, number> } => ({ id: `m-${n}-${q}-${i}`, active: [], standby: [], offsets: {} })),
   }));
