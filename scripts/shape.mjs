@@ -30,11 +30,11 @@ export const LIMITS = Object.freeze({
  * its folder, never up or sideways into another folder of its own layer (the two client adapters
  * and the live loop do not import each other). src/index.ts re-exports everything.
  */
-const LAYERS = [['basics'], ['errors'], ['engine'], ['columns'], ['coordinator-stream'], ['store', 'expansion', 'hashing'], ['group', 'samza', 'channels', 'standby'], ['coordinator', 'kafkajs', 'platformatic'], ['cli'], ['index']];
+const LAYERS = [['basics'], ['errors'], ['engine'], ['columns'], ['coordinator-stream'], ['store', 'expansion', 'hashing'], ['group', 'samza', 'channels', 'standby'], ['streams'], ['coordinator', 'kafkajs', 'platformatic'], ['cli'], ['index']];
 const layerOf = (folder) => LAYERS.findIndex((l) => l.includes(folder));
 
 /** Folders of domain code: none of them may import src/engine/reference/ at run time. */
-const DOMAIN = ['hashing', 'samza', 'channels', 'standby', 'store', 'kafkajs', 'coordinator', 'expansion', 'group', 'cli', 'platformatic'];
+const DOMAIN = ['hashing', 'samza', 'channels', 'standby', 'streams', 'store', 'kafkajs', 'coordinator', 'expansion', 'group', 'cli', 'platformatic'];
 
 function walk(dir, out = []) {
   if (!existsSync(dir)) return out;

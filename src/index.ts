@@ -26,7 +26,8 @@ export { placeStandbys, type ClusterSpec, type PlaceOptions, type StandbyPlaceme
 export { assignGroup, type GroupSpec, type AssignGroupOptions, type GroupAssignment } from './group/index.js';
 
 // 5. Which member of a Kafka Streams group runs each task, and where do its standbys go? (docs/streams.md)
-export { assignStreams, type StreamsGroupSpec, type StreamsOptions, type StreamsAssignment } from './streams/index.js';
+export { assignStreams } from './streams/assign.js';
+export type { StreamsGroupSpec } from './streams/input.js';
 
 // Deprecated since 0.2.0: the root's copies of subpath names that 0.1.0 exported. Each stays for
 // this release, the same value as at its subpath, and leaves in the next (CHANGELOG.md, "Deprecated").

@@ -6,6 +6,6 @@
 export { assignGroup, groupAssignmentJson, GROUP_STRATEGIES, type AssignGroupOptions, type GroupAssignment, type GroupStrategy } from './assign.js';
 export type { GroupMemberSpec, GroupSpec, GroupTopicSpec } from './input.js';
 export type { GroupReport } from './report.js';
-export type { CoPartitionGroup, CoPartitionReport, GrowthReport } from './sticky/plan.js';
+export type { CoPartitionGroup } from './sticky/plan.js';
 export { explainGroup } from './explain.js';
 export { groupHtml } from './html.js';
