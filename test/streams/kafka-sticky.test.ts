@@ -5,47 +5,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { compileJava, runJava } from '../kafka/jvm.js';
+import { oracleRecords, parseOracle } from './kafka-oracle.js';
 import { assignStreams } from '../../src/streams/assign.js';
 import { readStreamsGroup, type StreamsGroupSpec } from '../../src/streams/input.js';
 import { randomStreamsGroup, mulberry } from './generators.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const GROUPS = 300;
-
-interface KafkaAnswer {
-  active: Map<string, string[]>;
-  standby: Map<string, string[]>;
-}
-
-/** The oracle's input records for one group (see StreamsStickyOracle.java). */
-export function oracleRecords(name: string, g: StreamsGroupSpec): string {
-  const enc = encodeURIComponent;
-  const lines = [`group ${enc(name)} ${g.numStandbys ?? 0}`];
-  for (const s of g.subtopologies) lines.push(`sub ${enc(s.id)} ${s.partitions} ${s.stateful ? 1 : 0}`);
-  for (const p of g.processes) {
-    for (const m of p.members) {
-      lines.push(`member ${enc(m.id)} ${enc(p.id)}`);
-      if (m.active?.length) lines.push(`active ${m.active.map(enc).join(' ')}`);
-      if (m.standby?.length) lines.push(`standby ${m.standby.map(enc).join(' ')}`);
-      for (const [t, o] of Object.entries(m.offsets ?? {})) lines.push(`offset ${enc(t)} ${o}`);
-    }
-  }
-  lines.push('end');
-  return `${lines.join('\n')}\n`;
-}
-
-export function parseOracle(stdout: string): Map<string, KafkaAnswer> {
-  const out = new Map<string, KafkaAnswer>();
-  let cur: KafkaAnswer | null = null;
-  for (const line of stdout.split('\n')) {
-    const [kind, id, ...tasks] = line.split(' ');
-    if (kind === 'error') throw new Error(`Kafka's assignor failed: ${line}`);
-    if (kind === 'group') out.set(decodeURIComponent(id!), (cur = { active: new Map(), standby: new Map() }));
-    else if (kind === 'a') cur!.active.set(id!, tasks);
-    else if (kind === 's') cur!.standby.set(id!, tasks);
-  }
-  return out;
-}
 
 describe("streams actives against the broker's StickyTaskAssignor (4.4.0)", () => {
   let cp = '';

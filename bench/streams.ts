@@ -1,0 +1,140 @@
+// Streams groups (issue 31): assignStreams against Kafka 4.4.0's broker-side StickyTaskAssignor
+// (test/streams/java/StreamsStickyOracle.java, one JVM), on one group of TASKS tasks (10
+// subtopologies, the even ones stateful) and MEMBERS members (4 per process), processes tagged
+// over 3 zones x 3 clusters, one standby per stateful task. Two rebalances, each strategy from its
+// own previous answer: the first assignment, one process leaving (killed), and the same process
+// back (its members with new ids and no tasks, reporting the state left on its disk as offsets).
+// Reports per strategy: the time (cold, then the median of RUNS), actives kept in their process,
+// the spread of actives per member, and per stateful task the tag spread of its copies (distinct
+// zones and clusters over the active's and the standbys' processes) against Kafka's, task by task.
+//
+//   npx tsx bench/streams.ts [tasks members runs]      (default 10000 1000 5)
+import { fileURLToPath } from 'node:url';
+import { compileJava, runJava } from '../test/kafka/jvm.js';
+import { assignStreams } from '../src/streams/assign.js';
+import type { StreamsGroupSpec, StreamsMemberSpec } from '../src/streams/input.js';
+import { oracleRecords, parseOracle } from '../test/streams/kafka-oracle.js';
+import { median } from './group-consumer.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const [TASKS, MEMBERS, RUNS] = process.argv.slice(2).map(Number) as [number?, number?, number?];
+const T = TASKS ?? 10_000;
+const M = MEMBERS ?? 1_000;
+const R = RUNS ?? 5;
+const PER_PROCESS = 4;
+const ZONES = ['z1', 'z2', 'z3'];
+const CLUSTERS = ['c1', 'c2', 'c3'];
+
+interface Answer {
+  /** member id -> tasks */
+  active: Map<string, string[]>;
+  standby: Map<string, string[]>;
+}
+
+const RESTARTED = 7;
+
+/** gone: process RESTARTED is away; disk: the answer whose tasks RESTARTED's new members report as offsets. */
+function group(previous: Answer | null, step: { gone?: boolean; disk?: Answer }): StreamsGroupSpec {
+  const subtopologies = Array.from({ length: 10 }, (_, s) => ({ id: String(s), partitions: Math.ceil(T / 10), stateful: s % 2 === 0 }));
+  const P = Math.ceil(M / PER_PROCESS);
+  const processes = Array.from({ length: P }, (_, q) => q).filter((q) => !(step.gone && q === RESTARTED)).map((q) => {
+    const id = `00000000-0000-4000-8000-${q.toString(16).padStart(12, '0')}`;
+    const tags = { zone: ZONES[q % 3]!, cluster: CLUSTERS[Math.floor(q / 3) % 3]! };
+    const ids = Array.from({ length: PER_PROCESS }, (_, i) => `m-${q}-${i}`);
+    if (q !== RESTARTED || step.disk === undefined) {
+      return { id, tags, members: ids.map((m): StreamsMemberSpec => ({ id: m, active: previous?.active.get(m) ?? [], standby: previous?.standby.get(m) ?? [] })) };
+    }
+    const disk = step.disk;
+    const onDisk = Object.fromEntries(ids.flatMap((m) => [...(disk.active.get(m) ?? []), ...(disk.standby.get(m) ?? [])]).map((t) => [t, 1000]));
+    return { id, tags, members: ids.map((m) => ({ id: `${m}-restarted`, offsets: onDisk })) };
+  });
+  return { numStandbys: 1, tagKeys: ['zone', 'cluster'], subtopologies, processes };
+}
+
+function timeOurs(g: StreamsGroupSpec): { ms: number[]; answer: Answer } {
+  const ms: number[] = [];
+  let result = assignStreams(g, { mode: 'balanced' });
+  for (let r = 0; r <= R; r++) {
+    const t0 = performance.now();
+    result = assignStreams(g, { mode: 'balanced' });
+    ms.push(performance.now() - t0);
+  }
+  const members = result.members();
+  return { ms, answer: { active: new Map(members.map((m) => [m.id, m.active])), standby: new Map(members.map((m) => [m.id, m.standby])) } };
+}
+
+function timeKafka(cp: string, g: StreamsGroupSpec): { ms: number[]; answer: Answer } {
+  const out = runJava(cp, 'StreamsStickyOracle', [], `time ${R}\n${oracleRecords('g', g)}`, '4g').stdout;
+  const answer = parseOracle(out).get('g')!;
+  const ms = out.split('\n').find((l) => l.startsWith('ms '))!.split(' ').slice(1).map(Number);
+  return { ms, answer };
+}
+
+/** Per stateful task: distinct zones and clusters over its copies' processes. */
+function spreads(g: StreamsGroupSpec, a: Answer): Map<string, [number, number]> {
+  const tagsOf = new Map<string, { zone: string; cluster: string }>();
+  for (const p of g.processes) for (const m of p.members) tagsOf.set(m.id, p.tags as { zone: string; cluster: string });
+  const copies = new Map<string, string[]>();
+  for (const list of [a.active, a.standby]) for (const [m, tasks] of list) for (const t of tasks) copies.set(t, [...(copies.get(t) ?? []), m]);
+  const out = new Map<string, [number, number]>();
+  const stateful = new Set(g.subtopologies.filter((s) => s.stateful).map((s) => s.id));
+  for (const [t, ms] of copies) {
+    if (!stateful.has(t.slice(0, t.lastIndexOf('_')))) continue;
+    out.set(t, [new Set(ms.map((m) => tagsOf.get(m)!.zone)).size, new Set(ms.map((m) => tagsOf.get(m)!.cluster)).size]);
+  }
+  return out;
+}
+
+/** Actives in the same process as in the previous answer (member ids are m-<process>-<i>, also after a restart). */
+function kept(previous: Answer | null, a: Answer): number {
+  if (previous === null) return 0;
+  const processOf = (m: string): string => m.split('-')[1]!;
+  const before = new Map<string, string>();
+  for (const [m, tasks] of previous.active) for (const t of tasks) before.set(t, processOf(m));
+  let n = 0;
+  for (const [m, tasks] of a.active) for (const t of tasks) if (before.get(t) === processOf(m)) n++;
+  return n;
+}
+
+function main(): void {
+  const cp = compileJava('coordinator', [`${ROOT}test/streams/java/StreamsStickyOracle.java`], `${ROOT}test/kafka/target/streams-oracle`);
+  let oursPrev: Answer | null = null;
+  let kafkaPrev: Answer | null = null;
+  const lines = [
+    `${T} tasks (10 subtopologies, 5 stateful), ${M} members in ${Math.ceil(M / PER_PROCESS)} processes, 3 zones x 3 clusters, 1 standby; cold, then the median of ${R}`,
+    '',
+    '| rebalance | Kafka StickyTaskAssignor ms (cold) | assignor ms (cold) | actives kept in their process, Kafka / assignor | active spread per member, Kafka / assignor | stateful tasks: assignor\'s tag spread better / equal / worse than Kafka\'s |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  let oursFirst: Answer | null = null;
+  let kafkaFirst: Answer | null = null;
+  for (const step of ['first assignment', 'one process leaves', 'it comes back'] as const) {
+    const gOurs = group(oursPrev, { gone: step === 'one process leaves', disk: step === 'it comes back' ? oursFirst! : undefined });
+    const gKafka = group(kafkaPrev, { gone: step === 'one process leaves', disk: step === 'it comes back' ? kafkaFirst! : undefined });
+    const ours = timeOurs(gOurs);
+    const kafka = timeKafka(cp, gKafka);
+    const so = spreads(gOurs, ours.answer);
+    const sk = spreads(gKafka, kafka.answer);
+    let better = 0, equal = 0, worse = 0;
+    for (const [t, [z, c]] of so) {
+      const [kz, kc] = sk.get(t)!;
+      const d = z !== kz ? z - kz : c - kc;
+      if (d > 0) better++;
+      else if (d === 0) equal++;
+      else worse++;
+    }
+    const spread = (a: Answer): number => {
+      const counts = [...a.active.values()].map((l) => l.length);
+      return Math.max(...counts) - Math.min(...counts);
+    };
+    const f = (ms: number[]): string => `${median(ms.slice(1)).toFixed(1)} (${ms[0]!.toFixed(0)})`;
+    lines.push(`| ${step} | ${f(kafka.ms)} | ${f(ours.ms)} | ${kept(kafkaPrev, kafka.answer)} / ${kept(oursPrev, ours.answer)} | ${spread(kafka.answer)} / ${spread(ours.answer)} | ${better} / ${equal} / ${worse} |`);
+    oursPrev = ours.answer;
+    kafkaPrev = kafka.answer;
+    oursFirst ??= ours.answer;
+    kafkaFirst ??= kafka.answer;
+  }
+  console.log(lines.join('\n'));
+}
+
+main();
