@@ -23,15 +23,16 @@ function uuid(rand: () => number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function randomStreamsGroup(rand: () => number, n: number, uuidsOnly = false): StreamsGroupSpec {
+/** scale: up to 8 x scale processes of up to 3 x scale members, subtopologies of up to 12 x scale partitions. */
+export function randomStreamsGroup(rand: () => number, n: number, uuidsOnly = false, scale = 1): StreamsGroupSpec {
   const pick = (k: number): number => Math.floor(rand() * k);
-  const P = 1 + pick(uuidsOnly ? 12 : 8);
-  const subtopologies = Array.from({ length: 1 + pick(3) }, (_, s) => ({ id: String(s), partitions: 1 + pick(12), stateful: rand() < 0.6 }));
+  const P = 1 + pick((uuidsOnly ? 12 : 8) * scale);
+  const subtopologies = Array.from({ length: 1 + pick(3) }, (_, s) => ({ id: String(s), partitions: 1 + pick(12 * scale), stateful: rand() < 0.6 }));
   const numStandbys = pick(3);
   const processes = Array.from({ length: P }, (_, q) => ({
     id: uuidsOnly || rand() < 0.5 ? uuid(rand) : `proc-${n}-${q}`,
     tags: { zone: ZONES[pick(3)]!, cluster: CLUSTERS[pick(3)]! },
-    members: Array.from({ length: 1 + pick(3) }, (_, i): StreamsMemberSpec & { active: string[]; standby: string[]; offsets: Record<string, number> } => ({ id: `m-${n}-${q}-${i}`, active: [], standby: [], offsets: {} })),
+    members: Array.from({ length: 1 + pick(3 * scale) }, (_, i): StreamsMemberSpec & { active: string[]; standby: string[]; offsets: Record<string, number> } => ({ id: `m-${n}-${q}-${i}`, active: [], standby: [], offsets: {} })),
   }));
   const members = processes.flatMap((p, q) => p.members.map((m) => ({ m, q })));
   const fresh = new Set(members.filter(() => rand() < 0.3).map((x) => x.m.id));

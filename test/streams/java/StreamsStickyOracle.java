@@ -1,6 +1,8 @@
 // Runs the Kafka 4.4.0 broker's streams-group assignor (StickyTaskAssignor, group-coordinator jar)
 // on groups read from stdin and prints what it assigns. Members go in a HashMap keyed by member id,
-// as the broker's target-assignment builder hands them over, so the answer is the broker's.
+// as the broker's target-assignment builder hands them over, so the answer is the broker's; with
+// `order linked` before the first group, in a LinkedHashMap in input order instead (memberIds()
+// then lists them as given).
 //
 // Input, one record per line, fields separated by one space, strings URL-encoded (UTF-8):
 //   group <name> <numStandbys>
@@ -45,6 +47,8 @@ public class StreamsStickyOracle {
     Member(String id, String process) { this.id = id; this.process = process; }
   }
 
+  static boolean linked = false;
+
   static String dec(String s) { return URLDecoder.decode(s, StandardCharsets.UTF_8); }
 
   static void addTask(Map<String, Set<Integer>> into, String task) {
@@ -64,6 +68,7 @@ public class StreamsStickyOracle {
       String[] f = line.split(" ");
       switch (f[0]) {
         case "time": runs = Integer.parseInt(f[1]); break;
+        case "order": linked = f[1].equals("linked"); break;
         case "group": name = dec(f[1]); numStandbys = Integer.parseInt(f[2]); subs.clear(); members.clear(); break;
         case "sub": subs.put(dec(f[1]), new int[] {Integer.parseInt(f[2]), Integer.parseInt(f[3])}); break;
         case "member": members.add(new Member(dec(f[1]), dec(f[2]))); break;
@@ -94,7 +99,7 @@ public class StreamsStickyOracle {
       GroupAssignment result = null;
       List<Double> ms = new ArrayList<>();
       for (int r = 0; r <= runs; r++) {
-        HashMap<String, MemberMetadataAndStateImpl> spec = new HashMap<>();
+        Map<String, MemberMetadataAndStateImpl> spec = linked ? new LinkedHashMap<>() : new HashMap<>();
         for (Member m : members) {
           spec.put(m.id, new MemberMetadataAndStateImpl(Optional.empty(), Optional.empty(), m.process, Map.of(), m.active, m.standby, Map.of(), m.offsets, Map.of()));
         }
