@@ -8,22 +8,22 @@ import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
 import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
 import { clusterOf } from './cluster.js';
 import { explainStreams, streamsHtml, streamsReport } from './report.js';
-import type { StreamsAssignment, StreamsOptions, StreamsTotals } from './assignment.js';
+import { brokerSticky } from './broker-sticky.js';
+import type { StreamsAssignment, StreamsMode, StreamsOptions, StreamsTotals } from './assignment.js';
+
+export const STREAMS_MODES: readonly StreamsMode[] = ['balanced', 'kafka', 'broker'];
 
 export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: StreamsOptions = {}): StreamsAssignment {
   const mode = options.mode ?? 'balanced';
-  if (mode !== 'balanced' && mode !== 'kafka') throw new AssignorError('E_USAGE', `mode must be kafka or balanced, got ${JSON.stringify(mode)}`, 'mode');
+  if (!STREAMS_MODES.includes(mode)) throw new AssignorError('E_USAGE', `mode must be one of ${STREAMS_MODES.join(', ')}, got ${JSON.stringify(mode)}`, 'mode');
   const group = isStreamsGroup(input) ? input : readStreamsGroup(input);
   if (group.members.length === 0 && group.tasks > 0) {
     throw new AssignorError('E_INPUT', `no member to run task ${taskName(group, 0)}: the group has no processes`, 'processes');
   }
-  const activeOwner = getKernels(options).streamsActives(activesProblem(group));
-  const kept = mode === 'balanced' ? keptStandbys(group, activeOwner) : [];
-  const placement = group.numStandbys > 0 && group.subtopologies.some((s) => s.stateful) ? placeStandbys(clusterOf(group, activeOwner, kept), { mode, engine: options.engine }) : null;
-  const standbyTasks = standbysOfMembers(group, activeOwner, kept, placement);
+  const { activeOwner, standbyTasks, placement } = mode === 'broker' ? brokerAnswer(group) : assignorAnswer(group, mode, options);
   const result: StreamsAssignment = {
     mode, group, activeOwner, standbyTasks, placement,
-    totals: () => totalsOf(group, activeOwner, standbyTasks, kept),
+    totals: () => totalsOf(group, activeOwner, standbyTasks),
     members: () => group.members.map((m, i) => ({
       id: m.id,
       process: group.processes[m.process]!.id,
@@ -35,6 +35,22 @@ export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: S
     html: () => streamsHtml(result),
   };
   return result;
+}
+
+type Answer = Pick<StreamsAssignment, 'activeOwner' | 'standbyTasks' | 'placement'>;
+
+/** assignor's own: actives by the streams kernel, standbys by the KIP-708 engine over the processes. */
+function assignorAnswer(group: StreamsGroup, mode: 'balanced' | 'kafka', options: StreamsOptions): Answer {
+  const activeOwner = getKernels(options).streamsActives(activesProblem(group));
+  const kept = mode === 'balanced' ? keptStandbys(group, activeOwner) : [];
+  const placement = group.numStandbys > 0 && group.subtopologies.some((s) => s.stateful) ? placeStandbys(clusterOf(group, activeOwner, kept), { mode, engine: options.engine }) : null;
+  return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, kept, placement), placement };
+}
+
+/** What the broker's own StickyTaskAssignor answers (./broker-sticky.ts). */
+function brokerAnswer(group: StreamsGroup): Answer {
+  const b = brokerSticky(group);
+  return { activeOwner: b.owner, standbyTasks: b.standbys.map((l) => Int32Array.from(l).sort()), placement: null };
 }
 
 function isStreamsGroup(v: StreamsGroupSpec | StreamsGroup): v is StreamsGroup {
@@ -125,7 +141,7 @@ function standbysOfMembers(group: StreamsGroup, owner: Int32Array, kept: number[
   return lists.map((l) => Int32Array.from(l).sort());
 }
 
-function totalsOf(group: StreamsGroup, owner: Int32Array, standbys: readonly Int32Array[], kept: number[][]): StreamsTotals {
+function totalsOf(group: StreamsGroup, owner: Int32Array, standbys: readonly Int32Array[]): StreamsTotals {
   const prev = new Int32Array(group.tasks).fill(-1);
   group.members.forEach((m, i) => m.active.forEach((t) => prev[t]! < 0 && (prev[t] = i)));
   let previouslyOwned = 0;
@@ -142,7 +158,7 @@ function totalsOf(group: StreamsGroup, owner: Int32Array, standbys: readonly Int
   const askedFor = statefulTasks * group.numStandbys;
   return {
     tasks: group.tasks, statefulTasks, previouslyOwned, keptOnMember, keptOnProcess,
-    standbysAskedFor: askedFor, standbys: standbyCount, standbysKept: kept.reduce((s, l) => s + l.length, 0),
+    standbysAskedFor: askedFor, standbys: standbyCount, standbysKept: group.members.reduce((n, m, i) => n + m.standby.filter((t) => standbys[i]!.includes(t)).length, 0),
     standbysUnplaced: Math.max(0, askedFor - standbyCount), staleTaskIds: group.stale,
   };
 }

@@ -4,12 +4,14 @@ import type { StandbyPlacement } from '../standby/place.js';
 import type { StreamsGroup } from './input.js';
 
 /**
- * `kafka`: standbys exactly as Kafka Streams' classic ClientTagAwareStandbyTaskAssignor places
- * them on these actives (none kept from before, as Kafka keeps none). `balanced` (default): the
- * standby engine's balanced mode, keeping each previous standby whose process differs from the
- * new active's on every tag key.
+ * `balanced` (default): assignor's actives; standbys by the standby engine's balanced mode, keeping
+ * each previous standby whose process differs from the new active's on every tag key.
+ * `kafka`: assignor's actives; standbys exactly as Kafka Streams' classic
+ * ClientTagAwareStandbyTaskAssignor places them on these actives (none kept, as Kafka keeps none).
+ * `broker`: exactly what Kafka 4.4's broker-side StickyTaskAssignor answers (tag-blind), with the
+ * members listed in the group's canonical order.
  */
-export type StreamsMode = 'kafka' | 'balanced';
+export type StreamsMode = 'balanced' | 'kafka' | 'broker';
 
 export interface StreamsOptions extends EngineOptions {
   mode?: StreamsMode;
@@ -22,7 +24,7 @@ export interface StreamsTotals {
   previouslyOwned: number;
   keptOnMember: number;
   keptOnProcess: number;
-  /** Standby copies asked for (stateful tasks x numStandbys), placed in all, kept from before, not placed. */
+  /** Standby copies asked for (stateful tasks x numStandbys), placed in all, on a member that held them before, not placed. */
   standbysAskedFor: number;
   standbys: number;
   standbysKept: number;
@@ -45,7 +47,7 @@ export interface StreamsAssignment {
   readonly activeOwner: Int32Array;
   /** Per member: its standby tasks (flat indices, ascending). */
   readonly standbyTasks: readonly Int32Array[];
-  /** The process-level standby placement (null when no standby was asked for). */
+  /** The process-level standby placement (null when no standby was asked for, and in broker mode). */
   readonly placement: StandbyPlacement | null;
   totals(): StreamsTotals;
   /** Per member in canonical order: its tasks as Kafka prints them. */
@@ -63,6 +65,12 @@ export interface StreamsReport {
   numStandbys: number;
   tagKeys: string[];
   totals: StreamsTotals;
+  /**
+   * balanced and kafka modes, with tag keys and standbys: per stateful task, the tag spread of its
+   * copies (distinct values per key, in precedence order, over the processes holding its active and
+   * standbys) against what the broker's StickyTaskAssignor gives the same group. Else null.
+   */
+  againstBroker: { better: number; equal: number; worse: number } | null;
   members: StreamsMemberAssignment[];
 }
 

@@ -4,15 +4,47 @@ import { htmlReport } from '../standby/html-report.js';
 import { explainLines } from '../standby/explain.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
 import { clusterOf } from './cluster.js';
+import { brokerSticky } from './broker-sticky.js';
+import { subtopologyOf, type StreamsGroup } from './input.js';
 import type { StreamsAssignment, StreamsReport } from './assignment.js';
 
 export function streamsReport(a: StreamsAssignment): StreamsReport {
-  return { mode: a.mode, numStandbys: a.group.numStandbys, tagKeys: a.group.tagKeys, totals: a.totals(), members: a.members() };
+  return { mode: a.mode, numStandbys: a.group.numStandbys, tagKeys: a.group.tagKeys, totals: a.totals(), againstBroker: againstBroker(a), members: a.members() };
 }
 
-/** The standby placement over processes, also when none was asked for (then it shows the actives alone). */
+/** Per stateful task, the distinct values of each tag key (precedence order) over the processes holding a copy. */
+function spreads(group: StreamsGroup, owner: Int32Array, standbys: readonly ArrayLike<number>[]): number[][] {
+  const holders: number[][] = Array.from(owner, (m) => (m < 0 ? [] : [group.members[m]!.process]));
+  standbys.forEach((tasks, m) => Array.from(tasks).forEach((t) => holders[t]!.push(group.members[m]!.process)));
+  return holders.map((qs) => group.tagKeys.map((k) => new Set(qs.map((q) => group.processes[q]!.tags.get(k))).size));
+}
+
+function againstBroker(a: StreamsAssignment): StreamsReport['againstBroker'] {
+  const g = a.group;
+  if (a.mode === 'broker' || g.tagKeys.length === 0 || g.numStandbys === 0) return null;
+  const broker = brokerSticky(g);
+  const ours = spreads(g, a.activeOwner, a.standbyTasks);
+  const theirs = spreads(g, broker.owner, broker.standbys);
+  const out = { better: 0, equal: 0, worse: 0 };
+  for (let t = 0; t < g.tasks; t++) {
+    if (!subtopologyOf(g, t).stateful) continue;
+    const k = ours[t]!.findIndex((v, i) => v !== theirs[t]![i]);
+    if (k < 0) out.equal++;
+    else if (ours[t]![k]! > theirs[t]![k]!) out.better++;
+    else out.worse++;
+  }
+  return out;
+}
+
+/**
+ * The standby placement over processes for the page. Without one (no standbys asked for, or broker
+ * mode), the standbys the members hold are shown as existing ones of a placement that adds none.
+ */
 function processPlacement(a: StreamsAssignment): StandbyPlacement {
-  return a.placement ?? placeStandbys({ ...clusterOf(a.group, a.activeOwner, []), numStandbys: 0 }, { mode: 'kafka' });
+  if (a.placement !== null) return a.placement;
+  const held: number[][] = Array.from({ length: a.group.tasks }, () => []);
+  a.standbyTasks.forEach((tasks, m) => tasks.forEach((t) => held[t]!.push(m)));
+  return placeStandbys({ ...clusterOf(a.group, a.activeOwner, held), numStandbys: 0 }, { mode: 'kafka' });
 }
 
 /** Totals, each process and its members, then the standby placement in words. */
@@ -24,6 +56,8 @@ export function explainStreams(a: StreamsAssignment): string {
     `standbys: ${t.standbysAskedFor} asked for, ${t.standbys} placed (${t.standbysKept} kept from before), ${t.standbysUnplaced} not placed`,
   ];
   if (t.staleTaskIds > 0) lines.push(`ignored: ${t.staleTaskIds} task ids the topology does not have`);
+  const b = againstBroker(a);
+  if (b !== null) lines.push(`against the broker's StickyTaskAssignor on this group: tag spread better on ${b.better} stateful tasks, equal on ${b.equal}, worse on ${b.worse}`);
   const members = a.members();
   for (const p of a.group.processes) {
     lines.push('', `process ${p.id}${[...p.tags].map(([k, v]) => ` ${k}=${v}`).join('')}`);

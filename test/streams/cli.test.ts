@@ -13,12 +13,12 @@ function streams(args: string[], input: unknown = EXAMPLE) {
 }
 
 describe('assignor streams', () => {
-  it('prints { mode, numStandbys, tagKeys, totals, members } for the example, every task once', () => {
+  it('prints { mode, numStandbys, tagKeys, totals, againstBroker, members } for the example, every task once', () => {
     const r = streams([]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['mode', 'numStandbys', 'tagKeys', 'totals', 'members']);
+    expect(Object.keys(out)).toEqual(['mode', 'numStandbys', 'tagKeys', 'totals', 'againstBroker', 'members']);
     expect(out.mode).toBe('balanced');
     const actives = out.members.flatMap((m: { active: string[] }) => m.active).sort();
     expect(actives).toEqual(['0_0', '0_1', '0_2', '0_3', '0_4', '0_5', '1_0', '1_1', '1_2']);
@@ -32,6 +32,16 @@ describe('assignor streams', () => {
     expect(out.mode).toBe('kafka');
     expect(out.totals.standbysKept).toBe(0);
     expect(out.totals.standbys).toBe(6);
+  });
+
+  it('--mode broker answers as the broker; balanced compares itself with it task by task', () => {
+    const zones = readFileSync(new URL('../../examples/streams-zones.json', import.meta.url), 'utf8');
+    const broker = JSON.parse(streams(['--mode', 'broker'], zones).stdout);
+    expect(broker.mode).toBe('broker');
+    expect(broker.againstBroker).toBeNull();
+    const balanced = JSON.parse(streams([], zones).stdout);
+    // The broker's tag-blind standbys share a zone or a cluster with their active on 4 of 12 tasks.
+    expect(balanced.againstBroker).toEqual({ better: 4, equal: 8, worse: 0 });
   });
 
   it('--explain lists every process and member; --html writes a page', () => {
