@@ -8,3 +8,4 @@ export * from './simd-exports';
 export * from './samza-proxy';
 export { groupPlan } from './group-plan';
 export { streamsActives } from './streams';
+export { streamsSpread } from './streams-spread';

@@ -454,9 +454,47 @@ export const STREAMS_HEADER = {
 } as const;
 export const STREAMS_HEADER_BYTES = 44;
 
+/**
+ * Standbys moved over the tags (assembly/streams-spread.ts `streamsSpread(header)`): from a placement
+ * (the broker's own), each stateful task's standbys are moved, one at a time, to the process that
+ * spreads the task's copies over the most values of each tag key (in precedence order), only when
+ * that is strictly better and keeps every process inside the placement's range of loads.
+ */
+export interface StreamsSpreadProblem {
+  /** Per process (P + 1): its members are processStart[p] .. processStart[p+1]). */
+  processStart: Int32Array;
+  /** K tag keys; processValues (P*K): process p's value id for key k, -1 when it lacks the key. */
+  keys: number;
+  processValues: Int32Array;
+  /** Per member: the tasks it holds (actives, stateless ones too, and standbys). */
+  memberLoad: Int32Array;
+  /** Stateful tasks: T, and W standby slots per task. */
+  tasks: number;
+  width: number;
+  /** Per task: the member running its active. */
+  activeMember: Int32Array;
+  /** T*W: the member holding standby j of task t at t * W + j, -1 for none. */
+  standbyMember: Int32Array;
+}
+
+export const SPREAD_HEADER = {
+  processes: 0,
+  keys: 4,
+  tasks: 8,
+  width: 12,
+  processStart: 16,
+  processValues: 20,
+  memberLoad: 24,
+  activeMember: 28,
+  standbyMember: 32,
+} as const;
+export const SPREAD_HEADER_BYTES = 36;
+
 export interface StreamsKernels {
   /** The member running each task as active (owner per task). */
   streamsActives(p: StreamsActivesProblem): Int32Array;
+  /** The standby members after the moves (T*W, as standbyMember). */
+  streamsSpread(p: StreamsSpreadProblem): Int32Array;
 }
 
 // ---- all families ---------------------------------------------------------------------------

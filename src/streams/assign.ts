@@ -9,9 +9,10 @@ import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type Stre
 import { clusterOf } from './cluster.js';
 import { explainStreams, streamsHtml, streamsReport } from './report.js';
 import { brokerSticky } from './broker-sticky.js';
+import { spreadStandbys } from './spread.js';
 import type { StreamsAssignment, StreamsMode, StreamsOptions, StreamsTotals } from './assignment.js';
 
-export const STREAMS_MODES: readonly StreamsMode[] = ['balanced', 'kafka', 'broker'];
+export const STREAMS_MODES: readonly StreamsMode[] = ['balanced', 'kafka', 'broker', 'tag-aware'];
 
 export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: StreamsOptions = {}): StreamsAssignment {
   const mode = options.mode ?? 'balanced';
@@ -20,7 +21,7 @@ export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: S
   if (group.members.length === 0 && group.tasks > 0) {
     throw new AssignorError('E_INPUT', `no member to run task ${taskName(group, 0)}: the group has no processes`, 'processes');
   }
-  const { activeOwner, standbyTasks, placement } = mode === 'broker' ? brokerAnswer(group) : assignorAnswer(group, mode, options);
+  const { activeOwner, standbyTasks, placement } = mode === 'broker' || mode === 'tag-aware' ? brokerAnswer(group, mode, options) : assignorAnswer(group, mode, options);
   const result: StreamsAssignment = {
     mode, group, activeOwner, standbyTasks, placement,
     totals: () => totalsOf(group, activeOwner, standbyTasks),
@@ -47,10 +48,11 @@ function assignorAnswer(group: StreamsGroup, mode: 'balanced' | 'kafka', options
   return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, kept, placement), placement };
 }
 
-/** What the broker's own StickyTaskAssignor answers (./broker-sticky.ts). */
-function brokerAnswer(group: StreamsGroup): Answer {
+/** What the broker's own StickyTaskAssignor answers (./broker-sticky.ts); tag-aware, with its standbys then moved over the tags (./spread.ts). */
+function brokerAnswer(group: StreamsGroup, mode: 'broker' | 'tag-aware', options: StreamsOptions): Answer {
   const b = brokerSticky(group);
-  return { activeOwner: b.owner, standbyTasks: b.standbys.map((l) => Int32Array.from(l).sort()), placement: null };
+  const standbyTasks = mode === 'broker' ? b.standbys.map((l) => Int32Array.from(l).sort()) : spreadStandbys(group, b.owner, b.standbys, options);
+  return { activeOwner: b.owner, standbyTasks, placement: null };
 }
 
 function isStreamsGroup(v: StreamsGroupSpec | StreamsGroup): v is StreamsGroup {

@@ -10,8 +10,10 @@ import type { StreamsGroup } from './input.js';
  * ClientTagAwareStandbyTaskAssignor places them on these actives (none kept, as Kafka keeps none).
  * `broker`: exactly what Kafka 4.4's broker-side StickyTaskAssignor answers (tag-blind), with the
  * members listed in the group's canonical order.
+ * `tag-aware`: the broker's answer with its standbys moved over the tags: no task's tag spread is
+ * worse than the broker's, and every process stays inside the broker's range of loads.
  */
-export type StreamsMode = 'balanced' | 'kafka' | 'broker';
+export type StreamsMode = 'balanced' | 'kafka' | 'broker' | 'tag-aware';
 
 export interface StreamsOptions extends EngineOptions {
   mode?: StreamsMode;

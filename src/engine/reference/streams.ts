@@ -14,6 +14,7 @@
 //   - the rest go to the least loaded process (actives per member), then its least loaded member.
 // Ties go to the lowest index: members and processes arrive in canonical order.
 import type { StreamsActivesProblem, StreamsKernels } from '../abi.js';
+import { referenceStreamsSpread } from './streams-spread.js';
 
 /** The state of one call; index spaces: m member, p process, t task. */
 interface Actives {
@@ -36,7 +37,7 @@ interface Actives {
 }
 
 export function referenceStreams(): StreamsKernels {
-  return { streamsActives: referenceStreamsActives };
+  return { streamsActives: referenceStreamsActives, streamsSpread: referenceStreamsSpread };
 }
 
 export function referenceStreamsActives(p: StreamsActivesProblem): Int32Array {

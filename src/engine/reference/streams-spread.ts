@@ -1,0 +1,221 @@
+// Standbys moved over the tags (issue 31): the pure-TS twin of assembly/streams-spread.ts. Both are
+// written in the same flat, index-based style so they can be read side by side.
+//
+// From a placement that is the baseline (the broker's own answer), in two passes over the stateful
+// tasks, each task improved until it cannot be:
+//  1. moves: one standby to another process, keeping both processes inside the baseline's range of
+//     loads (tasks per member); of all such moves the one whose copies then span the most values of
+//     the first tag key, then the second, ... (ties: the less loaded process, then the lower slot and
+//     process index), taken only when strictly better than now. In the process it moves to, the
+//     standby goes to the member with the fewest tasks (lowest index).
+//  2. swaps, which leave every load as it is: task t's standby on process s trades places with a
+//     standby of another task u on process q, when t then spreads strictly more and u no less (the
+//     best q for t, then u's first standby there, in slot order); the two members trade tasks.
+// A task's spread depends on its own copies only, and no step lowers any task's spread, so no task
+// ends worse than the baseline: the promise is per task. Every step raises the sum of the spreads
+// (keys weighted by precedence), so both passes end.
+import type { StreamsSpreadProblem } from '../abi.js';
+
+/** The state of one call; index spaces: m member, q process, t task, j slot, i = t * W + j. */
+interface Spread {
+  p: StreamsSpreadProblem;
+  /** The answer, standbyMember as it is rewritten. */
+  out: Int32Array;
+  memberLoad: Int32Array;
+  processOf: Int32Array;
+  /** Per q: the tasks its members hold. */
+  load: Int32Array;
+  /** The baseline's least and most load, as fractions (tasks, members). */
+  minN: number;
+  minC: number;
+  maxN: number;
+  maxC: number;
+  /** Scratch spreads: the task's now, the best found, a trial; and a swap partner's now and after. */
+  now: Int32Array;
+  best: Int32Array;
+  trial: Int32Array;
+  partnerNow: Int32Array;
+  partnerAfter: Int32Array;
+  /** Pass 2: the standby slots each process holds, slotList[slotStart[q] .. slotStart[q+1]), and each slot's place there. */
+  slotStart: Int32Array;
+  slotList: Int32Array;
+  slotPos: Int32Array;
+}
+
+export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
+  const P = p.processStart.length - 1;
+  const M = p.processStart[P]!;
+  const s: Spread = {
+    p, out: p.standbyMember.slice(), memberLoad: p.memberLoad.slice(), processOf: new Int32Array(M), load: new Int32Array(P), minN: 0, minC: 1, maxN: 0, maxC: 1,
+    now: new Int32Array(p.keys), best: new Int32Array(p.keys), trial: new Int32Array(p.keys), partnerNow: new Int32Array(p.keys), partnerAfter: new Int32Array(p.keys),
+    slotStart: new Int32Array(P + 1), slotList: new Int32Array(0), slotPos: new Int32Array(p.tasks * p.width),
+  };
+  for (let q = 0; q < P; q++) {
+    for (let m = p.processStart[q]!; m < p.processStart[q + 1]!; m++) {
+      s.processOf[m] = q;
+      s.load[q]! += s.memberLoad[m]!;
+    }
+  }
+  loadRange(s);
+  for (let t = 0; t < p.tasks; t++) while (moveOnce(s, t));
+  indexSlots(s);
+  for (let t = 0; t < p.tasks; t++) while (swapOnce(s, t));
+  return s.out;
+}
+
+const size = (s: Spread, q: number): number => s.p.processStart[q + 1]! - s.p.processStart[q]!;
+
+/** The least and the most load over the processes (load / members), from the baseline. */
+function loadRange(s: Spread): void {
+  const P = s.load.length;
+  if (P === 0) return;
+  s.minN = s.maxN = s.load[0]!;
+  s.minC = s.maxC = size(s, 0);
+  for (let q = 1; q < P; q++) {
+    if (s.load[q]! * s.minC < s.minN * size(s, q)) {
+      s.minN = s.load[q]!;
+      s.minC = size(s, q);
+    }
+    if (s.load[q]! * s.maxC > s.maxN * size(s, q)) {
+      s.maxN = s.load[q]!;
+      s.maxC = size(s, q);
+    }
+  }
+}
+
+/** The process of copy a of task x (0: the active, j + 1: standby slot j), slot j replaced by process q; -1 for an empty slot. */
+function copyAt(s: Spread, x: number, a: number, j: number, q: number): number {
+  if (a === 0) return s.processOf[s.p.activeMember[x]!]!;
+  if (a === j + 1) return q;
+  const m = s.out[x * s.p.width + a - 1]!;
+  return m < 0 ? -1 : s.processOf[m]!;
+}
+
+/** True when task x has a copy on process q. */
+function holds(s: Spread, x: number, q: number): boolean {
+  for (let a = 0; a <= s.p.width; a++) if (copyAt(s, x, a, -1, -1) === q) return true;
+  return false;
+}
+
+/** Per key, the distinct values over task x's copies with slot j on process q (j = -1: as they are). Missing values count for nothing. */
+function spreadOf(s: Spread, x: number, j: number, q: number, into: Int32Array): void {
+  const K = s.p.keys;
+  const n = s.p.width + 1;
+  for (let k = 0; k < K; k++) {
+    let distinct = 0;
+    for (let a = 0; a < n; a++) {
+      const qa = copyAt(s, x, a, j, q);
+      const v = qa < 0 ? -1 : s.p.processValues[qa * K + k]!;
+      if (v < 0) continue;
+      let seen = false;
+      for (let b = 0; b < a && !seen; b++) {
+        const qb = copyAt(s, x, b, j, q);
+        seen = qb >= 0 && s.p.processValues[qb * K + k] === v;
+      }
+      if (!seen) distinct++;
+    }
+    into[k] = distinct;
+  }
+}
+
+/** Lexicographic, keys in precedence order: > 0 when a spreads more. */
+function compare(a: Int32Array, b: Int32Array): number {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k]! - b[k]!;
+  return 0;
+}
+
+/** Pass 1: the best move of one of task t's standbys inside the load range; false when none spreads t more. */
+function moveOnce(s: Spread, t: number): boolean {
+  const W = s.p.width;
+  spreadOf(s, t, -1, -1, s.now);
+  s.best.set(s.now);
+  let bestJ = -1;
+  let bestQ = -1;
+  for (let j = 0; j < W; j++) {
+    const from = copyAt(s, t, j + 1, -1, -1);
+    if (from < 0 || (s.load[from]! - 1) * s.minC < s.minN * size(s, from)) continue;
+    for (let q = 0; q < s.load.length; q++) {
+      if ((s.load[q]! + 1) * s.maxC > s.maxN * size(s, q) || holds(s, t, q)) continue;
+      spreadOf(s, t, j, q, s.trial);
+      const d = compare(s.trial, s.best);
+      if (d > 0 || (d === 0 && bestQ >= 0 && s.load[q]! * size(s, bestQ) < s.load[bestQ]! * size(s, q))) {
+        s.best.set(s.trial);
+        bestJ = j;
+        bestQ = q;
+      }
+    }
+  }
+  if (bestJ < 0) return false;
+  const i = t * W + bestJ;
+  const old = s.out[i]!;
+  s.memberLoad[old]!--;
+  s.load[s.processOf[old]!]!--;
+  let to = s.p.processStart[bestQ]!;
+  for (let m = to + 1; m < s.p.processStart[bestQ + 1]!; m++) if (s.memberLoad[m]! < s.memberLoad[to]!) to = m;
+  s.memberLoad[to]!++;
+  s.load[bestQ]!++;
+  s.out[i] = to;
+  return true;
+}
+
+/** Pass 2's index: the standby slots of each process (slot order), and each slot's place in it. */
+function indexSlots(s: Spread): void {
+  const n = s.out.length;
+  for (let i = 0; i < n; i++) if (s.out[i]! >= 0) s.slotStart[s.processOf[s.out[i]!]! + 1]!++;
+  for (let q = 0; q < s.load.length; q++) s.slotStart[q + 1]! += s.slotStart[q]!;
+  s.slotList = new Int32Array(s.slotStart[s.load.length]!);
+  const at = s.slotStart.slice(0, s.load.length);
+  for (let i = 0; i < n; i++) {
+    if (s.out[i]! < 0) continue;
+    const q = s.processOf[s.out[i]!]!;
+    s.slotPos[i] = at[q]!;
+    s.slotList[at[q]!++] = i;
+  }
+}
+
+/** Pass 2: the best swap of one of task t's standbys with another task's on a process t spreads more on; false when none. */
+function swapOnce(s: Spread, t: number): boolean {
+  const W = s.p.width;
+  spreadOf(s, t, -1, -1, s.now);
+  s.best.set(s.now);
+  let bestI = -1;
+  let bestPartner = -1;
+  for (let j = 0; j < W; j++) {
+    const from = copyAt(s, t, j + 1, -1, -1);
+    if (from < 0) continue;
+    for (let q = 0; q < s.load.length; q++) {
+      if (holds(s, t, q)) continue;
+      spreadOf(s, t, j, q, s.trial);
+      if (compare(s.trial, s.best) <= 0) continue;
+      const partner = partnerOn(s, q, from);
+      if (partner < 0) continue;
+      s.best.set(s.trial);
+      bestI = t * W + j;
+      bestPartner = partner;
+    }
+  }
+  if (bestI < 0) return false;
+  const mine = s.out[bestI]!;
+  s.out[bestI] = s.out[bestPartner]!;
+  s.out[bestPartner] = mine;
+  const pos = s.slotPos[bestI]!;
+  s.slotList[pos] = bestPartner;
+  s.slotList[s.slotPos[bestPartner]!] = bestI;
+  s.slotPos[bestI] = s.slotPos[bestPartner]!;
+  s.slotPos[bestPartner] = pos;
+  return true;
+}
+
+/** The first standby slot on process q whose task has no copy on `from` and spreads no less there; -1. */
+function partnerOn(s: Spread, q: number, from: number): number {
+  const W = s.p.width;
+  for (let k = s.slotStart[q]!; k < s.slotStart[q + 1]!; k++) {
+    const i = s.slotList[k]!;
+    const u = Math.trunc(i / W);
+    if (holds(s, u, from)) continue;
+    spreadOf(s, u, -1, -1, s.partnerNow);
+    spreadOf(s, u, i - u * W, from, s.partnerAfter);
+    if (compare(s.partnerAfter, s.partnerNow) >= 0) return i;
+  }
+  return -1;
+}
