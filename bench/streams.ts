@@ -51,12 +51,12 @@ function group(previous: Answer | null, step: { gone?: boolean; disk?: Answer })
   return { numStandbys: 1, tagKeys: ['zone', 'cluster'], subtopologies, processes };
 }
 
-function timeOurs(g: StreamsGroupSpec): { ms: number[]; answer: Answer } {
+function timeOurs(g: StreamsGroupSpec, mode: 'balanced' | 'tag-aware'): { ms: number[]; answer: Answer } {
   const ms: number[] = [];
-  let result = assignStreams(g, { mode: 'balanced' });
+  let result = assignStreams(g, { mode });
   for (let r = 0; r <= R; r++) {
     const t0 = performance.now();
-    result = assignStreams(g, { mode: 'balanced' });
+    result = assignStreams(g, { mode });
     ms.push(performance.now() - t0);
   }
   const members = result.members();
@@ -96,43 +96,50 @@ function kept(previous: Answer | null, a: Answer): number {
   return n;
 }
 
+const STEPS = ['first assignment', 'one process leaves', 'it comes back'] as const;
+
+/** One strategy through the three steps, each from its own previous answer. */
+function run(time: (g: StreamsGroupSpec) => { ms: number[]; answer: Answer }): { g: StreamsGroupSpec; ms: number[]; answer: Answer; previous: Answer | null }[] {
+  const out: { g: StreamsGroupSpec; ms: number[]; answer: Answer; previous: Answer | null }[] = [];
+  for (const step of STEPS) {
+    const previous = out.length === 0 ? null : out[out.length - 1]!.answer;
+    const g = group(previous, { gone: step === 'one process leaves', disk: step === 'it comes back' ? out[0]!.answer : undefined });
+    out.push({ g, previous, ...time(g) });
+  }
+  return out;
+}
+
 function main(): void {
   const cp = compileJava('coordinator', [`${ROOT}test/streams/java/StreamsStickyOracle.java`], `${ROOT}test/kafka/target/streams-oracle`);
-  let oursPrev: Answer | null = null;
-  let kafkaPrev: Answer | null = null;
+  const kafka = run((g) => timeKafka(cp, g));
   const lines = [
     `${T} tasks (10 subtopologies, 5 stateful), ${M} members in ${Math.ceil(M / PER_PROCESS)} processes, 3 zones x 3 clusters, 1 standby; cold, then the median of ${R}`,
     '',
-    '| rebalance | Kafka StickyTaskAssignor ms (cold) | assignor ms (cold) | actives kept in their process, Kafka / assignor | active spread per member, Kafka / assignor | stateful tasks: assignor\'s tag spread better / equal / worse than Kafka\'s |',
-    '|---|---:|---:|---:|---:|---:|',
+    "| rebalance | assignor mode | Kafka StickyTaskAssignor ms (cold) | assignor ms (cold) | actives kept in their process, Kafka / assignor | active spread per member, Kafka / assignor | stateful tasks: assignor's tag spread better / equal / worse than Kafka's |",
+    '|---|---|---:|---:|---:|---:|---:|',
   ];
-  let oursFirst: Answer | null = null;
-  let kafkaFirst: Answer | null = null;
-  for (const step of ['first assignment', 'one process leaves', 'it comes back'] as const) {
-    const gOurs = group(oursPrev, { gone: step === 'one process leaves', disk: step === 'it comes back' ? oursFirst! : undefined });
-    const gKafka = group(kafkaPrev, { gone: step === 'one process leaves', disk: step === 'it comes back' ? kafkaFirst! : undefined });
-    const ours = timeOurs(gOurs);
-    const kafka = timeKafka(cp, gKafka);
-    const so = spreads(gOurs, ours.answer);
-    const sk = spreads(gKafka, kafka.answer);
-    let better = 0, equal = 0, worse = 0;
-    for (const [t, [z, c]] of so) {
-      const [kz, kc] = sk.get(t)!;
-      const d = z !== kz ? z - kz : c - kc;
-      if (d > 0) better++;
-      else if (d === 0) equal++;
-      else worse++;
-    }
-    const spread = (a: Answer): number => {
-      const counts = [...a.active.values()].map((l) => l.length);
-      return Math.max(...counts) - Math.min(...counts);
-    };
-    const f = (ms: number[]): string => `${median(ms.slice(1)).toFixed(1)} (${ms[0]!.toFixed(0)})`;
-    lines.push(`| ${step} | ${f(kafka.ms)} | ${f(ours.ms)} | ${kept(kafkaPrev, kafka.answer)} / ${kept(oursPrev, ours.answer)} | ${spread(kafka.answer)} / ${spread(ours.answer)} | ${better} / ${equal} / ${worse} |`);
-    oursPrev = ours.answer;
-    kafkaPrev = kafka.answer;
-    oursFirst ??= ours.answer;
-    kafkaFirst ??= kafka.answer;
+  const spread = (a: Answer): number => {
+    const counts = [...a.active.values()].map((l) => l.length);
+    return Math.max(...counts) - Math.min(...counts);
+  };
+  const f = (ms: number[]): string => `${median(ms.slice(1)).toFixed(1)} (${ms[0]!.toFixed(0)})`;
+  for (const mode of ['balanced', 'tag-aware'] as const) {
+    const ours = run((g) => timeOurs(g, mode));
+    STEPS.forEach((step, i) => {
+      const o = ours[i]!;
+      const k = kafka[i]!;
+      const so = spreads(o.g, o.answer);
+      const sk = spreads(k.g, k.answer);
+      let better = 0, equal = 0, worse = 0;
+      for (const [t, [z, c]] of so) {
+        const [kz, kc] = sk.get(t)!;
+        const d = z !== kz ? z - kz : c - kc;
+        if (d > 0) better++;
+        else if (d === 0) equal++;
+        else worse++;
+      }
+      lines.push(`| ${step} | ${mode} | ${f(k.ms)} | ${f(o.ms)} | ${kept(k.previous, k.answer)} / ${kept(o.previous, o.answer)} | ${spread(k.answer)} / ${spread(o.answer)} | ${better} / ${equal} / ${worse} |`);
+    });
   }
   console.log(lines.join('\n'));
 }

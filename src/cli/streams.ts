@@ -15,7 +15,9 @@ const HELP = `usage: assignor streams --input FILE [options]
   --mode M             balanced (default): KIP-708 standbys with the best tag spread, previous
                        standbys kept where the tags allow; kafka: standbys exactly where Kafka
                        Streams' ClientTagAwareStandbyTaskAssignor puts them; broker: exactly what
-                       the 4.4 broker's own StickyTaskAssignor answers (tag-blind)
+                       the 4.4 broker's own StickyTaskAssignor answers (tag-blind); tag-aware: the
+                       broker's answer with its standbys moved over the tags, never a narrower
+                       spread than the broker's on any task, loads inside the broker's range
   --explain            print the assignment in words instead of JSON
   --html FILE          also write a self-contained page of the processes and their tasks
   --engine E           wasm (default), wasm-simd, wasm-scalar or reference
