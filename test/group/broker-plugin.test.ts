@@ -5,19 +5,13 @@
 // and the fail-safe. The jar is built when missing or older than its sources (npm run build:jvm).
 // A missing JVM or Maven fails these tests, never skips.
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classpath, runJava } from '../kafka/jvm.js';
+import { runJava } from '../kafka/jvm.js';
+import { pluginDriver } from '../support/plugin-jar.js';
 import { derivedTopicId, formatTopicId } from '../../src/group/topic-id.js';
 import { random, randomGroup } from './random-groups.js';
 import { assignGroup, type GroupSpec } from '../../src/group/index.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const JAR = join(ROOT, 'build', 'assignor-broker.jar');
-// Inside this checkout's jvm/target (ignored), so that checkouts side by side never share it.
-const DRIVER_DIR = join(ROOT, 'jvm', 'target', 'test-driver');
 const DRIVER = fileURLToPath(new URL('./java/BrokerPluginDriver.java', import.meta.url));
 
 type Mode = 'kernel' | 'fallback' | 'interpreter' | 'uniform';
@@ -27,24 +21,8 @@ interface Case { topics: CaseTopic[]; members: CaseMember[]; mode: Mode }
 type Plain = Record<string, Record<string, number[]>>;
 interface Answer { assignment: Plain | null; error: string | null; fallbacks: number }
 
-function newestMtime(path: string): number {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return Math.max(s.mtimeMs, ...readdirSync(path).map((f) => newestMtime(join(path, f))));
-}
-
-let driverCp: string | undefined;
-function driver(): string {
-  if (driverCp !== undefined) return driverCp;
-  const sources = Math.max(newestMtime(join(ROOT, 'jvm', 'src')), newestMtime(join(ROOT, 'jvm', 'pom.xml')), existsSync(join(ROOT, 'build', 'release.wasm')) ? newestMtime(join(ROOT, 'build', 'release.wasm')) : Infinity);
-  if (!existsSync(JAR) || statSync(JAR).mtimeMs < sources) execFileSync('npm', ['run', 'build:jvm'], { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] });
-  const cp = `${JAR}:${classpath('coordinator')}`;
-  execFileSync('javac', ['-nowarn', '-encoding', 'UTF-8', '-cp', cp, '-d', DRIVER_DIR, DRIVER], { stdio: ['ignore', 'inherit', 'inherit'] });
-  return (driverCp = `${DRIVER_DIR}:${cp}`);
-}
-
 function run(cases: readonly Case[]): Answer[] {
-  return JSON.parse(runJava(driver(), 'BrokerPluginDriver', [], JSON.stringify(cases), '2g').stdout) as Answer[];
+  return JSON.parse(runJava(pluginDriver(DRIVER), 'BrokerPluginDriver', [], JSON.stringify(cases), '2g').stdout) as Answer[];
 }
 
 const id = (name: string): string => formatTopicId(derivedTopicId(name));

@@ -25,8 +25,9 @@ import com.dylibso.chicory.wasm.types.ValType;
  * linear memory lives exactly as long as the call (nothing is kept between calls, and calls from
  * several threads never share memory).
  *
- * The problem goes in as the header of src/engine/abi.ts (PLAN_HEADER, PLAN_HEADER_BYTES = 88):
- * i32 slots, pointers are byte addresses of little-endian i32 arrays, growthSkew an f64 at byte 80.
+ * A problem goes in as a header of src/engine/abi.ts: PLAN_HEADER (PLAN_HEADER_BYTES = 88) for the
+ * group planner, SPREAD_HEADER (36) for the streams spread kernel. i32 slots; pointers are byte
+ * addresses of little-endian i32 arrays; the planner's growthSkew is an f64 at byte 80.
  */
 final class Kernel {
     static final String RESOURCE = "release.wasm";
@@ -140,6 +141,35 @@ final class Kernel {
         Memory memory() {
             return instance.memory();
         }
+    }
+
+    // SPREAD_HEADER (src/engine/abi.ts): byte offsets of the streams spread kernel's header slots.
+    private static final int S_PROCESSES = 0, S_KEYS = 4, S_TASKS = 8, S_WIDTH = 12, S_PROCESS_START = 16, S_PROCESS_VALUES = 20;
+    private static final int S_MEMBER_LOAD = 24, S_ACTIVE_MEMBER = 28, S_STANDBY_MEMBER = 32;
+    private static final int SPREAD_HEADER_BYTES = 36;
+
+    /** Runs streamsSpread on the table and returns the standby member of every (task, slot), as StreamsTable.standbyMember. */
+    int[] spread(StreamsTable t) {
+        Arena a = new Arena(instance());
+        int header = a.room(SPREAD_HEADER_BYTES / 4);
+        int processStart = a.put(t.processStart);
+        int processValues = a.put(t.processValues);
+        int memberLoad = a.put(t.memberLoad);
+        int activeMember = a.put(t.activeMember);
+        int standbyMember = a.put(t.standbyMember);
+        Memory m = a.memory();
+        m.writeI32(header + S_PROCESSES, t.processStart.length - 1);
+        m.writeI32(header + S_KEYS, t.keys);
+        m.writeI32(header + S_TASKS, t.activeMember.length);
+        m.writeI32(header + S_WIDTH, t.width);
+        m.writeI32(header + S_PROCESS_START, processStart);
+        m.writeI32(header + S_PROCESS_VALUES, processValues);
+        m.writeI32(header + S_MEMBER_LOAD, memberLoad);
+        m.writeI32(header + S_ACTIVE_MEMBER, activeMember);
+        m.writeI32(header + S_STANDBY_MEMBER, standbyMember);
+        long status = a.instance.export("streamsSpread").apply(header)[0];
+        if (status != 0) throw new IllegalStateException("streamsSpread returned " + status);
+        return a.get(standbyMember, t.standbyMember.length);
     }
 
     /**
