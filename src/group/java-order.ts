@@ -14,7 +14,7 @@ export function javaStringHash(s: string): number {
 }
 
 /** HashMap.tableSizeFor: the least power of two at least `n` (1 for n <= 1). */
-function tableSizeFor(n: number): number {
+export function tableSizeFor(n: number): number {
   let cap = 1;
   while (cap < n) cap *= 2;
   return cap;

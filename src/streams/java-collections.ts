@@ -1,20 +1,9 @@
 // The two Java collections whose order decides ties in Kafka's broker-side StickyTaskAssignor,
-// rebuilt from their rules (JDK 17): the iteration order of a java.util.HashMap<String, _> and the
-// binary heap of java.util.PriorityQueue. Used by ./broker-sticky.ts to answer exactly as that class.
+// rebuilt from their rules (JDK 17): the iteration order of a java.util.HashMap<String, _> filled by
+// put or by computeIfAbsent (group/java-order.ts has the hash and the table sizes), and the binary
+// heap of java.util.PriorityQueue. Used by ./broker-sticky.ts to answer exactly as that class.
 
-/** Java's String.hashCode: 31 * h + code unit, over UTF-16 code units, in int arithmetic. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
-/** HashMap.tableSizeFor: the least power of two >= n (1 for n <= 1). */
-function tableSizeFor(n: number): number {
-  let cap = 1;
-  while (cap < n) cap *= 2;
-  return cap;
-}
+import { javaStringHash, tableSizeFor } from '../group/java-order.js';
 
 /**
  * Indices of `keys` (distinct, inserted in this order) in the iteration order of a HashMap made

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignStreams } from '../../src/streams/assign.js';
 import type { StreamsGroupSpec } from '../../src/streams/input.js';
-import { mulberry, randomStreamsGroup } from './generators.js';
+import { rng, randomStreamsGroup } from './generators.js';
 
 const shuffle = <T>(xs: readonly T[], rand: () => number): T[] => {
   const out = [...xs];
@@ -29,7 +29,7 @@ describe('assignStreams', () => {
   it('depends on the group only, is the same on every engine, and keeps its promises', () => {
     fc.assert(
       fc.property(fc.integer(), fc.constantFrom('kafka' as const, 'balanced' as const), (seed, mode) => {
-        const rand = mulberry(seed);
+        const rand = rng(seed);
         const g = randomStreamsGroup(rand, 0);
         const want = assignStreams(g, { mode, engine: 'reference' }).members();
         expect(assignStreams(shuffled(g, rand), { mode }).members()).toEqual(want);
@@ -70,7 +70,7 @@ describe('assignStreams', () => {
   });
 
   it('a restarted process (new member ids) gets its tasks back from the offsets it reports', () => {
-    const rand = mulberry(5);
+    const rand = rng(5);
     const before: StreamsGroupSpec = {
       numStandbys: 1,
       tagKeys: [],

@@ -10,7 +10,7 @@ import { runJava } from '../kafka/jvm.js';
 import { pluginDriver } from '../support/plugin-jar.js';
 import { assignStreams } from '../../src/streams/assign.js';
 import type { StreamsGroupSpec } from '../../src/streams/input.js';
-import { mulberry, randomStreamsGroup } from './generators.js';
+import { rng, randomStreamsGroup } from './generators.js';
 
 const DRIVER = fileURLToPath(new URL('./java/StreamsPluginDriver.java', import.meta.url));
 
@@ -34,7 +34,7 @@ function reordered(g: StreamsGroupSpec, rand: () => number): StreamsGroupSpec {
 
 describe('the streams broker plugin (assignor-streams)', () => {
   it('answers as Node previews it (tag-aware), whatever the member order, on 150 random groups', () => {
-    const rand = mulberry(1071);
+    const rand = rng(1071);
     const groups = Array.from({ length: 150 }, (_, i) => randomStreamsGroup(rand, i, false, i % 3 === 0 ? 3 : 1));
     const answers = run(groups.map((g) => ({ ...reordered(g, rand), mode: 'plugin' as const })));
     let moved = 0;
@@ -52,7 +52,7 @@ describe('the streams broker plugin (assignor-streams)', () => {
   }, 300_000);
 
   it("gives the same in Chicory's interpreter, and the broker's own answer when the kernel is skipped", () => {
-    const rand = mulberry(7);
+    const rand = rng(7);
     const groups = Array.from({ length: 20 }, (_, i) => randomStreamsGroup(rand, i));
     const answers = run([...groups.map((g) => ({ ...g, mode: 'interpreter' as const })), ...groups.map((g) => ({ ...g, mode: 'fallback' as const }))]);
     groups.forEach((g, i) => {

@@ -9,7 +9,7 @@ import { oracleRecords, parseOracle } from './kafka-oracle.js';
 import { brokerSticky } from '../../src/streams/broker-sticky.js';
 import { assignStreams } from '../../src/streams/assign.js';
 import { readStreamsGroup, taskName, type StreamsGroup, type StreamsGroupSpec } from '../../src/streams/input.js';
-import { mulberry, randomStreamsGroup } from './generators.js';
+import { rng, randomStreamsGroup } from './generators.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const GROUPS = 400;
@@ -30,7 +30,7 @@ describe("brokerSticky equals Kafka 4.4.0's StickyTaskAssignor", () => {
   }, 300_000);
 
   it(`gives every task the same active and standby members, on ${GROUPS} random groups`, () => {
-    const rand = mulberry(44);
+    const rand = rng(44);
     // A quarter of them larger (up to 32 processes of up to 12 members): fuller hash tables and member heaps.
     const specs = Array.from({ length: GROUPS }, (_, i) => randomStreamsGroup(rand, i, false, i % 4 === 0 ? 4 : 1));
     const groups = specs.map((s) => readStreamsGroup(s));
@@ -51,7 +51,7 @@ describe("brokerSticky equals Kafka 4.4.0's StickyTaskAssignor", () => {
   }, 300_000);
 
   it(`tag-aware keeps the class's actives and never spreads a task less than the class, on ${GROUPS} random groups`, () => {
-    const rand = mulberry(45);
+    const rand = rng(45);
     const specs = Array.from({ length: GROUPS }, (_, i) => randomStreamsGroup(rand, i, false, i % 4 === 0 ? 4 : 1));
     const groups = specs.map((s) => readStreamsGroup(s));
     const kafka = parseOracle(runJava(cp, 'StreamsStickyOracle', [], `order linked\n${groups.map((g, i) => oracleRecords(`g${i}`, canonical(g, specs[i]!))).join('')}`).stdout);
@@ -85,7 +85,7 @@ describe("brokerSticky equals Kafka 4.4.0's StickyTaskAssignor", () => {
     // process ids and 8 member ids of a process collide: one more and the bin becomes a tree.
     const blocks = (n: number): string[] => (n === 0 ? [''] : blocks(n - 1).flatMap((b) => [`${b}Aa`, `${b}BB`]));
     const ids = blocks(3);
-    const rand = mulberry(7);
+    const rand = rng(7);
     const specs = Array.from({ length: 60 }, (_, n): StreamsGroupSpec => {
       const spec = randomStreamsGroup(rand, n, false, 2);
       return { ...spec, processes: spec.processes.map((p, q) => ({ ...p, id: q < 7 ? `p${ids[q]}` : `q${q}`, members: p.members.map((m, i) => ({ ...m, id: i < 8 ? `m${ids[i]}` + (q < 7 ? ids[q] : `x${q}`) : `${m.id}` })) })) };

@@ -2,18 +2,7 @@
 // to three members, numeric subtopologies (stateful or not), and a previous assignment with
 // actives (no task claimed twice), standbys off the active's process, and reported offsets.
 import type { StreamsGroupSpec, StreamsMemberSpec } from '../../src/streams/input.js';
-
-/** A small seeded PRNG in [0, 1). */
-export function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../standby/generators.js';
 
 const ZONES = ['z1', 'z2', 'z3'];
 const CLUSTERS = ['c1', 'c2', 'c3'];

@@ -7,13 +7,13 @@ import { runKafkaOracle } from '../standby/kafka-jar.js';
 import { assignStreams } from '../../src/streams/assign.js';
 import { clusterOf } from '../../src/streams/cluster.js';
 import { readStreamsGroup, subtopologyOf } from '../../src/streams/input.js';
-import { mulberry, randomStreamsGroup } from './generators.js';
+import { rng, randomStreamsGroup } from './generators.js';
 
 const GROUPS = 200;
 
 describe("streams standbys, kafka mode, against Kafka's ClientTagAwareStandbyTaskAssignor (4.4.0)", () => {
   it(`places every standby on the process Kafka picks, on ${GROUPS} random groups`, () => {
-    const rand = mulberry(708);
+    const rand = rng(708);
     const groups = Array.from({ length: GROUPS }, (_, i) => readStreamsGroup(randomStreamsGroup(rand, i, true)));
     const ours = groups.map((g) => assignStreams(g, { mode: 'kafka' }));
     const kafka = runKafkaOracle(groups.map((g, i) => ({ spec: clusterOf(g, ours[i]!.activeOwner, []) })));

@@ -8,7 +8,7 @@ import { compileJava, runJava } from '../kafka/jvm.js';
 import { oracleRecords, parseOracle } from './kafka-oracle.js';
 import { assignStreams } from '../../src/streams/assign.js';
 import { readStreamsGroup, type StreamsGroupSpec } from '../../src/streams/input.js';
-import { randomStreamsGroup, mulberry } from './generators.js';
+import { randomStreamsGroup, rng } from './generators.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const GROUPS = 300;
@@ -20,7 +20,7 @@ describe("streams actives against the broker's StickyTaskAssignor (4.4.0)", () =
   }, 300_000);
 
   it(`keeps at least as many actives in their process and is at least as balanced, on ${GROUPS} random groups`, () => {
-    const rand = mulberry(31);
+    const rand = rng(31);
     const groups = Array.from({ length: GROUPS }, (_, i) => randomStreamsGroup(rand, i));
     const kafka = parseOracle(runJava(cp, 'StreamsStickyOracle', [], groups.map((g, i) => oracleRecords(`g${i}`, g)).join('')).stdout);
     let better = 0;
