@@ -6,7 +6,7 @@ import { AssignorError } from '../errors.js';
 import { getKernels, type StreamsActivesProblem } from '../engine/kernels.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
 import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
-import { clusterOf } from './cluster.js';
+import { clusterOf, compareSpreads, tagSpreads } from './cluster.js';
 import { explainStreams, streamsHtml, streamsReport } from './report.js';
 import { brokerSticky } from './broker-sticky.js';
 import { spreadStandbys } from './spread.js';
@@ -43,9 +43,30 @@ type Answer = Pick<StreamsAssignment, 'activeOwner' | 'standbyTasks' | 'placemen
 /** assignor's own: actives by the streams kernel, standbys by the KIP-708 engine over the processes. */
 function assignorAnswer(group: StreamsGroup, mode: 'balanced' | 'kafka', options: StreamsOptions): Answer {
   const activeOwner = getKernels(options).streamsActives(activesProblem(group));
-  const kept = mode === 'balanced' ? keptStandbys(group, activeOwner) : [];
-  const placement = group.numStandbys > 0 && group.subtopologies.some((s) => s.stateful) ? placeStandbys(clusterOf(group, activeOwner, kept), { mode, engine: options.engine }) : null;
-  return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, kept, placement), placement };
+  if (group.numStandbys === 0 || !group.subtopologies.some((s) => s.stateful)) {
+    return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, [], null), placement: null };
+  }
+  const place = (m: 'balanced' | 'kafka', kept: number[][]): Answer => {
+    const placement = placeStandbys(clusterOf(group, activeOwner, kept), { mode: m, engine: options.engine });
+    return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, kept, placement), placement };
+  };
+  if (mode === 'kafka') return place('kafka', []);
+  // Balanced keeps previous standbys, but never at the price of a task's spread: a task that ends
+  // narrower than kafka mode would place it keeps none, and the rest are placed again; when a task
+  // that keeps none ends narrower (the kept ones took the room it needed), none are kept. Without
+  // kept standbys balanced is never narrower than kafka mode (the standby engine's promise).
+  const kept = keptStandbys(group, activeOwner);
+  let answer = place('balanced', kept);
+  if (kept.every((k) => k.length === 0)) return answer;
+  const floor = tagSpreads(group, activeOwner, place('kafka', []).standbyTasks);
+  for (;;) {
+    const now = tagSpreads(group, activeOwner, answer.standbyTasks);
+    const narrower = now.flatMap((s, t) => (compareSpreads(s, floor[t]!) < 0 ? [t] : []));
+    if (narrower.length === 0) return answer;
+    if (narrower.every((t) => kept[t]!.length === 0)) return place('balanced', []);
+    for (const t of narrower) kept[t] = [];
+    answer = place('balanced', kept);
+  }
 }
 
 /** What the broker's own StickyTaskAssignor answers (./broker-sticky.ts); tag-aware, with its standbys then moved over the tags (./spread.ts). */

@@ -1,4 +1,5 @@
-// The standby engine's view of a streams group: one client per process, whose members are its threads.
+// The standby engine's view of a streams group: one client per process, whose members are its
+// threads; and the tag spread of each task over the processes holding its copies.
 import type { ClusterSpec } from '../standby/input.js';
 import { subtopologyOf, type StreamsGroup } from './input.js';
 
@@ -23,3 +24,16 @@ export function clusterOf(group: StreamsGroup, owner: Int32Array, kept: readonly
   };
 }
 
+
+/** Per flat task, the distinct values of each tag key (precedence order) over the processes holding its active and its standbys. */
+export function tagSpreads(group: StreamsGroup, owner: Int32Array, standbys: readonly ArrayLike<number>[]): number[][] {
+  const holders: number[][] = Array.from(owner, (m) => (m < 0 ? [] : [group.members[m]!.process]));
+  standbys.forEach((tasks, m) => Array.from(tasks).forEach((t) => holders[t]!.push(group.members[m]!.process)));
+  return holders.map((qs) => group.tagKeys.map((k) => new Set(qs.map((q) => group.processes[q]!.tags.get(k))).size));
+}
+
+/** Lexicographic, keys in precedence order: > 0 when a spreads more. */
+export function compareSpreads(a: readonly number[], b: readonly number[]): number {
+  const k = a.findIndex((v, i) => v !== b[i]);
+  return k < 0 ? 0 : a[k]! - b[k]!;
+}

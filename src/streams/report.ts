@@ -3,34 +3,27 @@
 import { htmlReport } from '../standby/html-report.js';
 import { explainLines } from '../standby/explain.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
-import { clusterOf } from './cluster.js';
+import { clusterOf, compareSpreads, tagSpreads } from './cluster.js';
 import { brokerSticky } from './broker-sticky.js';
-import { subtopologyOf, type StreamsGroup } from './input.js';
+import { subtopologyOf } from './input.js';
 import type { StreamsAssignment, StreamsReport } from './assignment.js';
 
 export function streamsReport(a: StreamsAssignment): StreamsReport {
   return { mode: a.mode, numStandbys: a.group.numStandbys, tagKeys: a.group.tagKeys, totals: a.totals(), againstBroker: againstBroker(a), members: a.members() };
 }
 
-/** Per stateful task, the distinct values of each tag key (precedence order) over the processes holding a copy. */
-function spreads(group: StreamsGroup, owner: Int32Array, standbys: readonly ArrayLike<number>[]): number[][] {
-  const holders: number[][] = Array.from(owner, (m) => (m < 0 ? [] : [group.members[m]!.process]));
-  standbys.forEach((tasks, m) => Array.from(tasks).forEach((t) => holders[t]!.push(group.members[m]!.process)));
-  return holders.map((qs) => group.tagKeys.map((k) => new Set(qs.map((q) => group.processes[q]!.tags.get(k))).size));
-}
-
 function againstBroker(a: StreamsAssignment): StreamsReport['againstBroker'] {
   const g = a.group;
   if (a.mode === 'broker' || g.tagKeys.length === 0 || g.numStandbys === 0) return null;
   const broker = brokerSticky(g);
-  const ours = spreads(g, a.activeOwner, a.standbyTasks);
-  const theirs = spreads(g, broker.owner, broker.standbys);
+  const ours = tagSpreads(g, a.activeOwner, a.standbyTasks);
+  const theirs = tagSpreads(g, broker.owner, broker.standbys);
   const out = { better: 0, equal: 0, worse: 0 };
   for (let t = 0; t < g.tasks; t++) {
     if (!subtopologyOf(g, t).stateful) continue;
-    const k = ours[t]!.findIndex((v, i) => v !== theirs[t]![i]);
-    if (k < 0) out.equal++;
-    else if (ours[t]![k]! > theirs[t]![k]!) out.better++;
+    const d = compareSpreads(ours[t]!, theirs[t]!);
+    if (d === 0) out.equal++;
+    else if (d > 0) out.better++;
     else out.worse++;
   }
   return out;

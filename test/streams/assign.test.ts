@@ -1,11 +1,13 @@
 // assignStreams as a library: the answer depends on the group only (not on the order of processes,
 // members or task lists), is the same on every engine, keeps its promises (every task once, actives
 // balanced per member, no standby with its active, previous standbys kept in balanced mode where
-// the tags allow), and a restarted process gets its tasks back through the state it reports.
+// the tags allow, never a task narrower than kafka mode), and a restarted process gets its tasks
+// back through the state it reports.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignStreams } from '../../src/streams/assign.js';
-import type { StreamsGroupSpec } from '../../src/streams/input.js';
+import { readStreamsGroup, type StreamsGroupSpec } from '../../src/streams/input.js';
+import { compareSpreads, tagSpreads } from '../../src/streams/cluster.js';
 import { rng, randomStreamsGroup } from './generators.js';
 
 const shuffle = <T>(xs: readonly T[], rand: () => number): T[] => {
@@ -44,6 +46,28 @@ describe('assignStreams', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('balanced mode never spreads a task less than kafka mode, previous standbys or not', () => {
+    const rand = rng(3);
+    let compared = 0;
+    for (let i = 0; i < 400; i++) {
+      const g = readStreamsGroup(randomStreamsGroup(rand, i, false, i % 3 === 0 ? 2 : 1));
+      if (g.numStandbys === 0) continue;
+      const spreadOf = (mode: 'balanced' | 'kafka') => {
+        const a = assignStreams(g, { mode });
+        return tagSpreads(g, a.activeOwner, a.standbyTasks);
+      };
+      const balanced = spreadOf('balanced');
+      const kafka = spreadOf('kafka');
+      for (const s of g.subtopologies.filter((x) => x.stateful)) {
+        for (let t = s.firstTask; t < s.firstTask + s.partitions; t++) {
+          expect(compareSpreads(balanced[t]!, kafka[t]!), `group ${i} task ${t}`).toBeGreaterThanOrEqual(0);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it('balanced mode keeps a previous standby whose process differs from the active on every tag', () => {
