@@ -30,6 +30,7 @@ let best: usize = 0;
 let trial: usize = 0;
 let partnerNow: usize = 0;
 let partnerAfter: usize = 0;
+let distinct: usize = 0;
 let slotStart: usize = 0;
 let slotList: usize = 0;
 let slotPos: usize = 0;
@@ -65,6 +66,7 @@ export function streamsSpread(h: usize): i32 {
     }
   }
   loadRange();
+  distinctValues();
   for (let t = 0; t < T; t++) while (moveOnce(t));
   indexSlots(T * W);
   for (let t = 0; t < T; t++) while (swapOnce(t));
@@ -90,6 +92,31 @@ function loadRange(): void {
       maxC = size(q);
     }
   }
+}
+
+function distinctValues(): void {
+  distinct = scratch(K, 0);
+  let most = -1;
+  for (let i = 0; i < P * K; i++) if (ld(processValues, i) > most) most = ld(processValues, i);
+  const seen = scratch(most + 1, -1);
+  for (let k = 0; k < K; k++) {
+    let n = 0;
+    for (let q = 0; q < P; q++) {
+      const v = ld(processValues, q * K + k);
+      if (v >= 0 && ld(seen, v) != k) {
+        st(seen, v, k);
+        n++;
+      }
+    }
+    st(distinct, k, n);
+  }
+}
+
+function widest(x: i32, vec: usize): bool {
+  let copies = 1;
+  for (let j = 0; j < W; j++) if (ld(out, x * W + j) >= 0) copies++;
+  for (let k = 0; k < K; k++) if (ld(vec, k) < min(copies, ld(distinct, k))) return false;
+  return true;
 }
 
 function copyAt(x: i32, a: i32, j: i32, q: i32): i32 {
@@ -135,6 +162,7 @@ function copyKeys(into: usize, from: usize): void {
 
 function moveOnce(t: i32): bool {
   spreadOf(t, -1, -1, now);
+  if (widest(t, now)) return false;
   copyKeys(best, now);
   let bestJ = -1;
   let bestQ = -1;
@@ -182,6 +210,7 @@ function indexSlots(n: i32): void {
 
 function swapOnce(t: i32): bool {
   spreadOf(t, -1, -1, now);
+  if (widest(t, now)) return false;
   copyKeys(best, now);
   let bestI = -1;
   let bestPartner = -1;

@@ -8,6 +8,9 @@
 // the spread of actives per member, and per stateful task the tag spread of its copies (distinct
 // zones and clusters over the active's and the standbys' processes) against Kafka's, task by task.
 //
+// Then inside one JVM (bench/java/StreamsPluginTiming.java): the broker plugin assignor-streams
+// against StickyTaskAssignor on the first group, cold then the median of RUNS, Chicory's compiler.
+//
 //   npx tsx bench/streams.ts [tasks members runs]      (default 10000 1000 5)
 import { fileURLToPath } from 'node:url';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
@@ -15,6 +18,7 @@ import { assignStreams } from '../src/streams/assign.js';
 import type { StreamsGroupSpec, StreamsMemberSpec } from '../src/streams/input.js';
 import { oracleRecords, parseOracle } from '../test/streams/kafka-oracle.js';
 import { median } from './group-consumer.js';
+import { pluginDriver } from '../test/support/plugin-jar.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const [TASKS, MEMBERS, RUNS] = process.argv.slice(2).map(Number) as [number?, number?, number?];
@@ -142,6 +146,20 @@ function main(): void {
     });
   }
   console.log(lines.join('\n'));
+  console.log(`\n${jvmTable()}`);
+}
+
+/** The plugin against the broker's class in one JVM (first group, no previous assignment). */
+function jvmTable(): string {
+  const cp = pluginDriver(`${ROOT}bench/java/StreamsPluginTiming.java`);
+  const out = runJava(cp, 'StreamsPluginTiming', [String(T), String(M), String(R)], undefined, '4g').stdout.split('\n');
+  const row = (name: string): string => {
+    const f = out.find((l) => l.startsWith(`${name} `))!.split(' ');
+    const ms = f.slice(1, f.indexOf('spread')).map(Number);
+    return `| ${name} | ${median(ms.slice(1)).toFixed(1)} (${ms[0]!.toFixed(0)}) | ${f[f.indexOf('spread') + 1]} |`;
+  };
+  if (!out.includes('fallbacks 0')) throw new Error(`the plugin fell back: ${out.join(' / ')}`);
+  return ['inside one JVM, the first assignment:', '', '| assignor | ms (cold) | stateful tasks with the standby in another zone and cluster |', '|---|---:|---:|', row('sticky'), row('assignor-streams')].join('\n');
 }
 
 main();

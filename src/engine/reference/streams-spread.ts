@@ -36,6 +36,8 @@ interface Spread {
   trial: Int32Array;
   partnerNow: Int32Array;
   partnerAfter: Int32Array;
+  /** Per key: the distinct values over all processes (no task spreads wider than this). */
+  distinct: Int32Array;
   /** Pass 2: the standby slots each process holds, slotList[slotStart[q] .. slotStart[q+1]), and each slot's place there. */
   slotStart: Int32Array;
   slotList: Int32Array;
@@ -48,7 +50,7 @@ export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
   const s: Spread = {
     p, out: p.standbyMember.slice(), memberLoad: p.memberLoad.slice(), processOf: new Int32Array(M), load: new Int32Array(P), minN: 0, minC: 1, maxN: 0, maxC: 1,
     now: new Int32Array(p.keys), best: new Int32Array(p.keys), trial: new Int32Array(p.keys), partnerNow: new Int32Array(p.keys), partnerAfter: new Int32Array(p.keys),
-    slotStart: new Int32Array(P + 1), slotList: new Int32Array(0), slotPos: new Int32Array(p.tasks * p.width),
+    slotStart: new Int32Array(P + 1), slotList: new Int32Array(0), slotPos: new Int32Array(p.tasks * p.width), distinct: new Int32Array(p.keys),
   };
   for (let q = 0; q < P; q++) {
     for (let m = p.processStart[q]!; m < p.processStart[q + 1]!; m++) {
@@ -57,6 +59,7 @@ export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
     }
   }
   loadRange(s);
+  distinctValues(s);
   for (let t = 0; t < p.tasks; t++) while (moveOnce(s, t));
   indexSlots(s);
   for (let t = 0; t < p.tasks; t++) while (swapOnce(s, t));
@@ -81,6 +84,24 @@ function loadRange(s: Spread): void {
       s.maxC = size(s, q);
     }
   }
+}
+
+/** Per key, the distinct values over the processes. */
+function distinctValues(s: Spread): void {
+  const K = s.p.keys;
+  for (let k = 0; k < K; k++) {
+    const seen = new Set<number>();
+    for (let q = 0; q < s.load.length; q++) if (s.p.processValues[q * K + k]! >= 0) seen.add(s.p.processValues[q * K + k]!);
+    s.distinct[k] = seen.size;
+  }
+}
+
+/** True when task x's spread (in `now`) is the widest its copies can have: nothing can beat it, so the search is skipped. */
+function widest(s: Spread, x: number, now: Int32Array): boolean {
+  let copies = 1;
+  for (let j = 0; j < s.p.width; j++) if (s.out[x * s.p.width + j]! >= 0) copies++;
+  for (let k = 0; k < s.p.keys; k++) if (now[k]! < Math.min(copies, s.distinct[k]!)) return false;
+  return true;
 }
 
 /** The process of copy a of task x (0: the active, j + 1: standby slot j), slot j replaced by process q; -1 for an empty slot. */
@@ -128,6 +149,7 @@ function compare(a: Int32Array, b: Int32Array): number {
 function moveOnce(s: Spread, t: number): boolean {
   const W = s.p.width;
   spreadOf(s, t, -1, -1, s.now);
+  if (widest(s, t, s.now)) return false;
   s.best.set(s.now);
   let bestJ = -1;
   let bestQ = -1;
@@ -177,6 +199,7 @@ function indexSlots(s: Spread): void {
 function swapOnce(s: Spread, t: number): boolean {
   const W = s.p.width;
   spreadOf(s, t, -1, -1, s.now);
+  if (widest(s, t, s.now)) return false;
   s.best.set(s.now);
   let bestI = -1;
   let bestPartner = -1;
