@@ -96,7 +96,8 @@ export function activesProblem(group: StreamsGroup): StreamsActivesProblem {
   const warm: [number, number, bigint][][] = Array.from({ length: group.tasks }, () => []);
   group.members.forEach((m, i) => {
     for (const t of m.standby) warm[t]!.push([i, 1, m.offsets.get(t) ?? 0n]);
-    for (const [t, offset] of m.offsets) if (!m.standby.includes(t)) warm[t]!.push([i, 0, offset]);
+    const standby = new Set(m.standby);
+    for (const [t, offset] of m.offsets) if (!standby.has(t)) warm[t]!.push([i, 0, offset]);
   });
   const warmStart = new Int32Array(group.tasks + 1);
   warm.forEach((l, t) => (warmStart[t + 1] = warmStart[t]! + l.length));
@@ -181,7 +182,20 @@ function totalsOf(group: StreamsGroup, owner: Int32Array, standbys: readonly Int
   const askedFor = statefulTasks * group.numStandbys;
   return {
     tasks: group.tasks, statefulTasks, previouslyOwned, keptOnMember, keptOnProcess,
-    standbysAskedFor: askedFor, standbys: standbyCount, standbysKept: group.members.reduce((n, m, i) => n + m.standby.filter((t) => standbys[i]!.includes(t)).length, 0),
+    standbysAskedFor: askedFor, standbys: standbyCount, standbysKept: group.members.reduce((n, m, i) => n + m.standby.filter((t) => sortedHas(standbys[i]!, t)).length, 0),
     standbysUnplaced: Math.max(0, askedFor - standbyCount), staleTaskIds: group.stale,
   };
+}
+
+/** t is in the ascending list (binary search). */
+function sortedHas(list: Int32Array, t: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] === t) return true;
+    if (list[mid]! < t) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -87,7 +87,8 @@ function rankedCandidates(group: StreamsGroup): Map<number, number[]> {
   };
   group.members.forEach((m, i) => {
     for (const t of m.standby) add(t, { m: i, standby: true, offset: m.offsets.get(t) ?? 0n });
-    for (const [t, offset] of m.offsets) if (!m.standby.includes(t)) add(t, { m: i, standby: false, offset });
+    const standby = new Set(m.standby);
+    for (const [t, offset] of m.offsets) if (!standby.has(t)) add(t, { m: i, standby: false, offset });
   });
   const out = new Map<number, number[]>();
   for (const [t, l] of lists) {
