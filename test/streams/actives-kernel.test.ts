@@ -93,6 +93,17 @@ describe('streams actives kernel', () => {
     );
   });
 
+  it('answers the same on a group large enough to grow the kernel memory (300,000 tasks, 3,000 members)', () => {
+    const M = 3000;
+    const T = 300_000;
+    const processStart = Int32Array.from({ length: M / 3 + 1 }, (_, q) => 3 * q);
+    const claims = Int32Array.from({ length: T / 2 }, (_, i) => (i * 7919) % T);
+    const claimStart = Int32Array.from({ length: M + 1 }, (_, m) => Math.min(claims.length, m * 60));
+    const p: StreamsActivesProblem = { processStart, tasks: T, claimStart, claims, warmStart: new Int32Array(T + 1), warmMember: new Int32Array(0), warmStandby: new Int32Array(0), warmOffset: new BigInt64Array(0) };
+    const want = ref!.streamsActives(p);
+    for (const k of wasms) expect(k.streamsActives(p), k.name).toEqual(want);
+  });
+
   it('keeps a task in its previous process when its owner is gone, before any warm member', () => {
     // Process 0 has members 0 and 1, process 1 has member 2. Member 0 claims tasks 0..3 (over its
     // quota of 2 with 6 tasks and 3 members); member 2 is warm for task 3 (a previous standby).

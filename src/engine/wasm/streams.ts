@@ -15,16 +15,18 @@ export function wasmStreams(core: WasmCore): StreamsKernels {
       const P = p.processStart.length - 1;
       core.begin();
       const header = core.alloc(STREAMS_HEADER_BYTES);
+      const owner = core.alloc(p.tasks * 4);
       const slots: [number, number][] = [
         [H.processes, P], [H.members, p.processStart[P]!], [H.tasks, p.tasks],
         [H.processStart, core.put(p.processStart)], [H.claimStart, core.put(p.claimStart)], [H.claims, core.put(p.claims)],
         [H.warmStart, core.put(p.warmStart)], [H.warmMember, core.put(p.warmMember)], [H.warmStandby, core.put(p.warmStandby)],
-        [H.warmOffset, core.put(p.warmOffset)], [H.outOwner, core.alloc(p.tasks * 4)],
+        [H.warmOffset, core.put(p.warmOffset)], [H.outOwner, owner],
       ];
       const view = new DataView(core.raw.memory.buffer, header, STREAMS_HEADER_BYTES);
       for (const [at, v] of slots) view.setInt32(at, v, true);
+      // The kernel's scratch may grow memory, which detaches views made before the call.
       if (raw.streamsActives(header) !== 0) throw new Error('streams kernel: no member has room (a bug: the quotas add up to the task count)');
-      return core.takeI32(view.getInt32(H.outOwner, true), p.tasks);
+      return core.takeI32(owner, p.tasks);
     },
     streamsSpread(p: StreamsSpreadProblem): Int32Array {
       core.begin();
