@@ -31,6 +31,10 @@ let trial: usize = 0;
 let partnerNow: usize = 0;
 let partnerAfter: usize = 0;
 let distinct: usize = 0;
+let G: i32 = 0;
+let takers: i32 = 0;
+let groupStart: usize = 0;
+let groupProcs: usize = 0;
 let slotStart: usize = 0;
 let slotList: usize = 0;
 let slotPos: usize = 0;
@@ -66,7 +70,10 @@ export function streamsSpread(h: usize): i32 {
     }
   }
   loadRange();
+  takers = 0;
+  for (let q = 0; q < P; q++) if (canTake(q)) takers++;
   distinctValues();
+  valueGroups();
   for (let t = 0; t < T; t++) while (moveOnce(t));
   indexSlots(T * W);
   for (let t = 0; t < T; t++) while (swapOnce(t));
@@ -75,6 +82,10 @@ export function streamsSpread(h: usize): i32 {
 
 function size(q: i32): i64 {
   return <i64>(ld(processStart, q + 1) - ld(processStart, q));
+}
+
+function canTake(q: i32): bool {
+  return (<i64>ld(load, q) + 1) * maxC <= maxN * size(q);
 }
 
 function loadRange(): void {
@@ -110,6 +121,37 @@ function distinctValues(): void {
     }
     st(distinct, k, n);
   }
+}
+
+function valueGroups(): void {
+  const groupOf = scratch(P, 0);
+  const reps = scratch(P, 0);
+  G = 0;
+  for (let q = 0; q < P; q++) {
+    let g = 0;
+    while (g < G && !sameValues(ld(reps, g), q)) g++;
+    if (g == G) {
+      st(reps, G, q);
+      G++;
+    }
+    st(groupOf, q, g);
+  }
+  groupStart = scratch(G + 1, 0);
+  for (let q = 0; q < P; q++) inc(groupStart, ld(groupOf, q) + 1);
+  for (let g = 0; g < G; g++) st(groupStart, g + 1, ld(groupStart, g + 1) + ld(groupStart, g));
+  groupProcs = scratch(P, 0);
+  const at = scratch(G, 0);
+  for (let g = 0; g < G; g++) st(at, g, ld(groupStart, g));
+  for (let q = 0; q < P; q++) {
+    const g = ld(groupOf, q);
+    st(groupProcs, ld(at, g), q);
+    inc(at, g);
+  }
+}
+
+function sameValues(a: i32, b: i32): bool {
+  for (let k = 0; k < K; k++) if (ld(processValues, a * K + k) != ld(processValues, b * K + k)) return false;
+  return true;
 }
 
 function widest(x: i32, vec: usize): bool {
@@ -161,6 +203,7 @@ function copyKeys(into: usize, from: usize): void {
 }
 
 function moveOnce(t: i32): bool {
+  if (takers == 0) return false;
   spreadOf(t, -1, -1, now);
   if (widest(t, now)) return false;
   copyKeys(best, now);
@@ -169,11 +212,14 @@ function moveOnce(t: i32): bool {
   for (let j = 0; j < W; j++) {
     const from = copyAt(t, j + 1, -1, -1);
     if (from < 0 || (<i64>ld(load, from) - 1) * minC < minN * size(from)) continue;
-    for (let q = 0; q < P; q++) {
-      if ((<i64>ld(load, q) + 1) * maxC > maxN * size(q) || holds(t, q)) continue;
-      spreadOf(t, j, q, trial);
+    for (let g = 0; g < G; g++) {
+      spreadOf(t, j, ld(groupProcs, ld(groupStart, g)), trial);
       const d = compare(trial, best);
-      if (d > 0 || (d == 0 && bestQ >= 0 && <i64>ld(load, q) * size(bestQ) < <i64>ld(load, bestQ) * size(q))) {
+      if (d < 0 || (d == 0 && bestQ < 0)) continue;
+      const q = lightestTaker(t, g);
+      if (q < 0) continue;
+      const lighter: i64 = bestQ >= 0 ? <i64>ld(load, q) * size(bestQ) - <i64>ld(load, bestQ) * size(q) : -1;
+      if (d > 0 || lighter < 0 || (lighter == 0 && j == bestJ && q < bestQ)) {
         copyKeys(best, trial);
         bestJ = j;
         bestQ = q;
@@ -183,14 +229,27 @@ function moveOnce(t: i32): bool {
   if (bestJ < 0) return false;
   const i = t * W + bestJ;
   const old = ld(out, i);
+  const from = ld(processOf, old);
+  takers -= <i32>canTake(from) + <i32>canTake(bestQ);
   dec(memberLoad, old);
-  dec(load, ld(processOf, old));
+  dec(load, from);
   let to = ld(processStart, bestQ);
   for (let m = to + 1; m < ld(processStart, bestQ + 1); m++) if (ld(memberLoad, m) < ld(memberLoad, to)) to = m;
   inc(memberLoad, to);
   inc(load, bestQ);
+  takers += <i32>canTake(from) + <i32>canTake(bestQ);
   st(out, i, to);
   return true;
+}
+
+function lightestTaker(t: i32, g: i32): i32 {
+  let q = -1;
+  for (let k = ld(groupStart, g); k < ld(groupStart, g + 1); k++) {
+    const x = ld(groupProcs, k);
+    if (!canTake(x) || holds(t, x)) continue;
+    if (q < 0 || <i64>ld(load, x) * size(q) < <i64>ld(load, q) * size(x)) q = x;
+  }
+  return q;
 }
 
 function indexSlots(n: i32): void {
@@ -212,23 +271,31 @@ function swapOnce(t: i32): bool {
   spreadOf(t, -1, -1, now);
   if (widest(t, now)) return false;
   copyKeys(best, now);
-  let bestI = -1;
+  let bestJ = -1;
+  let bestQ = -1;
   let bestPartner = -1;
   for (let j = 0; j < W; j++) {
     const from = copyAt(t, j + 1, -1, -1);
     if (from < 0) continue;
-    for (let q = 0; q < P; q++) {
-      if (holds(t, q)) continue;
-      spreadOf(t, j, q, trial);
-      if (compare(trial, best) <= 0) continue;
-      const partner = partnerOn(q, from);
-      if (partner < 0) continue;
-      copyKeys(best, trial);
-      bestI = t * W + j;
-      bestPartner = partner;
+    for (let g = 0; g < G; g++) {
+      spreadOf(t, j, ld(groupProcs, ld(groupStart, g)), trial);
+      const d = compare(trial, best);
+      if (d <= 0) continue;
+      for (let k = ld(groupStart, g); k < ld(groupStart, g + 1); k++) {
+        const q = ld(groupProcs, k);
+        if (holds(t, q)) continue;
+        const partner = partnerOn(q, from);
+        if (partner < 0) continue;
+        copyKeys(best, trial);
+        bestJ = j;
+        bestQ = q;
+        bestPartner = partner;
+        break;
+      }
     }
   }
-  if (bestI < 0) return false;
+  if (bestJ < 0) return false;
+  const bestI = t * W + bestJ;
   const mine = ld(out, bestI);
   st(out, bestI, ld(out, bestPartner));
   st(out, bestPartner, mine);

@@ -36,8 +36,13 @@ interface Spread {
   trial: Int32Array;
   partnerNow: Int32Array;
   partnerAfter: Int32Array;
+  /** How many processes may take one more task inside the range (moves need one). */
+  takers: number;
   /** Per key: the distinct values over all processes (no task spreads wider than this). */
   distinct: Int32Array;
+  /** Processes with the same values (a spread depends on values only): group g is groupProcs[groupStart[g] .. groupStart[g+1]), ascending. */
+  groupStart: Int32Array;
+  groupProcs: Int32Array;
   /** Pass 2: the standby slots each process holds, slotList[slotStart[q] .. slotStart[q+1]), and each slot's place there. */
   slotStart: Int32Array;
   slotList: Int32Array;
@@ -48,9 +53,10 @@ export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
   const P = p.processStart.length - 1;
   const M = p.processStart[P]!;
   const s: Spread = {
-    p, out: p.standbyMember.slice(), memberLoad: p.memberLoad.slice(), processOf: new Int32Array(M), load: new Int32Array(P), minN: 0, minC: 1, maxN: 0, maxC: 1,
+    p, out: p.standbyMember.slice(), memberLoad: p.memberLoad.slice(), processOf: new Int32Array(M), load: new Int32Array(P), minN: 0, minC: 1, maxN: 0, maxC: 1, takers: 0,
     now: new Int32Array(p.keys), best: new Int32Array(p.keys), trial: new Int32Array(p.keys), partnerNow: new Int32Array(p.keys), partnerAfter: new Int32Array(p.keys),
     slotStart: new Int32Array(P + 1), slotList: new Int32Array(0), slotPos: new Int32Array(p.tasks * p.width), distinct: new Int32Array(p.keys),
+    groupStart: new Int32Array(0), groupProcs: new Int32Array(0),
   };
   for (let q = 0; q < P; q++) {
     for (let m = p.processStart[q]!; m < p.processStart[q + 1]!; m++) {
@@ -59,7 +65,9 @@ export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
     }
   }
   loadRange(s);
+  for (let q = 0; q < P; q++) if (canTake(s, q)) s.takers++;
   distinctValues(s);
+  valueGroups(s);
   for (let t = 0; t < p.tasks; t++) while (moveOnce(s, t));
   indexSlots(s);
   for (let t = 0; t < p.tasks; t++) while (swapOnce(s, t));
@@ -67,6 +75,9 @@ export function referenceStreamsSpread(p: StreamsSpreadProblem): Int32Array {
 }
 
 const size = (s: Spread, q: number): number => s.p.processStart[q + 1]! - s.p.processStart[q]!;
+
+/** Process q may take one more task without going above the range. */
+const canTake = (s: Spread, q: number): boolean => (s.load[q]! + 1) * s.maxC <= s.maxN * size(s, q);
 
 /** The least and the most load over the processes (load / members), from the baseline. */
 function loadRange(s: Spread): void {
@@ -94,6 +105,31 @@ function distinctValues(s: Spread): void {
     for (let q = 0; q < s.load.length; q++) if (s.p.processValues[q * K + k]! >= 0) seen.add(s.p.processValues[q * K + k]!);
     s.distinct[k] = seen.size;
   }
+}
+
+/** Groups of processes with equal values on every key, numbered by first appearance; each group's processes ascending. */
+function valueGroups(s: Spread): void {
+  const P = s.load.length;
+  const groupOf = new Int32Array(P);
+  const reps: number[] = [];
+  for (let q = 0; q < P; q++) {
+    let g = 0;
+    while (g < reps.length && !sameValues(s, reps[g]!, q)) g++;
+    if (g === reps.length) reps.push(q);
+    groupOf[q] = g;
+  }
+  s.groupStart = new Int32Array(reps.length + 1);
+  for (let q = 0; q < P; q++) s.groupStart[groupOf[q]! + 1]!++;
+  for (let g = 0; g < reps.length; g++) s.groupStart[g + 1]! += s.groupStart[g]!;
+  s.groupProcs = new Int32Array(P);
+  const at = s.groupStart.slice(0, reps.length);
+  for (let q = 0; q < P; q++) s.groupProcs[at[groupOf[q]!]!++] = q;
+}
+
+function sameValues(s: Spread, a: number, b: number): boolean {
+  const K = s.p.keys;
+  for (let k = 0; k < K; k++) if (s.p.processValues[a * K + k] !== s.p.processValues[b * K + k]) return false;
+  return true;
 }
 
 /** True when task x's spread (in `now`) is the widest its copies can have: nothing can beat it, so the search is skipped. */
@@ -145,22 +181,32 @@ function compare(a: Int32Array, b: Int32Array): number {
   return 0;
 }
 
-/** Pass 1: the best move of one of task t's standbys inside the load range; false when none spreads t more. */
+/**
+ * Pass 1: the best move of one of task t's standbys inside the load range; false when none spreads t
+ * more. A move's spread depends on the values of the process it goes to only, so each group of
+ * processes with equal values is tried once, with its least loaded process that may take it. The
+ * choice is the widest spread, then the less loaded process, then the lower slot, then the lower process.
+ */
 function moveOnce(s: Spread, t: number): boolean {
   const W = s.p.width;
+  if (s.takers === 0) return false;
   spreadOf(s, t, -1, -1, s.now);
   if (widest(s, t, s.now)) return false;
   s.best.set(s.now);
   let bestJ = -1;
   let bestQ = -1;
+  const G = s.groupStart.length - 1;
   for (let j = 0; j < W; j++) {
     const from = copyAt(s, t, j + 1, -1, -1);
     if (from < 0 || (s.load[from]! - 1) * s.minC < s.minN * size(s, from)) continue;
-    for (let q = 0; q < s.load.length; q++) {
-      if ((s.load[q]! + 1) * s.maxC > s.maxN * size(s, q) || holds(s, t, q)) continue;
-      spreadOf(s, t, j, q, s.trial);
+    for (let g = 0; g < G; g++) {
+      spreadOf(s, t, j, s.groupProcs[s.groupStart[g]!]!, s.trial);
       const d = compare(s.trial, s.best);
-      if (d > 0 || (d === 0 && bestQ >= 0 && s.load[q]! * size(s, bestQ) < s.load[bestQ]! * size(s, q))) {
+      if (d < 0 || (d === 0 && bestQ < 0)) continue;
+      const q = lightestTaker(s, t, g);
+      if (q < 0) continue;
+      const lighter = bestQ >= 0 ? s.load[q]! * size(s, bestQ) - s.load[bestQ]! * size(s, q) : -1;
+      if (d > 0 || lighter < 0 || (lighter === 0 && j === bestJ && q < bestQ)) {
         s.best.set(s.trial);
         bestJ = j;
         bestQ = q;
@@ -170,14 +216,28 @@ function moveOnce(s: Spread, t: number): boolean {
   if (bestJ < 0) return false;
   const i = t * W + bestJ;
   const old = s.out[i]!;
+  const from = s.processOf[old]!;
+  s.takers -= (canTake(s, from) ? 1 : 0) + (canTake(s, bestQ) ? 1 : 0);
   s.memberLoad[old]!--;
-  s.load[s.processOf[old]!]!--;
+  s.load[from]!--;
   let to = s.p.processStart[bestQ]!;
   for (let m = to + 1; m < s.p.processStart[bestQ + 1]!; m++) if (s.memberLoad[m]! < s.memberLoad[to]!) to = m;
   s.memberLoad[to]!++;
   s.load[bestQ]!++;
+  s.takers += (canTake(s, from) ? 1 : 0) + (canTake(s, bestQ) ? 1 : 0);
   s.out[i] = to;
   return true;
+}
+
+/** Group g's least loaded process (lowest index on ties) that may take one more task and holds no copy of task t; -1. */
+function lightestTaker(s: Spread, t: number, g: number): number {
+  let q = -1;
+  for (let k = s.groupStart[g]!; k < s.groupStart[g + 1]!; k++) {
+    const x = s.groupProcs[k]!;
+    if (!canTake(s, x) || holds(s, t, x)) continue;
+    if (q < 0 || s.load[x]! * size(s, q) < s.load[q]! * size(s, x)) q = x;
+  }
+  return q;
 }
 
 /** Pass 2's index: the standby slots of each process (slot order), and each slot's place in it. */
@@ -195,29 +255,43 @@ function indexSlots(s: Spread): void {
   }
 }
 
-/** Pass 2: the best swap of one of task t's standbys with another task's on a process t spreads more on; false when none. */
+/**
+ * Pass 2: the best swap of one of task t's standbys with another task's on a process t spreads more
+ * on; false when none. Tried by groups of processes with equal values, as the moves; the choice is
+ * the widest spread, then the lower slot, then the earlier group (groups are numbered by their
+ * first process), then the group's lowest process that has a partner.
+ */
 function swapOnce(s: Spread, t: number): boolean {
   const W = s.p.width;
   spreadOf(s, t, -1, -1, s.now);
   if (widest(s, t, s.now)) return false;
   s.best.set(s.now);
-  let bestI = -1;
+  let bestJ = -1;
+  let bestQ = -1;
   let bestPartner = -1;
+  const G = s.groupStart.length - 1;
   for (let j = 0; j < W; j++) {
     const from = copyAt(s, t, j + 1, -1, -1);
     if (from < 0) continue;
-    for (let q = 0; q < s.load.length; q++) {
-      if (holds(s, t, q)) continue;
-      spreadOf(s, t, j, q, s.trial);
-      if (compare(s.trial, s.best) <= 0) continue;
-      const partner = partnerOn(s, q, from);
-      if (partner < 0) continue;
-      s.best.set(s.trial);
-      bestI = t * W + j;
-      bestPartner = partner;
+    for (let g = 0; g < G; g++) {
+      spreadOf(s, t, j, s.groupProcs[s.groupStart[g]!]!, s.trial);
+      const d = compare(s.trial, s.best);
+      if (d <= 0) continue;
+      for (let k = s.groupStart[g]!; k < s.groupStart[g + 1]!; k++) {
+        const q = s.groupProcs[k]!;
+        if (holds(s, t, q)) continue;
+        const partner = partnerOn(s, q, from);
+        if (partner < 0) continue;
+        s.best.set(s.trial);
+        bestJ = j;
+        bestQ = q;
+        bestPartner = partner;
+        break;
+      }
     }
   }
-  if (bestI < 0) return false;
+  if (bestJ < 0) return false;
+  const bestI = t * W + bestJ;
   const mine = s.out[bestI]!;
   s.out[bestI] = s.out[bestPartner]!;
   s.out[bestPartner] = mine;
