@@ -10,6 +10,8 @@
 //
 // Then inside one JVM (bench/java/StreamsPluginTiming.java): the broker plugin assignor-streams
 // against StickyTaskAssignor on the first group, cold then the median of RUNS, Chicory's compiler.
+// Last, 500 small random groups (test/streams/generators.ts, seed 9): per stateful task, each mode's
+// tag spread against the broker's (the report's againstBroker), summed.
 //
 //   npx tsx bench/streams.ts [tasks members runs]      (default 10000 1000 5)
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,7 @@ import type { StreamsGroupSpec, StreamsMemberSpec } from '../src/streams/input.j
 import { oracleRecords, parseOracle } from '../test/streams/kafka-oracle.js';
 import { median } from './group-consumer.js';
 import { pluginDriver } from '../test/support/plugin-jar.js';
+import { randomStreamsGroup, rng } from '../test/streams/generators.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const [TASKS, MEMBERS, RUNS] = process.argv.slice(2).map(Number) as [number?, number?, number?];
@@ -147,6 +150,22 @@ function main(): void {
   }
   console.log(lines.join('\n'));
   console.log(`\n${jvmTable()}`);
+  console.log(`\n${smallGroups()}`);
+}
+
+/** againstBroker summed over 500 small random groups, per mode. */
+function smallGroups(): string {
+  const lines = ['500 random groups of 1 to 8 processes (seed 9), stateful tasks against the broker\'s answer:', '', '| mode | wider | equal | narrower |', '|---|---:|---:|---:|'];
+  for (const mode of ['balanced', 'kafka', 'tag-aware'] as const) {
+    const rand = rng(9);
+    const sum = { better: 0, equal: 0, worse: 0 };
+    for (let i = 0; i < 500; i++) {
+      const r = assignStreams(randomStreamsGroup(rand, i), { mode }).report().againstBroker;
+      if (r !== null) for (const k of ['better', 'equal', 'worse'] as const) sum[k] += r[k];
+    }
+    lines.push(`| ${mode} | ${sum.better} | ${sum.equal} | ${sum.worse} |`);
+  }
+  return lines.join('\n');
 }
 
 /** The plugin against the broker's class in one JVM (first group, no previous assignment). */

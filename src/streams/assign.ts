@@ -5,7 +5,7 @@
 import { AssignorError } from '../errors.js';
 import { getKernels, type StreamsActivesProblem } from '../engine/kernels.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
-import { readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
+import { processStarts, readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
 import { clusterOf, compareSpreads, tagSpreads } from './cluster.js';
 import { explainStreams, streamsHtml, streamsReport } from './report.js';
 import { brokerSticky } from './broker-sticky.js';
@@ -25,12 +25,15 @@ export function assignStreams(input: StreamsGroupSpec | StreamsGroup, options: S
   const result: StreamsAssignment = {
     mode, group, activeOwner, standbyTasks, placement,
     totals: () => totalsOf(group, activeOwner, standbyTasks),
-    members: () => group.members.map((m, i) => ({
-      id: m.id,
-      process: group.processes[m.process]!.id,
-      active: tasksOf(activeOwner, i).map((t) => taskName(group, t)),
-      standby: [...standbyTasks[i]!].map((t) => taskName(group, t)),
-    })),
+    members: () => {
+      const active = tasksByMember(group, activeOwner);
+      return group.members.map((m, i) => ({
+        id: m.id,
+        process: group.processes[m.process]!.id,
+        active: active[i]!.map((t) => taskName(group, t)),
+        standby: Array.from(standbyTasks[i]!, (t) => taskName(group, t)),
+      }));
+    },
     report: () => streamsReport(result),
     explain: () => explainStreams(result),
     html: () => streamsHtml(result),
@@ -80,17 +83,17 @@ function isStreamsGroup(v: StreamsGroupSpec | StreamsGroup): v is StreamsGroup {
   return (v as StreamsGroup).members !== undefined && typeof (v as StreamsGroup).tasks === 'number';
 }
 
-function tasksOf(owner: Int32Array, m: number): number[] {
-  const out: number[] = [];
-  owner.forEach((o, t) => o === m && out.push(t));
+/** Each member's active tasks, ascending, in one pass over the owners. */
+function tasksByMember(group: StreamsGroup, owner: Int32Array): number[][] {
+  const out: number[][] = group.members.map(() => []);
+  owner.forEach((m, t) => m >= 0 && out[m]!.push(t));
   return out;
 }
 
 /** The kernel's flat problem: claims per member, warm candidates (previous standbys, offset reporters) per task. */
 export function activesProblem(group: StreamsGroup): StreamsActivesProblem {
   const M = group.members.length;
-  const processStart = new Int32Array(group.processes.length + 1);
-  group.processes.forEach((p, q) => (processStart[q + 1] = p.firstMember + p.size));
+  const processStart = processStarts(group);
   const claimStart = new Int32Array(M + 1);
   group.members.forEach((m, i) => (claimStart[i + 1] = claimStart[i]! + m.active.length));
   const warm: [number, number, bigint][][] = Array.from({ length: group.tasks }, () => []);
@@ -115,13 +118,12 @@ export function activesProblem(group: StreamsGroup): StreamsActivesProblem {
  */
 function keptStandbys(group: StreamsGroup, owner: Int32Array): number[][] {
   const kept: number[][] = Array.from({ length: group.tasks }, () => []);
-  const onProcess = new Set<string>();
   group.members.forEach((m, i) => {
     for (const t of m.standby) {
       if (!subtopologyOf(group, t).stateful || kept[t]!.length >= group.numStandbys) continue;
       const active = group.members[owner[t]!]!.process;
-      if (active === m.process || onProcess.has(`${t}:${m.process}`) || !differsOnEveryKey(group, active, m.process)) continue;
-      onProcess.add(`${t}:${m.process}`);
+      // kept[t] holds at most numStandbys members: a scan finds a second member of this process.
+      if (active === m.process || kept[t]!.some((k) => group.members[k]!.process === m.process) || !differsOnEveryKey(group, active, m.process)) continue;
       kept[t]!.push(i);
     }
   });

@@ -223,6 +223,13 @@ function readMember(v: unknown, path: string, process: number, task: TaskLookup,
   return { id: text(o.id, `${path}.id`), process, active: tasks('active'), standby: tasks('standby'), offsets };
 }
 
+/** Per process (P + 1): its members are processStart[q] .. processStart[q+1]). */
+export function processStarts(group: StreamsGroup): Int32Array {
+  const out = new Int32Array(group.processes.length + 1);
+  group.processes.forEach((p, q) => (out[q + 1] = p.firstMember + p.size));
+  return out;
+}
+
 /** `<subtopology>_<partition>` of flat task t. */
 export function taskName(group: StreamsGroup, t: number): string {
   const s = subtopologyOf(group, t);

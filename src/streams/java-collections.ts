@@ -23,19 +23,21 @@ export function javaHashMapOrder(keys: readonly string[], initialCapacity: numbe
   });
   let cap = tableSizeFor(initialCapacity);
   let exact = true;
-  const binSize = (upTo: number, b: number): number => {
-    let n = 0;
-    for (let j = 0; j < upTo; j++) if ((spread[j]! & (cap - 1)) === b) n++;
-    return n;
+  // Keys per bucket of the current table, for the first `filled` keys; recounted when it doubles.
+  let bins = new Int32Array(cap);
+  const resize = (filled: number): void => {
+    cap *= 2;
+    bins = new Int32Array(cap);
+    for (let j = 0; j < filled; j++) bins[spread[j]! & (cap - 1)]!++;
   };
   for (let i = 0; i < keys.length; i++) {
-    if (lazy && i > (cap * 3) / 4) cap *= 2;
-    const already = binSize(i, spread[i]! & (cap - 1));
-    if (already >= (lazy ? 7 : 8)) {
-      if (cap < 64) cap *= 2;
+    if (lazy && i > (cap * 3) / 4) resize(i);
+    if (bins[spread[i]! & (cap - 1)]! >= (lazy ? 7 : 8)) {
+      if (cap < 64) resize(i);
       else exact = false;
     }
-    if (!lazy && i + 1 > (cap * 3) / 4) cap *= 2;
+    bins[spread[i]! & (cap - 1)]!++;
+    if (!lazy && i + 1 > (cap * 3) / 4) resize(i + 1);
   }
   const order = keys.map((_, i) => i);
   // computeIfAbsent links a new node in front of its bin, put behind it.

@@ -2,7 +2,7 @@
 // streamsSpread kernel, never making a task's spread worse than the broker's and keeping every
 // process inside the broker's range of loads (src/engine/reference/streams-spread.ts says how).
 import { getKernels, type EngineOptions, type StreamsSpreadProblem } from '../engine/kernels.js';
-import type { StreamsGroup } from './input.js';
+import { processStarts, type StreamsGroup } from './input.js';
 
 /** The spread problem of a placement: owner per flat task, standbys per member (flat task indices). */
 export function spreadProblem(group: StreamsGroup, owner: Int32Array, standbys: readonly ArrayLike<number>[]): { problem: StreamsSpreadProblem; stateful: number[] } {
@@ -25,9 +25,8 @@ export function spreadProblem(group: StreamsGroup, owner: Int32Array, standbys: 
   const W = group.numStandbys;
   const standbyMember = new Int32Array(stateful.length * W).fill(-1);
   stateful.forEach((t, i) => holders[t]!.slice(0, W).forEach((m, j) => (standbyMember[i * W + j] = m)));
-  const processStart = Int32Array.from({ length: group.processes.length + 1 }, (_, q) => (q === 0 ? 0 : group.processes[q - 1]!.firstMember + group.processes[q - 1]!.size));
   return {
-    problem: { processStart, keys: K, processValues, memberLoad, tasks: stateful.length, width: W, activeMember: Int32Array.from(stateful, (t) => owner[t]!), standbyMember },
+    problem: { processStart: processStarts(group), keys: K, processValues, memberLoad, tasks: stateful.length, width: W, activeMember: Int32Array.from(stateful, (t) => owner[t]!), standbyMember },
     stateful,
   };
 }

@@ -15,7 +15,8 @@
 //    standbys, and restore from there;
 //  - it is restarted with its state directory (the same process id): every task again has a
 //    standby, with the plugin again in another zone and cluster.
-// The built-in's spread is reported beside the plugin's and must not be wider.
+// The built-in's spread is reported beside the plugin's (it varies with the random process ids);
+// the built-in must move the killed instance's actives to their standbys too (its Phase B).
 //
 // The broker and the JVMs are required: with no java or no Maven jars the test fails, never skips.
 // ASSIGNOR_KAFKA_LOG=1 prints each step; ASSIGNOR_KEEP_WORK=1 keeps the work dir (logs).
@@ -208,7 +209,7 @@ describe('Kafka Streams on a real broker, assigned by assignor-streams and by th
     if (work !== '' && process.env.ASSIGNOR_KEEP_WORK === undefined) rmSync(work, { recursive: true, force: true });
   }, 120_000);
 
-  it('spreads every standby over zones and clusters, moves a killed instance\'s actives to their standbys; the built-in does not spread', async () => {
+  it('spreads every standby over zones and clusters and moves a killed instance\'s actives to their standbys; reports the built-in beside it', async () => {
     const say = (s: string): void => {
       log.write(`${s}\n`);
       if (VERBOSE) console.log(s);
@@ -232,7 +233,6 @@ describe('Kafka Streams on a real broker, assigned by assignor-streams and by th
     apps.push(sticky);
     const b = await scenario(sticky, say);
     console.log(`streams on a real broker, tasks with their standby in another zone and cluster (of ${TASKS}): assignor-streams ${a.start} at start, ${a.afterKill} after a kill, ${a.afterRestart} after the restart; built-in sticky ${b.start}, ${b.afterKill}, ${b.afterRestart}. A killed instance's actives went to their standbys' instances: assignor-streams ${a.movedToStandby}/${a.killedTasks}, sticky ${b.movedToStandby}/${b.killedTasks}; records restored on taking over: ${a.takeoverRestores.join(', ')}.`);
-    expect(b.start).toBeLessThanOrEqual(a.start);
-    expect(b.afterRestart).toBeLessThanOrEqual(a.afterRestart);
+    expect(b.movedToStandby).toBe(b.killedTasks);
   }, 900_000);
 });

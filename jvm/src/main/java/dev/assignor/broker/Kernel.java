@@ -91,6 +91,21 @@ final class Kernel {
         this.interpreted = interpreted;
     }
 
+    /**
+     * A kernel loaded (and compiled) now, while the broker starts, rather than in the first
+     * rebalance. A failure is only remembered: the broker must start, and the plugin's first call
+     * reports it and falls back.
+     */
+    static Kernel preloaded(boolean interpreted) {
+        Kernel k = new Kernel(interpreted);
+        try {
+            k.load();
+        } catch (RuntimeException e) {
+            // reported by the first call
+        }
+        return k;
+    }
+
     /** Loads (and, in compiled mode, compiles) the module now; throws why it cannot be had. */
     void load() {
         if (Loaded.MODULE_ERROR != null) throw new IllegalStateException("cannot load " + RESOURCE, Loaded.MODULE_ERROR);

@@ -50,14 +50,7 @@ public final class StickyAssignor implements ConsumerGroupPartitionAssignor {
 
     /** interpreted: run the planner in Chicory's interpreter rather than compiled to bytecode. */
     public StickyAssignor(boolean interpreted) {
-        this.kernel = new Kernel(interpreted);
-        // Compile now, while the broker starts, rather than in the first rebalance; a failure here is
-        // only remembered (the broker must start), and the first assign() logs it and falls back.
-        try {
-            kernel.load();
-        } catch (RuntimeException e) {
-            // reported by the first assign()
-        }
+        this.kernel = Kernel.preloaded(interpreted);
     }
 
     @Override

@@ -45,12 +45,7 @@ public final class StreamsAssignor implements TaskAssignor {
     }
 
     public StreamsAssignor(boolean interpreted) {
-        this.kernel = new Kernel(interpreted);
-        try {
-            kernel.load();
-        } catch (RuntimeException e) {
-            // reported by the first assign()
-        }
+        this.kernel = Kernel.preloaded(interpreted);
     }
 
     @Override
@@ -61,14 +56,13 @@ public final class StreamsAssignor implements TaskAssignor {
     /** Throws only what the broker's own assignor throws on the same group (no member for a task). */
     @Override
     public GroupAssignment assign(GroupSpec groupSpec, TopologyDescriber topology) throws TaskAssignorException {
-        GroupAssignment baseline;
         GroupSpec canonical;
         try {
             canonical = StreamsTable.canonical(groupSpec);
         } catch (RuntimeException e) {
             return fallback(e, groupSpec, topology);
         }
-        baseline = sticky.assign(canonical, topology);
+        GroupAssignment baseline = sticky.assign(canonical, topology);
         try {
             if (Boolean.getBoolean(StickyAssignor.FORCE_FALLBACK_PROPERTY)) throw new IllegalStateException(StickyAssignor.FORCE_FALLBACK_PROPERTY + " is set");
             StreamsTable table = StreamsTable.read(canonical, topology, baseline);

@@ -45,28 +45,26 @@ final class StreamsTable {
     /** Where each stateful subtopology's task 0 is in the task order. */
     private final Map<String, Integer> firstTask = new HashMap<>();
 
+    /** spec: from canonical(), so memberIds() lists the members grouped by process, in canonical order. */
     private StreamsTable(GroupSpec spec, TopologyDescriber topology, GroupAssignment baseline) {
-        Map<String, List<String>> byProcess = new HashMap<>();
-        for (String id : spec.memberIds()) byProcess.computeIfAbsent(spec.memberMetadata(id).processId(), k -> new ArrayList<>()).add(id);
-        List<String> processes = new ArrayList<>(byProcess.keySet());
-        processes.sort(StreamsTable::compareProcessIds);
-        processStart = new int[processes.size() + 1];
-        for (int q = 0; q < processes.size(); q++) {
-            List<String> ms = byProcess.get(processes.get(q));
-            ms.sort(Comparator.naturalOrder());
-            members.addAll(ms);
-            processStart[q + 1] = members.size();
+        List<Integer> starts = new ArrayList<>(List.of(0));
+        String last = null;
+        for (String id : spec.memberIds()) {
+            String process = spec.memberMetadata(id).processId();
+            if (last != null && !process.equals(last)) starts.add(members.size());
+            members.add(id);
+            last = process;
         }
-        Map<String, Integer> index = new HashMap<>();
-        for (int m = 0; m < members.size(); m++) index.put(members.get(m), m);
-
+        if (!members.isEmpty()) starts.add(members.size());
+        processStart = starts.stream().mapToInt(Integer::intValue).toArray();
+        int processCount = processStart.length - 1;
         AssignmentConfigs configs = spec.configs();
         List<String> tagKeys = configs.rackAwareAssignmentTags();
         keys = tagKeys.size();
-        processValues = new int[processes.size() * keys];
+        processValues = new int[processCount * keys];
         List<Map<String, Integer>> valueIds = new ArrayList<>();
         for (int k = 0; k < keys; k++) valueIds.add(new HashMap<>());
-        for (int q = 0; q < processes.size(); q++) {
+        for (int q = 0; q < processCount; q++) {
             // A process's tags are its first member's (the members of one process share them).
             Map<String, String> tags = spec.memberMetadata(members.get(processStart[q])).clientTags();
             for (int k = 0; k < keys; k++) {
@@ -115,6 +113,7 @@ final class StreamsTable {
         }
     }
 
+    /** spec must come from canonical(). */
     static StreamsTable read(GroupSpec spec, TopologyDescriber topology, GroupAssignment baseline) {
         return new StreamsTable(spec, topology, baseline);
     }
