@@ -32,23 +32,43 @@ let fDone: usize = 0;
 let fHeapD: usize = 0;
 let fHeapV: usize = 0;
 let fHeapN: i32 = 0;
+// The sparse arcs (SparseArcs in the reference); fSparse 0: every (topic, member) pair is an arc.
+let fSparse: i32 = 0;
+let fTopicStart: usize = 0;
+let fTopicMember: usize = 0;
+let fMemberStart: usize = 0;
+let fMemberTopic: usize = 0;
+
+// @ts-ignore: decorator
+@inline function memberAt(i: i32, a: i32): i32 {
+  return fSparse == 0 ? a : ld(fTopicMember, ld(fTopicStart, i) + a);
+}
+
+// @ts-ignore: decorator
+@inline function topicAt(j: i32, a: i32): i32 {
+  return fSparse == 0 ? a - 2 : ld(fMemberTopic, ld(fMemberStart, j) + a - 2);
+}
 
 function arcCount(u: i32): i32 {
   if (u == 0) return fT;
-  if (u <= fT) return fS;
-  if (u <= fT + fS) return 2 + fT;
+  if (u <= fT) return fSparse == 0 ? fS : ld(fTopicStart, u) - ld(fTopicStart, u - 1);
+  if (u <= fT + fS) return 2 + (fSparse == 0 ? fT : ld(fMemberStart, u - fT) - ld(fMemberStart, u - 1 - fT));
   if (u == fBonus) return 1 + fS;
   return 0;
 }
 
 function arcHead(u: i32, a: i32): i32 {
   if (u == 0) return ld(fSt, a) < ld(fR, a) ? 1 + a : -1;
-  if (u <= fT) return ld(fX, ld(fBase, u - 1) + a) == 0 ? 1 + fT + a : -1;
+  if (u <= fT) {
+    const j = memberAt(u - 1, a);
+    return ld(fX, ld(fBase, u - 1) + j) == 0 ? 1 + fT + j : -1;
+  }
   if (u <= fT + fS) {
     const j = u - 1 - fT;
     if (a == 0) return ld(fMs, j) < fLo ? fSink : -1;
     if (a == 1) return ld(fMb, j) == 0 ? fBonus : -1;
-    return ld(fX, ld(fBase, a - 2) + j) == 1 ? 1 + (a - 2) : -1;
+    const i = topicAt(j, a);
+    return ld(fX, ld(fBase, i) + j) == 1 ? 1 + i : -1;
   }
   if (u == fBonus) {
     if (a == 0) return fBz < fRb ? fSink : -1;
@@ -58,34 +78,34 @@ function arcHead(u: i32, a: i32): i32 {
 }
 
 function arcCost(u: i32, a: i32): i32 {
-  if (u >= 1 && u <= fT) return -ld(fGain, ld(fBase, u - 1) + a);
-  if (u > fT && u <= fT + fS && a >= 2) return ld(fGain, ld(fBase, a - 2) + (u - 1 - fT));
+  if (u >= 1 && u <= fT) return -ld(fGain, ld(fBase, u - 1) + memberAt(u - 1, a));
+  if (u > fT && u <= fT + fS && a >= 2) return ld(fGain, ld(fBase, topicAt(u - 1 - fT, a)) + (u - 1 - fT));
   return 0;
 }
 
 function pushArc(u: i32, a: i32): void {
   if (u == 0) inc(fSt, a);
-  else if (u <= fT) st(fX, ld(fBase, u - 1) + a, 1);
+  else if (u <= fT) st(fX, ld(fBase, u - 1) + memberAt(u - 1, a), 1);
   else if (u <= fT + fS) {
     const j = u - 1 - fT;
     if (a == 0) inc(fMs, j);
     else if (a == 1) st(fMb, j, 1);
-    else st(fX, ld(fBase, a - 2) + j, 0);
+    else st(fX, ld(fBase, topicAt(j, a)) + j, 0);
   } else if (a == 0) fBz++;
   else st(fMb, a - 1, 0);
 }
 
 function initPotentials(): void {
-  let minMember = 0;
-  for (let j = 0; j < fS; j++) {
-    let best = 0;
-    for (let i = 0; i < fT; i++) {
-      const g = ld(fGain, ld(fBase, i) + j);
-      if (-g < best) best = -g;
+  for (let i = 0; i < fT; i++) {
+    const n = arcCount(1 + i);
+    for (let a = 0; a < n; a++) {
+      const v = arcHead(1 + i, a);
+      const cost = arcCost(1 + i, a);
+      if (cost < ld(fPot, v)) st(fPot, v, cost);
     }
-    st(fPot, 1 + fT + j, best);
-    if (best < minMember) minMember = best;
   }
+  let minMember = 0;
+  for (let j = 0; j < fS; j++) if (ld(fPot, 1 + fT + j) < minMember) minMember = ld(fPot, 1 + fT + j);
   st(fPot, fBonus, minMember);
   st(fPot, fSink, minMember);
 }
@@ -229,22 +249,14 @@ function blocking(stack: usize): i32 {
   return pushed;
 }
 
-/** Runs the extras flow of one class; false when it cannot place every extra (a bug). */
-function runFlow(T: i32, S: i32, base: usize, r: usize, lo: i32, R: i32, gain: usize, x: usize, total: i32): bool {
-  fT = T;
-  fS = S;
-  fBase = base;
-  fR = r;
-  fLo = lo;
-  fRb = R;
-  fGain = gain;
-  fX = x;
-  fV = 3 + T + S;
-  fBonus = 1 + T + S;
-  fSink = 2 + T + S;
-  fSt = scratch(T, 0);
-  fMs = scratch(S, 0);
-  fMb = scratch(S, 0);
+/** Scratch of one class's flow; fT, fS, fBase, fR, fLo, fRb, fGain, fX and the arcs are set. */
+function flowScratch(): void {
+  fV = 3 + fT + fS;
+  fBonus = 1 + fT + fS;
+  fSink = 2 + fT + fS;
+  fSt = scratch(fT, 0);
+  fMs = scratch(fS, 0);
+  fMb = scratch(fS, 0);
   fBz = 0;
   fPot = scratch(fV, 0);
   fDist = scratch(fV, 0);
@@ -252,18 +264,34 @@ function runFlow(T: i32, S: i32, base: usize, r: usize, lo: i32, R: i32, gain: u
   fCur = scratch(fV, 0);
   fDone = scratch(fV, 0);
   // Lazy Dijkstra pushes at most once per relaxed arc, plus the source.
-  const arcs = T + 2 * T * S + 3 * S + 2;
+  const arcs = fSparse == 0 ? fT + 2 * fT * fS + 3 * fS + 2 : fT + 2 * ld(fTopicStart, fT) + 3 * fS + 2;
   fHeapD = scratch(arcs, 0);
   fHeapV = scratch(arcs, 0);
+  initPotentials();
+}
+
+/** Places every extra (the flow on every arc); false when it cannot (a bug). */
+function flowRun(total: i32): bool {
+  flowScratch();
   const queue = scratch(fV, 0);
   const stack = scratch(fV + 1, 0);
-  initPotentials();
   let flow = 0;
   while (flow < total) {
     if (!dijkstra()) return false;
     while (flow < total && levels(queue)) flow += blocking(stack);
   }
   return true;
+}
+
+/** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0). */
+function flowRunWhileFree(total: i32): void {
+  flowScratch();
+  const queue = scratch(fV, 0);
+  const stack = scratch(fV + 1, 0);
+  let flow = 0;
+  while (flow < total && dijkstra() && ld(fPot, fSink) <= 0) {
+    while (flow < total && levels(queue)) flow += blocking(stack);
+  }
 }
 
 // ---------------------------------------------------------------- the rest of the assignment
@@ -505,17 +533,165 @@ function extrasOfClass(a: i32, b: i32): bool {
     X += ld(qRem, t);
   }
   if (X == 0) return true;
-  let anyGain = false;
-  for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (ld(qGain, ld(base, k) + j) > 0) anyGain = true;
-  if (anyGain) return runFlow(Tc, S, base, r, X / S, X % S, qGain, qExtra, X);
-  let cursor = 0;
-  for (let k = 0; k < Tc; k++) {
-    for (let e = 0; e < ld(r, k); e++) {
-      st(qExtra, ld(base, k) + cursor, 1);
-      cursor = cursor + 1 == S ? 0 : cursor + 1;
+  fT = Tc;
+  fS = S;
+  fBase = base;
+  fR = r;
+  fLo = X / S;
+  fRb = X % S;
+  fGain = qGain;
+  fX = qExtra;
+  if (!anyGain()) {
+    dealRoundRobin();
+    return true;
+  }
+  // The reference's extrasOfClass says why: a flow on sparse arcs, a fill, and the exact flow on
+  // every arc when the fill gets stuck.
+  sparseArcs();
+  fSparse = 1;
+  flowRunWhileFree(X);
+  if (completeExtras()) return true;
+  for (let k = 0; k < Tc; k++) memory.fill(fX + (<usize>ld(base, k) << 2), 0, <usize>S << 2);
+  fSparse = 0;
+  return flowRun(X);
+}
+
+function anyGain(): bool {
+  for (let k = 0; k < fT; k++) {
+    const b = ld(fBase, k);
+    for (let j = 0; j < fS; j++) if (ld(fGain, b + j) > 0) return true;
+  }
+  return false;
+}
+
+/** The sparse graph of the class (sparseArcs in the reference). */
+function sparseArcs(): void {
+  const T = fT;
+  const S = fS;
+  const light = scratch(S, 0);
+  for (let i = 0; i < T; i++) {
+    const b = ld(fBase, i);
+    for (let j = 0; j < S; j++) if (ld(fGain, b + j) > 0) inc(light, j);
+  }
+  for (let j = 0; j < S; j++) st(light, j, ld(light, j) < fLo ? 1 : 0);
+  fTopicStart = scratch(T + 1, 0);
+  fMemberStart = scratch(S + 1, 0);
+  for (let i = 0; i < T; i++) {
+    let n = 0;
+    const b = ld(fBase, i);
+    for (let j = 0; j < S; j++) {
+      if (ld(light, j) == 1 || ld(fGain, b + j) > 0) {
+        n++;
+        inc(fMemberStart, j + 1);
+      }
+    }
+    st(fTopicStart, i + 1, ld(fTopicStart, i) + n);
+  }
+  for (let j = 0; j < S; j++) st(fMemberStart, j + 1, ld(fMemberStart, j + 1) + ld(fMemberStart, j));
+  const total = ld(fTopicStart, T);
+  fTopicMember = scratch(total, 0);
+  fMemberTopic = scratch(total, 0);
+  const fill = scratch(S, 0);
+  for (let j = 0; j < S; j++) st(fill, j, ld(fMemberStart, j));
+  let at = 0;
+  for (let i = 0; i < T; i++) {
+    const b = ld(fBase, i);
+    for (let j = 0; j < S; j++) {
+      if (ld(light, j) == 1 || ld(fGain, b + j) > 0) {
+        st(fTopicMember, at++, j);
+        st(fMemberTopic, ld(fill, j), i);
+        inc(fill, j);
+      }
     }
   }
-  return true;
+}
+
+/** No extra saves anything: deal them round-robin (each topic's to distinct members). */
+function dealRoundRobin(): void {
+  let cursor = 0;
+  for (let k = 0; k < fT; k++) {
+    for (let e = 0; e < ld(fR, k); e++) {
+      st(fX, ld(fBase, k) + cursor, 1);
+      cursor = cursor + 1 == fS ? 0 : cursor + 1;
+    }
+  }
+}
+
+// Need buckets (NeedBuckets in the reference): members by the extras they still must take.
+let nHead: usize = 0;
+let nTail: usize = 0;
+let nNext: usize = 0;
+let nPrev: usize = 0;
+let nNeed: usize = 0;
+
+function needAppend(j: i32, b: i32): void {
+  st(nNeed, j, b);
+  st(nNext, j, -1);
+  const t = ld(nTail, b);
+  st(nPrev, j, t);
+  if (t >= 0) st(nNext, t, j);
+  else st(nHead, b, j);
+  st(nTail, b, j);
+}
+
+function needUnlink(j: i32): void {
+  const b = ld(nNeed, j);
+  const p = ld(nPrev, j);
+  const n = ld(nNext, j);
+  if (p >= 0) st(nNext, p, n);
+  else st(nHead, b, n);
+  if (n >= 0) st(nPrev, n, p);
+  else st(nTail, b, p);
+}
+
+/** Fills the extras the sparse flow left (completeExtras in the reference). */
+function completeExtras(): bool {
+  const S = fS;
+  nHead = scratch(fLo + 1, -1);
+  nTail = scratch(fLo + 1, -1);
+  nNext = scratch(S, 0);
+  nPrev = scratch(S, 0);
+  nNeed = scratch(S, 0);
+  let top = fLo;
+  let needLeft = 0;
+  for (let j = 0; j < S; j++) {
+    const need = fLo - ld(fMs, j);
+    needLeft += need;
+    if (need > 0 || ld(fMb, j) == 0) needAppend(j, need);
+  }
+  let bonusLeft = fRb - fBz;
+  const stamp = scratch(S, -1);
+  const picked = scratch(S, 0);
+  for (let k = 0; k < fT; k++) {
+    const want = ld(fR, k) - ld(fSt, k);
+    if (want == 0) continue;
+    const bk = ld(fBase, k);
+    for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
+      const j = ld(fTopicMember, a);
+      if (ld(fX, bk + j) == 1) st(stamp, j, k);
+    }
+    let n = 0;
+    while (top > 0 && ld(nHead, top) == -1) top--;
+    for (let b = top; b >= 0 && n < want; b--) {
+      for (let j = ld(nHead, b); j >= 0 && n < want && (b > 0 || bonusLeft > 0); j = ld(nNext, j)) {
+        if (ld(stamp, j) == k) continue;
+        st(stamp, j, k);
+        st(picked, n++, j);
+        if (b == 0) bonusLeft--;
+      }
+    }
+    if (n < want) return false;
+    for (let e = 0; e < n; e++) {
+      const j = ld(picked, e);
+      const b = ld(nNeed, j);
+      st(fX, bk + j, 1);
+      needUnlink(j);
+      if (b == 0) continue;
+      needLeft--;
+      if (b > 1 || ld(fMb, j) == 0) needAppend(j, b - 1);
+    }
+  }
+  return needLeft == 0 && bonusLeft == 0;
 }
 
 function widest(start: usize): i32 {

@@ -22,9 +22,41 @@ import type { GroupProblem } from '../abi.js';
 
 const INF = 0x3fffffff;
 
-/** The extras flow of one balanced class: topics tc[0..T) (all with the same S subscribers). */
+/** One balanced class's extras problem: topics 0..T) (all with the same S subscribers). */
+interface ClassProblem {
+  T: number;
+  S: number;
+  base: Int32Array; // base[i]: slot of (topic i, member 0); member j is base[i] + j
+  r: Int32Array; // extras of topic i
+  lo: number; // every member takes lo extras ...
+  R: number; // ... and R of them one more
+  gain: Int32Array; // per slot
+  x: Int32Array; // per slot: 1 when the extra of (topic, member) is taken
+  arcs: SparseArcs | null; // null: every (topic, member) pair is an arc
+}
+
+/**
+ * The sparse graph's (topic, member) arcs: the slots whose extra saves something (gain > 0), and
+ * every slot of a light member (fewer such slots than lo: it must take extras that save nothing).
+ * Topic i's members are topicMember[topicStart[i] .. topicStart[i + 1]), member j's topics
+ * memberTopic[memberStart[j] .. memberStart[j + 1]), both ascending.
+ */
+interface SparseArcs {
+  topicStart: Int32Array;
+  topicMember: Int32Array;
+  memberStart: Int32Array;
+  memberTopic: Int32Array;
+}
+
+/**
+ * The extras flow of one balanced class. On sparse arcs it places the extras of the best value
+ * (a relaxation: most pairs that save nothing are left out), and completeExtras fills the rest.
+ * On every arc (arcs null) it is the exact flow the kernel falls back to.
+ */
 class ClassFlow {
   // Node ids: source 0, topic i -> 1 + i, member j -> 1 + T + j, bonus 1 + T + S, sink 2 + T + S.
+  readonly T: number;
+  readonly S: number;
   readonly V: number;
   readonly bonus: number;
   readonly sink: number;
@@ -38,16 +70,11 @@ class ClassFlow {
   readonly cur: Int32Array;
   readonly done: Uint8Array;
 
-  constructor(
-    readonly T: number,
-    readonly S: number,
-    readonly base: Int32Array, // base[i]: slot of (topic i, member 0); member j is base[i] + j
-    readonly r: Int32Array, // extras of topic i
-    readonly lo: number,
-    readonly R: number,
-    readonly gain: Int32Array, // per slot
-    readonly x: Int32Array, // per slot: 1 when the extra of (topic, member) is taken
-  ) {
+  constructor(readonly c: ClassProblem) {
+    const T = c.T;
+    const S = c.S;
+    this.T = T;
+    this.S = S;
     this.V = 3 + T + S;
     this.bonus = 1 + T + S;
     this.sink = 2 + T + S;
@@ -61,12 +88,25 @@ class ClassFlow {
     this.done = new Uint8Array(this.V);
   }
 
+  /** Member of topic i's arc a. */
+  memberAt(i: number, a: number): number {
+    const u = this.c.arcs;
+    return u === null ? a : u.topicMember[u.topicStart[i]! + a]!;
+  }
+
+  /** Topic of member j's backward arc a (a >= 2). */
+  topicAt(j: number, a: number): number {
+    const u = this.c.arcs;
+    return u === null ? a - 2 : u.memberTopic[u.memberStart[j]! + a - 2]!;
+  }
+
   arcCount(u: number): number {
     const T = this.T;
     const S = this.S;
+    const arcs = this.c.arcs;
     if (u === 0) return T;
-    if (u <= T) return S;
-    if (u <= T + S) return 2 + T;
+    if (u <= T) return arcs === null ? S : arcs.topicStart[u]! - arcs.topicStart[u - 1]!;
+    if (u <= T + S) return 2 + (arcs === null ? T : arcs.memberStart[u - T]! - arcs.memberStart[u - 1 - T]!);
     if (u === this.bonus) return 1 + S;
     return 0;
   }
@@ -75,16 +115,21 @@ class ClassFlow {
   arcHead(u: number, a: number): number {
     const T = this.T;
     const S = this.S;
-    if (u === 0) return this.st[a]! < this.r[a]! ? 1 + a : -1;
-    if (u <= T) return this.x[this.base[u - 1]! + a] === 0 ? 1 + T + a : -1;
+    const { r, x, base } = this.c;
+    if (u === 0) return this.st[a]! < r[a]! ? 1 + a : -1;
+    if (u <= T) {
+      const j = this.memberAt(u - 1, a);
+      return x[base[u - 1]! + j] === 0 ? 1 + T + j : -1;
+    }
     if (u <= T + S) {
       const j = u - 1 - T;
-      if (a === 0) return this.ms[j]! < this.lo ? this.sink : -1;
+      if (a === 0) return this.ms[j]! < this.c.lo ? this.sink : -1;
       if (a === 1) return this.mb[j] === 0 ? this.bonus : -1;
-      return this.x[this.base[a - 2]! + j] === 1 ? 1 + (a - 2) : -1;
+      const i = this.topicAt(j, a);
+      return x[base[i]! + j] === 1 ? 1 + i : -1;
     }
     if (u === this.bonus) {
-      if (a === 0) return this.bz < this.R ? this.sink : -1;
+      if (a === 0) return this.bz < this.c.R ? this.sink : -1;
       return this.mb[a - 1] === 1 ? 1 + T + (a - 1) : -1;
     }
     return -1;
@@ -94,21 +139,23 @@ class ClassFlow {
   arcCost(u: number, a: number): number {
     const T = this.T;
     const S = this.S;
-    if (u >= 1 && u <= T) return -this.gain[this.base[u - 1]! + a]!;
-    if (u > T && u <= T + S && a >= 2) return this.gain[this.base[a - 2]! + (u - 1 - T)]!;
+    const { gain, base } = this.c;
+    if (u >= 1 && u <= T) return -gain[base[u - 1]! + this.memberAt(u - 1, a)]!;
+    if (u > T && u <= T + S && a >= 2) return gain[base[this.topicAt(u - 1 - T, a)]! + (u - 1 - T)]!;
     return 0;
   }
 
   push(u: number, a: number): void {
     const T = this.T;
     const S = this.S;
+    const { x, base } = this.c;
     if (u === 0) this.st[a]!++;
-    else if (u <= T) this.x[this.base[u - 1]! + a] = 1;
+    else if (u <= T) x[base[u - 1]! + this.memberAt(u - 1, a)] = 1;
     else if (u <= T + S) {
       const j = u - 1 - T;
       if (a === 0) this.ms[j]!++;
       else if (a === 1) this.mb[j] = 1;
-      else this.x[this.base[a - 2]! + j] = 0;
+      else x[base[this.topicAt(j, a)]! + j] = 0;
     } else if (a === 0) this.bz++;
     else this.mb[a - 1] = 0;
   }
@@ -117,16 +164,16 @@ class ClassFlow {
   initPotentials(): void {
     const T = this.T;
     const S = this.S;
-    let minMember = 0;
-    for (let j = 0; j < S; j++) {
-      let best = 0;
-      for (let i = 0; i < T; i++) {
-        const g = this.gain[this.base[i]! + j]!;
-        if (-g < best) best = -g;
+    for (let i = 0; i < T; i++) {
+      const n = this.arcCount(1 + i);
+      for (let a = 0; a < n; a++) {
+        const v = this.arcHead(1 + i, a);
+        const cost = this.arcCost(1 + i, a);
+        if (cost < this.pot[v]!) this.pot[v] = cost;
       }
-      this.pot[1 + T + j] = best;
-      if (best < minMember) minMember = best;
     }
+    let minMember = 0;
+    for (let j = 0; j < S; j++) if (this.pot[1 + T + j]! < minMember) minMember = this.pot[1 + T + j]!;
     this.pot[this.bonus] = minMember;
     this.pot[this.sink] = minMember;
   }
@@ -269,6 +316,7 @@ class ClassFlow {
     return pushed;
   }
 
+  /** Places every extra (the flow on every arc). */
   run(total: number): void {
     this.initPotentials();
     const queue = new Int32Array(this.V);
@@ -276,6 +324,17 @@ class ClassFlow {
     let flow = 0;
     while (flow < total) {
       if (!this.dijkstra()) throw new Error('group kernel: extras flow is infeasible');
+      while (flow < total && this.levels(queue)) flow += this.blocking(stack);
+    }
+  }
+
+  /** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0). */
+  runWhileFree(total: number): void {
+    this.initPotentials();
+    const queue = new Int32Array(this.V);
+    const stack = new Int32Array(this.V + 1);
+    let flow = 0;
+    while (flow < total && this.dijkstra() && this.pot[this.sink]! <= 0) {
       while (flow < total && this.levels(queue)) flow += this.blocking(stack);
     }
   }
@@ -455,21 +514,156 @@ function extrasOfClass(p: GroupProblem, q: Quotas, tc: Int32Array): void {
     X += r[k]!;
   }
   if (X === 0) return;
-  let anyGain = false;
-  for (let k = 0; k < Tc && !anyGain; k++) for (let j = 0; j < S; j++) if (q.gain[base[k]! + j]! > 0) anyGain = true;
-  if (anyGain) {
-    new ClassFlow(Tc, S, base, r, Math.floor(X / S), X % S, q.gain, q.extra).run(X);
+  const c: ClassProblem = { T: Tc, S, base, r, lo: Math.floor(X / S), R: X % S, gain: q.gain, x: q.extra, arcs: null };
+  if (!anyGain(c)) {
+    dealRoundRobin(c);
     return;
   }
-  // No extra lets anyone keep a partition: every balanced choice moves the same, so deal the
-  // extras round-robin (each topic's to distinct members, totals within one).
-  let cursor = 0;
-  for (let k = 0; k < Tc; k++) {
-    for (let e = 0; e < r[k]!; e++) {
-      q.extra[base[k]! + cursor] = 1;
-      cursor = cursor + 1 === S ? 0 : cursor + 1;
+  // Most extras save nothing: place the rest on a sparse graph, then fill in. The result is
+  // optimal when the fill succeeds (it reaches the relaxation's bound); when it does not, the
+  // exact flow on every arc decides.
+  const sparse = new ClassFlow({ ...c, arcs: sparseArcs(c) });
+  sparse.runWhileFree(X);
+  if (completeExtras(sparse)) return;
+  for (let k = 0; k < Tc; k++) c.x.fill(0, base[k]!, base[k]! + S);
+  new ClassFlow(c).run(X);
+}
+
+function anyGain(c: ClassProblem): boolean {
+  for (let k = 0; k < c.T; k++) for (let j = 0; j < c.S; j++) if (c.gain[c.base[k]! + j]! > 0) return true;
+  return false;
+}
+
+/** The sparse graph of a class (counting sorts by topic and by member). */
+function sparseArcs(c: ClassProblem): SparseArcs {
+  const { T, S, base, gain } = c;
+  const useful = new Int32Array(S);
+  for (let i = 0; i < T; i++) for (let j = 0; j < S; j++) if (gain[base[i]! + j]! > 0) useful[j]!++;
+  const light = new Uint8Array(S);
+  for (let j = 0; j < S; j++) light[j] = useful[j]! < c.lo ? 1 : 0;
+  const topicStart = new Int32Array(T + 1);
+  const memberStart = new Int32Array(S + 1);
+  for (let i = 0; i < T; i++) {
+    let n = 0;
+    for (let j = 0; j < S; j++) {
+      if (light[j] === 1 || gain[base[i]! + j]! > 0) {
+        n++;
+        memberStart[j + 1]!++;
+      }
+    }
+    topicStart[i + 1] = topicStart[i]! + n;
+  }
+  for (let j = 0; j < S; j++) memberStart[j + 1]! += memberStart[j]!;
+  const topicMember = new Int32Array(topicStart[T]!);
+  const memberTopic = new Int32Array(topicStart[T]!);
+  const fill = memberStart.slice(0, S);
+  let at = 0;
+  for (let i = 0; i < T; i++) {
+    for (let j = 0; j < S; j++) {
+      if (light[j] === 1 || gain[base[i]! + j]! > 0) {
+        topicMember[at++] = j;
+        memberTopic[fill[j]!++] = i;
+      }
     }
   }
+  return { topicStart, topicMember, memberStart, memberTopic };
+}
+
+/** No extra lets anyone keep a partition: every balanced choice moves the same, so deal them
+ * round-robin (each topic's to distinct members, totals within one). */
+function dealRoundRobin(c: ClassProblem): void {
+  let cursor = 0;
+  for (let k = 0; k < c.T; k++) {
+    for (let e = 0; e < c.r[k]!; e++) {
+      c.x[c.base[k]! + cursor] = 1;
+      cursor = cursor + 1 === c.S ? 0 : cursor + 1;
+    }
+  }
+}
+
+/**
+ * Members by how many extras they still must take (bucket b: need b; bucket 0: need met, the
+ * bonus extra still free), each bucket a linked list in arrival order.
+ */
+class NeedBuckets {
+  readonly head: Int32Array;
+  readonly tail: Int32Array;
+  readonly next: Int32Array;
+  readonly prev: Int32Array;
+  readonly need: Int32Array;
+  top: number;
+
+  constructor(lo: number, S: number) {
+    this.head = new Int32Array(lo + 1).fill(-1);
+    this.tail = new Int32Array(lo + 1).fill(-1);
+    this.next = new Int32Array(S);
+    this.prev = new Int32Array(S);
+    this.need = new Int32Array(S);
+    this.top = lo;
+  }
+
+  append(j: number, b: number): void {
+    this.need[j] = b;
+    this.next[j] = -1;
+    this.prev[j] = this.tail[b]!;
+    if (this.tail[b]! >= 0) this.next[this.tail[b]!] = j;
+    else this.head[b] = j;
+    this.tail[b] = j;
+  }
+
+  unlink(j: number): void {
+    const b = this.need[j]!;
+    if (this.prev[j]! >= 0) this.next[this.prev[j]!] = this.next[j]!;
+    else this.head[b] = this.next[j]!;
+    if (this.next[j]! >= 0) this.prev[this.next[j]!] = this.prev[j]!;
+    else this.tail[b] = this.prev[j]!;
+  }
+}
+
+/**
+ * Fills the extras the sparse flow left: each topic's go to the members that still need the most
+ * (Ryser's greedy), not to a member that has the topic's extra already; a member whose need is
+ * met takes the bonus extra while some are left. False when that greedy gets stuck.
+ */
+function completeExtras(f: ClassFlow): boolean {
+  const { T, S, base, r, lo, R, x } = f.c;
+  const buckets = new NeedBuckets(lo, S);
+  let needLeft = 0;
+  for (let j = 0; j < S; j++) {
+    const need = lo - f.ms[j]!;
+    needLeft += need;
+    if (need > 0 || f.mb[j] === 0) buckets.append(j, need);
+  }
+  let bonusLeft = R - f.bz;
+  const stamp = new Int32Array(S).fill(-1);
+  const picked = new Int32Array(S);
+  for (let k = 0; k < T; k++) {
+    const want = r[k]! - f.st[k]!;
+    if (want === 0) continue;
+    const arcs = f.c.arcs!;
+    for (let a = arcs.topicStart[k]!; a < arcs.topicStart[k + 1]!; a++) if (x[base[k]! + arcs.topicMember[a]!] === 1) stamp[arcs.topicMember[a]!] = k;
+    let n = 0;
+    while (buckets.top > 0 && buckets.head[buckets.top] === -1) buckets.top--;
+    for (let b = buckets.top; b >= 0 && n < want; b--) {
+      for (let j = buckets.head[b]!; j >= 0 && n < want && (b > 0 || bonusLeft > 0); j = buckets.next[j]!) {
+        if (stamp[j] === k) continue;
+        stamp[j] = k;
+        picked[n++] = j;
+        if (b === 0) bonusLeft--;
+      }
+    }
+    if (n < want) return false;
+    for (let e = 0; e < n; e++) {
+      const j = picked[e]!;
+      const b = buckets.need[j]!;
+      x[base[k]! + j] = 1;
+      buckets.unlink(j);
+      if (b === 0) continue; // took its bonus extra
+      needLeft--;
+      if (b > 1 || f.mb[j] === 0) buckets.append(j, b - 1);
+    }
+  }
+  return needLeft === 0 && bonusLeft === 0;
 }
 
 /**
