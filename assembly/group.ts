@@ -3,7 +3,7 @@
 // Pointer ABI: every array is i32 in linear memory; scratch comes from the arena (reset per
 // call) and is initialised here, since the arena is not zeroed.
 
-import { ld, st, inc, dec, scratch } from './mem';
+import { ld, st, inc, dec, scratch, unfilled } from './mem';
 
 const INF: i32 = 0x3fffffff;
 
@@ -426,7 +426,7 @@ function quotas(N: i32): void {
   qRem = scratch(gT, 0);
   qInFlow = scratch(gT, 0);
   qKept = scratch(P, 0);
-  qRoom = scratch(P, 0);
+  qRoom = unfilled(P); // written per topic before it is read
 }
 
 function indexSubscribers(t: i32): void {
@@ -464,7 +464,13 @@ function countHeld(): void {
     const n = ld(itemStart, t + 1) - ld(itemStart, t);
     st(qFloor, t, n / S);
     st(qRem, t, n % S);
-    for (let j = 0; j < S; j++) if (ld(held, s0 + j) > ld(qFloor, t)) st(qGain, s0 + j, ld(gTopicWeight, t));
+    // Only a slot that holds something can hold more than the floor.
+    const floor = ld(qFloor, t);
+    const w = ld(gTopicWeight, t);
+    for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
+      const slot = ld(itemSlot, i);
+      if (slot >= 0 && ld(held, slot) > floor) st(qGain, slot, w);
+    }
   }
 }
 
@@ -541,69 +547,87 @@ function extrasOfClass(a: i32, b: i32): bool {
   fRb = X % S;
   fGain = qGain;
   fX = qExtra;
-  if (!anyGain()) {
+  if (sparseArcs(a, false) == 0) {
     dealRoundRobin();
     return true;
   }
-  // The reference's extrasOfClass says why: a flow on sparse arcs, a fill, and the exact flow on
-  // every arc when the fill gets stuck.
-  sparseArcs();
-  fSparse = 1;
-  flowRunWhileFree(X);
-  if (completeExtras()) return true;
-  for (let k = 0; k < Tc; k++) memory.fill(fX + (<usize>ld(base, k) << 2), 0, <usize>S << 2);
+  // The reference's extrasOfClass says why: a flow on sparse arcs and a fill; again with the
+  // light members' arcs; the exact flow on every arc when the fill gets stuck twice.
+  const useful = ld(fTopicStart, Tc);
+  if (placeSparse(X)) return true;
+  if (sparseArcs(a, true) > useful && placeSparse(X)) return true;
   fSparse = 0;
   return flowRun(X);
 }
 
-function anyGain(): bool {
-  for (let k = 0; k < fT; k++) {
-    const b = ld(fBase, k);
-    for (let j = 0; j < fS; j++) if (ld(fGain, b + j) > 0) return true;
-  }
+/** The sparse flow and the fill; false (and no extra taken) when the fill gets stuck. */
+function placeSparse(X: i32): bool {
+  fSparse = 1;
+  flowRunWhileFree(X);
+  if (completeExtras()) return true;
+  for (let k = 0; k < fT; k++) memory.fill(fX + (<usize>ld(fBase, k) << 2), 0, <usize>fS << 2);
   return false;
 }
 
-/** The sparse graph of the class (sparseArcs in the reference). */
-function sparseArcs(): void {
+/** The sparse graph of the class cByClass[a ..) (sparseArcs in the reference); returns its arcs, 0 when no extra saves anything. */
+function sparseArcs(a: i32, withLight: bool): i32 {
   const T = fT;
   const S = fS;
-  const light = scratch(S, 0);
-  for (let i = 0; i < T; i++) {
-    const b = ld(fBase, i);
-    for (let j = 0; j < S; j++) if (ld(fGain, b + j) > 0) inc(light, j);
+  const mark = scratch(S, -1);
+  const useful = scratch(S, 0);
+  const usefulStart = scratch(T + 1, 0);
+  let items = 0;
+  for (let k = 0; k < T; k++) {
+    const t = ld(cByClass, a + k);
+    items += ld(gItemStart, t + 1) - ld(gItemStart, t);
   }
-  for (let j = 0; j < S; j++) st(light, j, ld(light, j) < fLo ? 1 : 0);
-  fTopicStart = scratch(T + 1, 0);
-  fMemberStart = scratch(S + 1, 0);
-  for (let i = 0; i < T; i++) {
-    let n = 0;
-    const b = ld(fBase, i);
-    for (let j = 0; j < S; j++) {
-      if (ld(light, j) == 1 || ld(fGain, b + j) > 0) {
-        n++;
-        inc(fMemberStart, j + 1);
-      }
+  const usefulMember = scratch(items, 0);
+  let nu = 0;
+  for (let k = 0; k < T; k++) {
+    const t = ld(cByClass, a + k);
+    const b = ld(fBase, k);
+    for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) {
+      const slot = ld(qItemSlot, i);
+      if (slot < 0 || ld(fGain, slot) == 0 || ld(mark, slot - b) == k) continue;
+      st(mark, slot - b, k);
+      st(usefulMember, nu++, slot - b);
+      inc(useful, slot - b);
     }
-    st(fTopicStart, i + 1, ld(fTopicStart, i) + n);
+    st(usefulStart, k + 1, nu);
   }
+  if (nu == 0) return 0;
+  const light = scratch(S, 0);
+  let nl = 0;
+  for (let j = 0; j < S && withLight; j++) if (ld(useful, j) < fLo) st(light, nl++, j);
+  fTopicStart = scratch(T + 1, 0);
+  fTopicMember = scratch(nu + T * nl, 0);
+  fMemberStart = scratch(S + 1, 0);
+  let at = 0;
+  for (let k = 0; k < T; k++) {
+    for (let e = ld(usefulStart, k); e < ld(usefulStart, k + 1); e++) {
+      const j = ld(usefulMember, e);
+      st(fTopicMember, at++, j);
+      st(mark, j, T + k); // useful in k, for the light members' pass
+    }
+    for (let e = 0; e < nl; e++) {
+      const j = ld(light, e);
+      if (ld(mark, j) != T + k) st(fTopicMember, at++, j);
+    }
+    st(fTopicStart, k + 1, at);
+  }
+  for (let e = 0; e < at; e++) inc(fMemberStart, ld(fTopicMember, e) + 1);
   for (let j = 0; j < S; j++) st(fMemberStart, j + 1, ld(fMemberStart, j + 1) + ld(fMemberStart, j));
-  const total = ld(fTopicStart, T);
-  fTopicMember = scratch(total, 0);
-  fMemberTopic = scratch(total, 0);
+  fMemberTopic = scratch(at, 0);
   const fill = scratch(S, 0);
   for (let j = 0; j < S; j++) st(fill, j, ld(fMemberStart, j));
-  let at = 0;
-  for (let i = 0; i < T; i++) {
-    const b = ld(fBase, i);
-    for (let j = 0; j < S; j++) {
-      if (ld(light, j) == 1 || ld(fGain, b + j) > 0) {
-        st(fTopicMember, at++, j);
-        st(fMemberTopic, ld(fill, j), i);
-        inc(fill, j);
-      }
+  for (let k = 0; k < T; k++) {
+    for (let e = ld(fTopicStart, k); e < ld(fTopicStart, k + 1); e++) {
+      const j = ld(fTopicMember, e);
+      st(fMemberTopic, ld(fill, j), k);
+      inc(fill, j);
     }
   }
+  return at;
 }
 
 /** No extra saves anything: deal them round-robin (each topic's to distinct members). */
@@ -761,6 +785,8 @@ function keepHeld(): void {
 // Scratch of step 4 (see Placement in the reference).
 let wFree: usize = 0;
 let wNf: i32 = 0;
+let wRoomy: usize = 0; // the current topic's subscriber positions with room, ascending
+let wNr: i32 = 0;
 let wOrder: usize = 0;
 let wCandCount: usize = 0;
 let wByCount: usize = 0;
@@ -773,12 +799,10 @@ let wBucket: usize = 0;
 /** 4. Place free items. */
 function placeFree(): void {
   const T = gT;
-  for (let t = 0; t < T; t++) {
-    for (let slot = ld(gSubStart, t); slot < ld(gSubStart, t + 1); slot++) st(qRoom, slot, ld(qFloor, t) + ld(qExtra, slot) - ld(qKept, slot));
-  }
   const maxN = widest(gItemStart);
   const maxS = widest(gSubStart);
   wFree = scratch(maxN, 0);
+  wRoomy = scratch(maxS, 0);
   wOrder = scratch(maxN, 0);
   wCandCount = scratch(maxN, 0);
   wByCount = scratch(maxN, 0);
@@ -790,15 +814,36 @@ function placeFree(): void {
   const owner = gOwner;
   for (let t = 0; t < T; t++) {
     if (ld(gSubStart, t + 1) == ld(gSubStart, t)) continue;
-    indexSubscribers(t);
     let nf = 0;
     for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(owner, i) < 0) st(wFree, nf++, i);
     wNf = nf;
-    if (nf == 0) continue;
-    if (gNSoft > 0) placeWithSoftOwners(t);
+    if (nf == 0) continue; // the topics with nothing free cost no pass over their subscribers
+    roomOf(t);
+    if (gNSoft > 0) {
+      indexSubscribers(t);
+      placeWithSoftOwners(t);
+    }
     if (bucketRackMembers(t) > 0) placeByRack(t);
     placeRest(t);
   }
+}
+
+/** Topic t's room per subscriber, and the positions that have some. */
+function roomOf(t: i32): void {
+  const s0 = ld(gSubStart, t);
+  const S = ld(gSubStart, t + 1) - s0;
+  const floor = ld(qFloor, t);
+  const room = qRoom;
+  const extra = qExtra;
+  const kept = qKept;
+  const roomy = wRoomy;
+  let nr = 0;
+  for (let j = 0; j < S; j++) {
+    const r = floor + ld(extra, s0 + j) - ld(kept, s0 + j);
+    st(room, s0 + j, r);
+    if (r > 0) st(roomy, nr++, j);
+  }
+  wNr = nr;
 }
 
 /** 4a. Soft owners. */
@@ -817,16 +862,18 @@ function placeWithSoftOwners(t: i32): void {
 /** 4b, first half: members with room by rack. */
 function bucketRackMembers(t: i32): i32 {
   const s0 = ld(gSubStart, t);
-  const S = ld(gSubStart, t + 1) - s0;
   const rackCount = gRackCount;
   const memberRack = gMemberRack;
   const subs = gSubs;
+  const roomy = wRoomy;
+  const nr = wNr;
   let racked = 0;
-  for (let j = 0; j < S; j++) {
-    const rk = ld(memberRack, ld(subs, s0 + j));
+  for (let k = 0; k < nr; k++) {
+    const rk = ld(memberRack, ld(subs, s0 + ld(roomy, k)));
     if (rk >= 0 && rk < rackCount) st(wRackCnt, rk, 0);
   }
-  for (let j = 0; j < S; j++) {
+  for (let k = 0; k < nr; k++) {
+    const j = ld(roomy, k);
     const rk = ld(memberRack, ld(subs, s0 + j));
     if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
       inc(wRackCnt, rk);
@@ -835,7 +882,8 @@ function bucketRackMembers(t: i32): i32 {
   }
   if (racked == 0) return 0;
   let at = 0;
-  for (let j = 0; j < S; j++) {
+  for (let k = 0; k < nr; k++) {
+    const j = ld(roomy, k);
     const rk = ld(memberRack, ld(subs, s0 + j));
     if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
       if (ld(wRackHead, rk) < 0) {
@@ -853,7 +901,6 @@ function bucketRackMembers(t: i32): i32 {
 /** 4b. Racks. */
 function placeByRack(t: i32): void {
   const s0 = ld(gSubStart, t);
-  const S = ld(gSubStart, t + 1) - s0;
   const rackCount = gRackCount;
   const rackStart = gRackStart;
   const racks = gRacks;
@@ -874,8 +921,8 @@ function placeByRack(t: i32): void {
       }
     }
   }
-  for (let j = 0; j < S; j++) {
-    const rk = ld(gMemberRack, ld(gSubs, s0 + j));
+  for (let k = 0; k < wNr; k++) {
+    const rk = ld(gMemberRack, ld(gSubs, s0 + ld(wRoomy, k)));
     if (rk >= 0 && rk < rackCount) st(rackHead, rk, -1);
   }
 }
@@ -917,11 +964,13 @@ function placeRest(t: i32): void {
   const owner = gOwner;
   const room = qRoom;
   const subs = gSubs;
-  let j = 0;
+  const roomy = wRoomy;
+  let at = 0;
   for (let k = 0; k < wNf; k++) {
     const i = ld(wFree, k);
     if (ld(owner, i) >= 0) continue;
-    while (ld(room, s0 + j) == 0) j++;
+    while (ld(room, s0 + ld(roomy, at)) == 0) at++;
+    const j = ld(roomy, at);
     st(owner, i, ld(subs, s0 + j));
     dec(room, s0 + j);
   }

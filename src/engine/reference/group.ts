@@ -37,7 +37,8 @@ interface ClassProblem {
 
 /**
  * The sparse graph's (topic, member) arcs: the slots whose extra saves something (gain > 0), and
- * every slot of a light member (fewer such slots than lo: it must take extras that save nothing).
+ * in a second try every slot of a light member (fewer such slots than lo: it must take extras
+ * that save nothing).
  * Topic i's members are topicMember[topicStart[i] .. topicStart[i + 1]), member j's topics
  * memberTopic[memberStart[j] .. memberStart[j + 1]), both ascending.
  */
@@ -451,7 +452,8 @@ function countHeld(p: GroupProblem, q: Quotas): void {
     const n = p.itemStart[t + 1]! - p.itemStart[t]!;
     q.floor[t] = Math.floor(n / S);
     q.rem[t] = n % S;
-    for (let j = 0; j < S; j++) if (held[s0 + j]! > q.floor[t]!) q.gain[s0 + j] = p.topicWeight[t]!;
+    // Only a slot that holds something can hold more than the floor.
+    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (itemSlot[i]! >= 0 && held[itemSlot[i]!]! > q.floor[t]!) q.gain[itemSlot[i]!] = p.topicWeight[t]!;
   }
 }
 
@@ -515,58 +517,72 @@ function extrasOfClass(p: GroupProblem, q: Quotas, tc: Int32Array): void {
   }
   if (X === 0) return;
   const c: ClassProblem = { T: Tc, S, base, r, lo: Math.floor(X / S), R: X % S, gain: q.gain, x: q.extra, arcs: null };
-  if (!anyGain(c)) {
+  const useful = sparseArcs(p, q, c, tc, false);
+  if (useful === null) {
     dealRoundRobin(c);
     return;
   }
   // Most extras save nothing: place the rest on a sparse graph, then fill in. The result is
-  // optimal when the fill succeeds (it reaches the relaxation's bound); when it does not, the
-  // exact flow on every arc decides.
-  const sparse = new ClassFlow({ ...c, arcs: sparseArcs(c) });
-  sparse.runWhileFree(X);
-  if (completeExtras(sparse)) return;
-  for (let k = 0; k < Tc; k++) c.x.fill(0, base[k]!, base[k]! + S);
+  // optimal when the fill succeeds (it reaches the relaxation's bound). When it gets stuck, the
+  // light members' arcs join the graph (a joiner must take extras of distinct topics, which the
+  // leavers' choices must leave it), and then the exact flow on every arc decides.
+  if (placeSparse(c, useful)) return;
+  const withLight = sparseArcs(p, q, c, tc, true)!;
+  if (withLight.topicStart[Tc] > useful.topicStart[Tc] && placeSparse(c, withLight)) return;
   new ClassFlow(c).run(X);
 }
 
-function anyGain(c: ClassProblem): boolean {
-  for (let k = 0; k < c.T; k++) for (let j = 0; j < c.S; j++) if (c.gain[c.base[k]! + j]! > 0) return true;
+/** The sparse flow and the fill; false (and no extra taken) when the fill gets stuck. */
+function placeSparse(c: ClassProblem, arcs: SparseArcs): boolean {
+  const sparse = new ClassFlow({ ...c, arcs });
+  sparse.runWhileFree(c.r.reduce((a, b) => a + b, 0));
+  if (completeExtras(sparse)) return true;
+  for (let k = 0; k < c.T; k++) c.x.fill(0, c.base[k]!, c.base[k]! + c.S);
   return false;
 }
 
-/** The sparse graph of a class (counting sorts by topic and by member). */
-function sparseArcs(c: ClassProblem): SparseArcs {
+/**
+ * The sparse graph of a class (topics tc), read from the items, not the slots: per topic its
+ * useful members in item order, then (withLight) the light members ascending; per member by
+ * counting sort. Null when no extra saves anything.
+ */
+function sparseArcs(p: GroupProblem, q: Quotas, c: ClassProblem, tc: Int32Array, withLight: boolean): SparseArcs | null {
   const { T, S, base, gain } = c;
+  const mark = new Int32Array(S).fill(-1);
   const useful = new Int32Array(S);
-  for (let i = 0; i < T; i++) for (let j = 0; j < S; j++) if (gain[base[i]! + j]! > 0) useful[j]!++;
-  const light = new Uint8Array(S);
-  for (let j = 0; j < S; j++) light[j] = useful[j]! < c.lo ? 1 : 0;
+  const usefulStart = new Int32Array(T + 1);
+  const usefulMember: number[] = [];
+  for (let k = 0; k < T; k++) {
+    for (let i = p.itemStart[tc[k]!]!; i < p.itemStart[tc[k]! + 1]!; i++) {
+      const slot = q.itemSlot[i]!;
+      if (slot < 0 || gain[slot]! === 0 || mark[slot - base[k]!] === k) continue;
+      mark[slot - base[k]!] = k;
+      usefulMember.push(slot - base[k]!);
+      useful[slot - base[k]!]!++;
+    }
+    usefulStart[k + 1] = usefulMember.length;
+  }
+  if (usefulMember.length === 0) return null;
+  const light: number[] = [];
+  for (let j = 0; j < S && withLight; j++) if (useful[j]! < c.lo) light.push(j);
   const topicStart = new Int32Array(T + 1);
+  const topicMember = new Int32Array(usefulMember.length + T * light.length);
   const memberStart = new Int32Array(S + 1);
-  for (let i = 0; i < T; i++) {
-    let n = 0;
-    for (let j = 0; j < S; j++) {
-      if (light[j] === 1 || gain[base[i]! + j]! > 0) {
-        n++;
-        memberStart[j + 1]!++;
-      }
-    }
-    topicStart[i + 1] = topicStart[i]! + n;
-  }
-  for (let j = 0; j < S; j++) memberStart[j + 1]! += memberStart[j]!;
-  const topicMember = new Int32Array(topicStart[T]!);
-  const memberTopic = new Int32Array(topicStart[T]!);
-  const fill = memberStart.slice(0, S);
   let at = 0;
-  for (let i = 0; i < T; i++) {
-    for (let j = 0; j < S; j++) {
-      if (light[j] === 1 || gain[base[i]! + j]! > 0) {
-        topicMember[at++] = j;
-        memberTopic[fill[j]!++] = i;
-      }
+  for (let k = 0; k < T; k++) {
+    for (let a = usefulStart[k]!; a < usefulStart[k + 1]!; a++) {
+      topicMember[at++] = usefulMember[a]!;
+      mark[usefulMember[a]!] = T + k; // useful in k, for the light members' pass
     }
+    for (const j of light) if (mark[j] !== T + k) topicMember[at++] = j;
+    topicStart[k + 1] = at;
   }
-  return { topicStart, topicMember, memberStart, memberTopic };
+  for (let a = 0; a < at; a++) memberStart[topicMember[a]! + 1]!++;
+  for (let j = 0; j < S; j++) memberStart[j + 1]! += memberStart[j]!;
+  const memberTopic = new Int32Array(at);
+  const fill = memberStart.slice(0, S);
+  for (let k = 0; k < T; k++) for (let a = topicStart[k]!; a < topicStart[k + 1]!; a++) memberTopic[fill[topicMember[a]!]!++] = k;
+  return { topicStart, topicMember: topicMember.subarray(0, at), memberStart, memberTopic };
 }
 
 /** No extra lets anyone keep a partition: every balanced choice moves the same, so deal them
@@ -728,6 +744,8 @@ function keepHeld(p: GroupProblem, q: Quotas): void {
 interface Placement {
   free: Int32Array; // the current topic's items without an owner
   nf: number;
+  roomy: Int32Array; // the current topic's subscriber positions with room, ascending (room may since be 0)
+  nr: number;
   order: Int32Array;
   candCount: Int32Array;
   byCount: Int32Array;
@@ -743,12 +761,13 @@ interface Placement {
 /** 4. Place the free items of each topic into the members' remaining room. */
 function placeFree(p: GroupProblem, q: Quotas): void {
   const T = p.topicClass.length;
-  for (let t = 0; t < T; t++) for (let slot = p.subStart[t]!; slot < p.subStart[t + 1]!; slot++) q.room[slot] = q.floor[t]! + q.extra[slot]! - q.kept[slot]!;
   const maxN = widest(p.itemStart, T);
   const maxS = widest(p.subStart, T);
   const w: Placement = {
     free: new Int32Array(maxN),
     nf: 0,
+    roomy: new Int32Array(maxS),
+    nr: 0,
     order: new Int32Array(maxN),
     candCount: new Int32Array(maxN),
     byCount: new Int32Array(maxN),
@@ -760,13 +779,25 @@ function placeFree(p: GroupProblem, q: Quotas): void {
   };
   for (let t = 0; t < T; t++) {
     if (p.subStart[t + 1]! === p.subStart[t]!) continue;
-    indexSubscribers(p, q, t);
     w.nf = 0;
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (q.owner[i]! < 0) w.free[w.nf++] = i;
-    if (w.nf === 0) continue;
-    if (p.softOwner.length > 0) placeWithSoftOwners(p, q, w, t);
+    if (w.nf === 0) continue; // the topics with nothing free cost no pass over their subscribers
+    roomOf(p, q, w, t);
+    if (p.softOwner.length > 0) {
+      indexSubscribers(p, q, t);
+      placeWithSoftOwners(p, q, w, t);
+    }
     if (bucketRackMembers(p, q, w, t) > 0) placeByRack(p, q, w, t);
     placeRest(p, q, w, t);
+  }
+}
+
+/** Topic t's room per subscriber, and the positions that have some. */
+function roomOf(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
+  w.nr = 0;
+  for (let slot = p.subStart[t]!, j = 0; slot < p.subStart[t + 1]!; slot++, j++) {
+    q.room[slot] = q.floor[t]! + q.extra[slot]! - q.kept[slot]!;
+    if (q.room[slot]! > 0) w.roomy[w.nr++] = j;
   }
 }
 
@@ -786,23 +817,23 @@ function placeWithSoftOwners(p: GroupProblem, q: Quotas, w: Placement, t: number
 /** 4b, first half: topic t's members with room, bucketed by rack (rackHead / rackEnd). Returns how many. */
 function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number): number {
   const s0 = p.subStart[t]!;
-  const S = p.subStart[t + 1]! - s0;
-  const { rackHead, rackEnd, rackCnt } = w;
+  const { rackHead, rackEnd, rackCnt, roomy } = w;
   let racked = 0;
-  for (let j = 0; j < S; j++) {
-    const rk = p.memberRack[p.subs[s0 + j]!]!;
+  for (let k = 0; k < w.nr; k++) {
+    const rk = p.memberRack[p.subs[s0 + roomy[k]!]!]!;
     if (rk >= 0 && rk < p.rackCount) rackCnt[rk] = 0;
   }
-  for (let j = 0; j < S; j++) {
-    const rk = p.memberRack[p.subs[s0 + j]!]!;
-    if (rk >= 0 && rk < p.rackCount && q.room[s0 + j]! > 0) {
+  for (let k = 0; k < w.nr; k++) {
+    const rk = p.memberRack[p.subs[s0 + roomy[k]!]!]!;
+    if (rk >= 0 && rk < p.rackCount && q.room[s0 + roomy[k]!]! > 0) {
       rackCnt[rk]!++;
       racked++;
     }
   }
   if (racked === 0) return 0;
   let at = 0;
-  for (let j = 0; j < S; j++) {
+  for (let k = 0; k < w.nr; k++) {
+    const j = roomy[k]!;
     const rk = p.memberRack[p.subs[s0 + j]!]!;
     if (rk >= 0 && rk < p.rackCount && q.room[s0 + j]! > 0) {
       if (rackHead[rk]! < 0) {
@@ -822,7 +853,6 @@ function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number):
  */
 function placeByRack(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
   const s0 = p.subStart[t]!;
-  const S = p.subStart[t + 1]! - s0;
   const { rackHead, rackEnd } = w;
   const nc = itemsByRackCandidates(p, q, w);
   for (let k = 0; k < nc; k++) {
@@ -839,8 +869,8 @@ function placeByRack(p: GroupProblem, q: Quotas, w: Placement, t: number): void 
       }
     }
   }
-  for (let j = 0; j < S; j++) {
-    const rk = p.memberRack[p.subs[s0 + j]!]!;
+  for (let k = 0; k < w.nr; k++) {
+    const rk = p.memberRack[p.subs[s0 + w.roomy[k]!]!]!;
     if (rk >= 0 && rk < p.rackCount) rackHead[rk] = -1;
   }
 }
@@ -875,11 +905,12 @@ function itemsByRackCandidates(p: GroupProblem, q: Quotas, w: Placement): number
 /** 4c. The rest, in item order, to members with room in member order. */
 function placeRest(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
   const s0 = p.subStart[t]!;
-  let j = 0;
+  let at = 0;
   for (let k = 0; k < w.nf; k++) {
     const i = w.free[k]!;
     if (q.owner[i]! >= 0) continue;
-    while (q.room[s0 + j] === 0) j++;
+    while (q.room[s0 + w.roomy[at]!] === 0) at++;
+    const j = w.roomy[at]!;
     q.owner[i] = p.subs[s0 + j]!;
     q.room[s0 + j]!--;
   }
