@@ -34,6 +34,7 @@ let fHeapV: usize = 0;
 let fHeapN: i32 = 0;
 // The sparse arcs (SparseArcs in the reference); fSparse 0: every (topic, member) pair is an arc.
 let fSparse: i32 = 0;
+let fLightIn: i32 = 0; // light members whose arcs are in the sparse graph
 let fTopicStart: usize = 0;
 let fTopicMember: usize = 0;
 let fMemberStart: usize = 0;
@@ -551,11 +552,10 @@ function extrasOfClass(a: i32, b: i32): bool {
     dealRoundRobin();
     return true;
   }
-  // The reference's extrasOfClass says why: a flow on sparse arcs and a fill; again with the
-  // light members' arcs; the exact flow on every arc when the fill gets stuck twice.
-  const useful = ld(fTopicStart, Tc);
+  // The reference's extrasOfClass says why: a flow on sparse arcs and a fill, maybe again with
+  // the light members' arcs, and the exact flow on every arc when the fill gets stuck.
   if (placeSparse(X)) return true;
-  if (sparseArcs(a, true) > useful && placeSparse(X)) return true;
+  if (fLightIn == 0 && sparseArcs(a, true) > 0 && fLightIn > 0 && placeSparse(X)) return true;
   fSparse = 0;
   return flowRun(X);
 }
@@ -569,8 +569,11 @@ function placeSparse(X: i32): bool {
   return false;
 }
 
-/** The sparse graph of the class cByClass[a ..) (sparseArcs in the reference); returns its arcs, 0 when no extra saves anything. */
-function sparseArcs(a: i32, withLight: bool): i32 {
+/**
+ * The sparse graph of the class cByClass[a ..) (sparseArcs in the reference), fLightIn the light
+ * members it has; returns its arcs, 0 when no extra saves anything.
+ */
+function sparseArcs(a: i32, allLight: bool): i32 {
   const T = fT;
   const S = fS;
   const mark = scratch(S, -1);
@@ -598,7 +601,9 @@ function sparseArcs(a: i32, withLight: bool): i32 {
   if (nu == 0) return 0;
   const light = scratch(S, 0);
   let nl = 0;
-  for (let j = 0; j < S && withLight; j++) if (ld(useful, j) < fLo) st(light, nl++, j);
+  for (let j = 0; j < S; j++) if (ld(useful, j) < fLo) st(light, nl++, j);
+  if (!allLight && <i64>T * <i64>nl > <i64>nu) nl = 0;
+  fLightIn = nl;
   fTopicStart = scratch(T + 1, 0);
   fTopicMember = scratch(nu + T * nl, 0);
   fMemberStart = scratch(S + 1, 0);

@@ -37,8 +37,8 @@ interface ClassProblem {
 
 /**
  * The sparse graph's (topic, member) arcs: the slots whose extra saves something (gain > 0), and
- * in a second try every slot of a light member (fewer such slots than lo: it must take extras
- * that save nothing).
+ * maybe every slot of a light member (fewer such slots than lo: it must take extras that save
+ * nothing).
  * Topic i's members are topicMember[topicStart[i] .. topicStart[i + 1]), member j's topics
  * memberTopic[memberStart[j] .. memberStart[j + 1]), both ascending.
  */
@@ -47,6 +47,7 @@ interface SparseArcs {
   topicMember: Int32Array;
   memberStart: Int32Array;
   memberTopic: Int32Array;
+  light: number; // how many light members have their arcs here
 }
 
 /**
@@ -517,18 +518,18 @@ function extrasOfClass(p: GroupProblem, q: Quotas, tc: Int32Array): void {
   }
   if (X === 0) return;
   const c: ClassProblem = { T: Tc, S, base, r, lo: Math.floor(X / S), R: X % S, gain: q.gain, x: q.extra, arcs: null };
-  const useful = sparseArcs(p, q, c, tc, false);
-  if (useful === null) {
+  const first = sparseArcs(p, q, c, tc, false);
+  if (first === null) {
     dealRoundRobin(c);
     return;
   }
   // Most extras save nothing: place the rest on a sparse graph, then fill in. The result is
-  // optimal when the fill succeeds (it reaches the relaxation's bound). When it gets stuck, the
-  // light members' arcs join the graph (a joiner must take extras of distinct topics, which the
-  // leavers' choices must leave it), and then the exact flow on every arc decides.
-  if (placeSparse(c, useful)) return;
-  const withLight = sparseArcs(p, q, c, tc, true)!;
-  if (withLight.topicStart[Tc] > useful.topicStart[Tc] && placeSparse(c, withLight)) return;
+  // optimal when the fill succeeds (it reaches the relaxation's bound). The light members' arcs
+  // let the flow leave a joiner extras of distinct topics; they join the first try when they at
+  // most double the graph, else a second. When the fill gets stuck, the exact flow decides.
+  if (placeSparse(c, first)) return;
+  const second = first.light === 0 ? sparseArcs(p, q, c, tc, true)! : first;
+  if (second.light > 0 && second !== first && placeSparse(c, second)) return;
   new ClassFlow(c).run(X);
 }
 
@@ -543,10 +544,10 @@ function placeSparse(c: ClassProblem, arcs: SparseArcs): boolean {
 
 /**
  * The sparse graph of a class (topics tc), read from the items, not the slots: per topic its
- * useful members in item order, then (withLight) the light members ascending; per member by
- * counting sort. Null when no extra saves anything.
+ * useful members in item order, then the light members ascending (allLight, or when their arcs
+ * are no more than the useful ones); per member by counting sort. Null when no extra saves anything.
  */
-function sparseArcs(p: GroupProblem, q: Quotas, c: ClassProblem, tc: Int32Array, withLight: boolean): SparseArcs | null {
+function sparseArcs(p: GroupProblem, q: Quotas, c: ClassProblem, tc: Int32Array, allLight: boolean): SparseArcs | null {
   const { T, S, base, gain } = c;
   const mark = new Int32Array(S).fill(-1);
   const useful = new Int32Array(S);
@@ -564,7 +565,8 @@ function sparseArcs(p: GroupProblem, q: Quotas, c: ClassProblem, tc: Int32Array,
   }
   if (usefulMember.length === 0) return null;
   const light: number[] = [];
-  for (let j = 0; j < S && withLight; j++) if (useful[j]! < c.lo) light.push(j);
+  for (let j = 0; j < S; j++) if (useful[j]! < c.lo) light.push(j);
+  if (!allLight && T * light.length > usefulMember.length) light.length = 0;
   const topicStart = new Int32Array(T + 1);
   const topicMember = new Int32Array(usefulMember.length + T * light.length);
   const memberStart = new Int32Array(S + 1);
@@ -582,7 +584,7 @@ function sparseArcs(p: GroupProblem, q: Quotas, c: ClassProblem, tc: Int32Array,
   const memberTopic = new Int32Array(at);
   const fill = memberStart.slice(0, S);
   for (let k = 0; k < T; k++) for (let a = topicStart[k]!; a < topicStart[k + 1]!; a++) memberTopic[fill[topicMember[a]!]!++] = k;
-  return { topicStart, topicMember: topicMember.subarray(0, at), memberStart, memberTopic };
+  return { topicStart, topicMember: topicMember.subarray(0, at), memberStart, memberTopic, light: light.length };
 }
 
 /** No extra lets anyone keep a partition: every balanced choice moves the same, so deal them
