@@ -4,7 +4,7 @@
 // TypeScript binding and by the broker plugin (jvm/). Every array is i32 in linear memory; the
 // planner's tables are module globals (one call at a time), allocated from the arena.
 
-import { ld, st, inc, scratch, unfilled } from './mem';
+import { ld, st, inc, dec, scratch, unfilled } from './mem';
 import {
   groupAssign, B_MEMBERS, B_TOPICS, B_ITEMS, B_RACK_COUNT, B_MEMBER_RACK, B_TOPIC_CLASS, B_TOPIC_WEIGHT, B_SUB_START,
   B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SLOTS,
@@ -380,10 +380,14 @@ function commonRacks(a: i32, b: i32, j: i32, item: i32): void {
 function balancedClasses(): usize {
   const K = wK;
   const M = pM;
-  const P = ld(kSubStart, K);
+  // A class id whose members all left is reused, so ids stay below M + 1: every id in use has a member.
   const classOf = scratch(M, 0);
-  const stamp = scratch(P + 1, -1); // per class: the last topic that split it, and its part in
-  const part = scratch(P + 1, 0);
+  const stamp = scratch(M + 1, -1); // per class: the last topic that split it, and its part in
+  const part = scratch(M + 1, 0);
+  const size = scratch(M + 1, 0);
+  const unused = scratch(M + 1, 0);
+  let nUnused = 0;
+  st(size, 0, M);
   let classes = 1;
   for (let k = 0; k < K; k++) {
     for (let i = ld(kSubStart, k); i < ld(kSubStart, k + 1); i++) {
@@ -391,13 +395,15 @@ function balancedClasses(): usize {
       const c = ld(classOf, m);
       if (ld(stamp, c) != k) {
         st(stamp, c, k);
-        st(part, c, classes++);
+        st(part, c, nUnused > 0 ? ld(unused, --nUnused) : classes++);
       }
-      st(classOf, m, ld(part, c));
+      const to = ld(part, c);
+      st(classOf, m, to);
+      inc(size, to);
+      dec(size, c);
+      if (ld(size, c) == 0) st(unused, nUnused++, c);
     }
   }
-  const size = scratch(classes, 0);
-  for (let m = 0; m < M; m++) inc(size, ld(classOf, m));
   // A kernel topic is exclusive to a class when all its subscribers are in it; a class balances
   // when it has topics and none of them is shared with another class.
   const exclusive = scratch(K, -1);

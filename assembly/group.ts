@@ -250,8 +250,8 @@ function blocking(stack: usize): i32 {
   return pushed;
 }
 
-/** Scratch of one class's flow; fT, fS, fBase, fR, fLo, fRb, fGain, fX and the arcs are set. */
-function flowScratch(): void {
+/** The flow's arrays, zero; fT, fS, fBase, fR, fLo, fRb, fGain, fX and the arcs are set. */
+function flowArrays(): void {
   fV = 3 + fT + fS;
   fBonus = 1 + fT + fS;
   fSink = 2 + fT + fS;
@@ -268,12 +268,12 @@ function flowScratch(): void {
   const arcs = fSparse == 0 ? fT + 2 * fT * fS + 3 * fS + 2 : fT + 2 * ld(fTopicStart, fT) + 3 * fS + 2;
   fHeapD = scratch(arcs, 0);
   fHeapV = scratch(arcs, 0);
-  initPotentials();
 }
 
 /** Places every extra (the flow on every arc); false when it cannot (a bug). */
 function flowRun(total: i32): bool {
-  flowScratch();
+  flowArrays();
+  initPotentials();
   const queue = scratch(fV, 0);
   const stack = scratch(fV + 1, 0);
   let flow = 0;
@@ -286,7 +286,8 @@ function flowRun(total: i32): bool {
 
 /** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0). */
 function flowRunWhileFree(total: i32): void {
-  flowScratch();
+  flowArrays();
+  initPotentials();
   const queue = scratch(fV, 0);
   const stack = scratch(fV + 1, 0);
   let flow = 0;
@@ -409,15 +410,15 @@ export function groupAssign(b: usize): i32 {
   countHeld();
   if (!extrasOfBalancedClasses()) return 1;
   extrasOfOtherTopics();
-  keepHeld();
-  placeFree();
+  keepAndPlace();
   return 0;
 }
 
 function quotas(N: i32): void {
   const P = ld(gSubStart, gT);
+  const maxS = widest(gSubStart);
   for (let i = 0; i < N; i++) st(gOwner, i, -1);
-  qHeld = scratch(P, 0);
+  qHeld = scratch(maxS, 0);
   qExtra = scratch(P, 0);
   qGain = scratch(P, 0);
   qItemSlot = scratch(N, -1);
@@ -426,8 +427,8 @@ function quotas(N: i32): void {
   qFloor = scratch(gT, 0);
   qRem = scratch(gT, 0);
   qInFlow = scratch(gT, 0);
-  qKept = scratch(P, 0);
-  qRoom = unfilled(P); // written per topic before it is read
+  qKept = scratch(maxS, 0);
+  qRoom = unfilled(maxS); // written per topic before it is read
 }
 
 function indexSubscribers(t: i32): void {
@@ -458,7 +459,7 @@ function countHeld(): void {
       const m = ld(prevOwner, i);
       if (m >= 0 && m < M && ld(posTopic, m) == t) {
         st(itemSlot, i, s0 + ld(posOf, m));
-        inc(held, s0 + ld(posOf, m));
+        inc(held, ld(posOf, m));
       }
     }
     if (S == 0) continue;
@@ -470,8 +471,9 @@ function countHeld(): void {
     const w = ld(gTopicWeight, t);
     for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
       const slot = ld(itemSlot, i);
-      if (slot >= 0 && ld(held, slot) > floor) st(qGain, slot, w);
+      if (slot >= 0 && ld(held, slot - s0) > floor) st(qGain, slot, w);
     }
+    for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) if (ld(itemSlot, i) >= 0) st(held, ld(itemSlot, i) - s0, 0);
   }
 }
 
@@ -563,10 +565,61 @@ function extrasOfClass(a: i32, b: i32): bool {
 /** The sparse flow and the fill; false (and no extra taken) when the fill gets stuck. */
 function placeSparse(X: i32): bool {
   fSparse = 1;
+  flowArrays();
+  if (takeAllUseful()) {
+    if (completeExtras()) return true;
+    clearExtras();
+  }
   flowRunWhileFree(X);
   if (completeExtras()) return true;
-  for (let k = 0; k < fT; k++) memory.fill(fX + (<usize>ld(fBase, k) << 2), 0, <usize>fS << 2);
+  clearExtras();
   return false;
+}
+
+function clearExtras(): void {
+  for (let k = 0; k < fT; k++) memory.fill(fX + (<usize>ld(fBase, k) << 2), 0, <usize>fS << 2);
+}
+
+/** Every useful extra at once when the counts allow it (takeAllUseful in the reference). */
+function takeAllUseful(): bool {
+  const T = fT;
+  const S = fS;
+  const lo = fLo;
+  const count = scratch(S, 0);
+  for (let k = 0; k < T; k++) {
+    const b = ld(fBase, k);
+    let n = 0;
+    for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
+      const j = ld(fTopicMember, a);
+      if (ld(fGain, b + j) == 0) continue;
+      n++;
+      inc(count, j);
+    }
+    if (n > ld(fR, k)) return false;
+  }
+  let over = 0;
+  for (let j = 0; j < S; j++) {
+    const c = ld(count, j);
+    if (c > lo + 1) return false;
+    if (c == lo + 1) over++;
+  }
+  if (over > fRb) return false;
+  for (let k = 0; k < T; k++) {
+    const b = ld(fBase, k);
+    for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
+      const j = ld(fTopicMember, a);
+      if (ld(fGain, b + j) == 0) continue;
+      st(fX, b + j, 1);
+      inc(fSt, k);
+    }
+  }
+  for (let j = 0; j < S; j++) {
+    const c = ld(count, j);
+    st(fMs, j, c < lo ? c : lo);
+    st(fMb, j, c > lo ? 1 : 0);
+    if (c > lo) fBz++;
+  }
+  return true;
 }
 
 /**
@@ -761,8 +814,8 @@ function extrasOfOtherTopics(): void {
   }
 }
 
-/** 3. Keep. */
-function keepHeld(): void {
+/** 3. Keep, in topic t. */
+function keepHeld(t: i32): void {
   const itemStart = gItemStart;
   const subs = gSubs;
   const owner = gOwner;
@@ -770,18 +823,17 @@ function keepHeld(): void {
   const kept = qKept;
   const extra = qExtra;
   const memberRack = gMemberRack;
-  for (let t = 0; t < gT; t++) {
-    const quota = ld(qFloor, t);
-    for (let pass = gRackCount > 0 ? 0 : 1; pass < 2; pass++) {
-      for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
-        const slot = ld(itemSlot, i);
-        if (slot < 0 || ld(owner, i) >= 0) continue;
-        const m = ld(subs, slot);
-        if (pass == 0 && !hasRack(i, ld(memberRack, m))) continue;
-        if (ld(kept, slot) < quota + ld(extra, slot)) {
-          st(owner, i, m);
-          inc(kept, slot);
-        }
+  const quota = ld(qFloor, t);
+  const s0 = ld(gSubStart, t);
+  for (let pass = gRackCount > 0 ? 0 : 1; pass < 2; pass++) {
+    for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
+      const slot = ld(itemSlot, i);
+      if (slot < 0 || ld(owner, i) >= 0) continue;
+      const m = ld(subs, slot);
+      if (pass == 0 && !hasRack(i, ld(memberRack, m))) continue;
+      if (ld(kept, slot - s0) < quota + ld(extra, slot)) {
+        st(owner, i, m);
+        inc(kept, slot - s0);
       }
     }
   }
@@ -801,8 +853,8 @@ let wRackCnt: usize = 0;
 let wRackMembers: usize = 0;
 let wBucket: usize = 0;
 
-/** 4. Place free items. */
-function placeFree(): void {
+/** 3 and 4, topic by topic (held, kept and room are per position in the current topic). */
+function keepAndPlace(): void {
   const T = gT;
   const maxN = widest(gItemStart);
   const maxS = widest(gSubStart);
@@ -816,21 +868,29 @@ function placeFree(): void {
   wRackCnt = scratch(gRackCount, 0);
   wRackMembers = scratch(maxS, 0);
   wBucket = scratch(maxS + 2, 0);
-  const owner = gOwner;
   for (let t = 0; t < T; t++) {
-    if (ld(gSubStart, t + 1) == ld(gSubStart, t)) continue;
-    let nf = 0;
-    for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(owner, i) < 0) st(wFree, nf++, i);
-    wNf = nf;
-    if (nf == 0) continue; // the topics with nothing free cost no pass over their subscribers
-    roomOf(t);
-    if (gNSoft > 0) {
-      indexSubscribers(t);
-      placeWithSoftOwners(t);
-    }
-    if (bucketRackMembers(t) > 0) placeByRack(t);
-    placeRest(t);
+    const s0 = ld(gSubStart, t);
+    if (ld(gSubStart, t + 1) == s0) continue;
+    keepHeld(t);
+    placeFree(t);
+    for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(qItemSlot, i) >= 0) st(qKept, ld(qItemSlot, i) - s0, 0);
   }
+}
+
+/** 4. Place topic t's free items. */
+function placeFree(t: i32): void {
+  const owner = gOwner;
+  let nf = 0;
+  for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(owner, i) < 0) st(wFree, nf++, i);
+  wNf = nf;
+  if (nf == 0) return; // the topics with nothing free cost no pass over their subscribers
+  roomOf(t);
+  if (gNSoft > 0) {
+    indexSubscribers(t);
+    placeWithSoftOwners(t);
+  }
+  if (bucketRackMembers(t) > 0) placeByRack(t);
+  placeRest(t);
 }
 
 /** Topic t's room per subscriber, and the positions that have some. */
@@ -844,8 +904,8 @@ function roomOf(t: i32): void {
   const roomy = wRoomy;
   let nr = 0;
   for (let j = 0; j < S; j++) {
-    const r = floor + ld(extra, s0 + j) - ld(kept, s0 + j);
-    st(room, s0 + j, r);
+    const r = floor + ld(extra, s0 + j) - ld(kept, j);
+    st(room, j, r);
     if (r > 0) st(roomy, nr++, j);
   }
   wNr = nr;
@@ -857,9 +917,9 @@ function placeWithSoftOwners(t: i32): void {
   for (let k = 0; k < wNf; k++) {
     const i = ld(wFree, k);
     const m = ld(gSoftOwner, i);
-    if (m >= 0 && m < gM && ld(qPosTopic, m) == t && ld(qRoom, s0 + ld(qPosOf, m)) > 0) {
+    if (m >= 0 && m < gM && ld(qPosTopic, m) == t && ld(qRoom, ld(qPosOf, m)) > 0) {
       st(gOwner, i, m);
-      dec(qRoom, s0 + ld(qPosOf, m));
+      dec(qRoom, ld(qPosOf, m));
     }
   }
 }
@@ -880,7 +940,7 @@ function bucketRackMembers(t: i32): i32 {
   for (let k = 0; k < nr; k++) {
     const j = ld(roomy, k);
     const rk = ld(memberRack, ld(subs, s0 + j));
-    if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
+    if (rk >= 0 && rk < rackCount && ld(qRoom, j) > 0) {
       inc(wRackCnt, rk);
       racked++;
     }
@@ -890,7 +950,7 @@ function bucketRackMembers(t: i32): i32 {
   for (let k = 0; k < nr; k++) {
     const j = ld(roomy, k);
     const rk = ld(memberRack, ld(subs, s0 + j));
-    if (rk >= 0 && rk < rackCount && ld(qRoom, s0 + j) > 0) {
+    if (rk >= 0 && rk < rackCount && ld(qRoom, j) > 0) {
       if (ld(wRackHead, rk) < 0) {
         st(wRackHead, rk, at);
         st(wRackEnd, rk, at);
@@ -917,11 +977,11 @@ function placeByRack(t: i32): void {
     for (let q = ld(rackStart, i); q < ld(rackStart, i + 1); q++) {
       const rk = ld(racks, q);
       if (rk < 0 || rk >= rackCount || ld(rackHead, rk) < 0) continue;
-      while (ld(rackHead, rk) < ld(rackEnd, rk) && ld(qRoom, s0 + ld(wRackMembers, ld(rackHead, rk))) == 0) inc(rackHead, rk);
+      while (ld(rackHead, rk) < ld(rackEnd, rk) && ld(qRoom, ld(wRackMembers, ld(rackHead, rk))) == 0) inc(rackHead, rk);
       if (ld(rackHead, rk) < ld(rackEnd, rk)) {
         const j = ld(wRackMembers, ld(rackHead, rk));
         st(gOwner, i, ld(gSubs, s0 + j));
-        dec(qRoom, s0 + j);
+        dec(qRoom, j);
         break;
       }
     }
@@ -974,9 +1034,9 @@ function placeRest(t: i32): void {
   for (let k = 0; k < wNf; k++) {
     const i = ld(wFree, k);
     if (ld(owner, i) >= 0) continue;
-    while (ld(room, s0 + ld(roomy, at)) == 0) at++;
+    while (ld(room, ld(roomy, at)) == 0) at++;
     const j = ld(roomy, at);
     st(owner, i, ld(subs, s0 + j));
-    dec(room, s0 + j);
+    dec(room, j);
   }
 }

@@ -239,23 +239,26 @@ function commonRacks(w: Planner, k: number, rackStart: Int32Array, rackList: num
  */
 function balancedClasses(M: number, subStart: Int32Array, subs: Int32Array): Int32Array {
   const K = subStart.length - 1;
-  const P = subStart[K]!;
+  // A class id whose members all left is reused, so ids stay below M + 1: every id in use has a member.
   const classOf = new Int32Array(M);
-  const stamp = new Int32Array(P + 1).fill(-1); // per class: the last topic that split it, and its part in
-  const part = new Int32Array(P + 1);
+  const stamp = new Int32Array(M + 1).fill(-1); // per class: the last topic that split it, and its part in
+  const part = new Int32Array(M + 1);
+  const size = new Int32Array(M + 1);
+  size[0] = M;
+  const unused: number[] = [];
   let classes = 1;
   for (let k = 0; k < K; k++) {
     for (let i = subStart[k]!; i < subStart[k + 1]!; i++) {
       const c = classOf[subs[i]!]!;
       if (stamp[c] !== k) {
         stamp[c] = k;
-        part[c] = classes++;
+        part[c] = unused.length > 0 ? unused.pop()! : classes++;
       }
       classOf[subs[i]!] = part[c]!;
+      size[part[c]!]!++;
+      if (--size[c]! === 0) unused.push(c);
     }
   }
-  const size = new Int32Array(classes);
-  for (let m = 0; m < M; m++) size[classOf[m]!]!++;
   // A kernel topic is exclusive to a class when all its subscribers are in it; a class balances
   // when it has topics and none of them is shared with another class.
   const exclusive = new Int32Array(K).fill(-1);
