@@ -284,13 +284,13 @@ function flowRun(total: i32): bool {
   return true;
 }
 
-/** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0). */
+/** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0), from the flow in the arrays. */
 function flowRunWhileFree(total: i32): void {
-  flowArrays();
   initPotentials();
   const queue = scratch(fV, 0);
   const stack = scratch(fV + 1, 0);
   let flow = 0;
+  for (let k = 0; k < fT; k++) flow += ld(fSt, k);
   while (flow < total && dijkstra() && ld(fPot, fSink) <= 0) {
     while (flow < total && levels(queue)) flow += blocking(stack);
   }
@@ -566,9 +566,11 @@ function extrasOfClass(a: i32, b: i32): bool {
 function placeSparse(X: i32): bool {
   fSparse = 1;
   flowArrays();
-  if (takeAllUseful()) {
-    if (completeExtras()) return true;
+  const all = takeUseful();
+  if (all && completeExtras()) return true;
+  if (all || !sameGain()) {
     clearExtras();
+    flowArrays();
   }
   flowRunWhileFree(X);
   if (completeExtras()) return true;
@@ -580,44 +582,43 @@ function clearExtras(): void {
   for (let k = 0; k < fT; k++) memory.fill(fX + (<usize>ld(fBase, k) << 2), 0, <usize>fS << 2);
 }
 
-/** Every useful extra at once when the counts allow it (takeAllUseful in the reference). */
-function takeAllUseful(): bool {
+/** Useful extras, greedily (takeUseful in the reference); true when it took them all. */
+function takeUseful(): bool {
   const T = fT;
-  const S = fS;
   const lo = fLo;
-  const count = scratch(S, 0);
+  let all = true;
   for (let k = 0; k < T; k++) {
     const b = ld(fBase, k);
-    let n = 0;
+    const r = ld(fR, k);
     for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
       const j = ld(fTopicMember, a);
       if (ld(fGain, b + j) == 0) continue;
-      n++;
-      inc(count, j);
-    }
-    if (n > ld(fR, k)) return false;
-  }
-  let over = 0;
-  for (let j = 0; j < S; j++) {
-    const c = ld(count, j);
-    if (c > lo + 1) return false;
-    if (c == lo + 1) over++;
-  }
-  if (over > fRb) return false;
-  for (let k = 0; k < T; k++) {
-    const b = ld(fBase, k);
-    for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
-      const j = ld(fTopicMember, a);
-      if (ld(fGain, b + j) == 0) continue;
+      if (ld(fSt, k) < r && ld(fMs, j) < lo) inc(fMs, j);
+      else if (ld(fSt, k) < r && ld(fMb, j) == 0 && fBz < fRb) {
+        st(fMb, j, 1);
+        fBz++;
+      } else {
+        all = false;
+        continue;
+      }
       st(fX, b + j, 1);
       inc(fSt, k);
     }
   }
-  for (let j = 0; j < S; j++) {
-    const c = ld(count, j);
-    st(fMs, j, c < lo ? c : lo);
-    st(fMb, j, c > lo ? 1 : 0);
-    if (c > lo) fBz++;
+  return all;
+}
+
+/** True when every useful extra of the class saves the same. */
+function sameGain(): bool {
+  let g = 0;
+  for (let k = 0; k < fT; k++) {
+    const b = ld(fBase, k);
+    for (let a = ld(fTopicStart, k); a < ld(fTopicStart, k + 1); a++) {
+      const v = ld(fGain, b + ld(fTopicMember, a));
+      if (v == 0) continue;
+      if (g != 0 && v != g) return false;
+      g = v;
+    }
   }
   return true;
 }

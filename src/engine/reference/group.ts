@@ -330,12 +330,12 @@ class ClassFlow {
     }
   }
 
-  /** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0). */
+  /** Places extras while that loses nothing (pot[sink] is then the best path's cost, <= 0), from the flow placed so far. */
   runWhileFree(total: number): void {
     this.initPotentials();
     const queue = new Int32Array(this.V);
     const stack = new Int32Array(this.V + 1);
-    let flow = 0;
+    let flow = this.st.reduce((a, b) => a + b, 0); // from the flow already placed
     while (flow < total && this.dijkstra() && this.pot[this.sink]! <= 0) {
       while (flow < total && this.levels(queue)) flow += this.blocking(stack);
     }
@@ -536,54 +536,63 @@ function extrasOfClass(p: GroupProblem, q: Quotas, tc: Int32Array): void {
 
 /** The sparse flow and the fill; false (and no extra taken) when the fill gets stuck. */
 function placeSparse(c: ClassProblem, arcs: SparseArcs): boolean {
-  const all = new ClassFlow({ ...c, arcs });
-  if (takeAllUseful(all)) {
-    if (completeExtras(all)) return true;
-    for (let k = 0; k < c.T; k++) c.x.fill(0, c.base[k]!, c.base[k]! + c.S);
+  let f = new ClassFlow({ ...c, arcs });
+  const all = takeUseful(f);
+  if (all && completeExtras(f)) return true;
+  if (all || !sameGain(c, arcs)) {
+    clearExtras(c);
+    f = new ClassFlow({ ...c, arcs });
   }
-  const sparse = new ClassFlow({ ...c, arcs });
-  sparse.runWhileFree(c.r.reduce((a, b) => a + b, 0));
-  if (completeExtras(sparse)) return true;
-  for (let k = 0; k < c.T; k++) c.x.fill(0, c.base[k]!, c.base[k]! + c.S);
+  f.runWhileFree(c.r.reduce((a, b) => a + b, 0));
+  if (completeExtras(f)) return true;
+  clearExtras(c);
   return false;
 }
 
+function clearExtras(c: ClassProblem): void {
+  for (let k = 0; k < c.T; k++) c.x.fill(0, c.base[k]!, c.base[k]! + c.S);
+}
+
 /**
- * Takes every useful extra at once when the counts allow it: no topic has more useful members
- * than extras, no member more than lo + 1 useful topics, at most R members lo + 1. That saves
- * the most any choice can, with no flow (a class where nothing changed). False, with nothing
- * taken, when they do not.
+ * Takes useful extras greedily, topic by topic, while the topic has extras and the member room
+ * (lo, then one of the R bonus extras). True when it took them all: the most any choice saves,
+ * with no flow (a class where nothing changed). Else the flow goes on from here when every useful
+ * extra saves the same (then every cycle of the residual graph costs 0, so this flow is a
+ * min-cost one of its size), and from zero when not.
  */
-function takeAllUseful(f: ClassFlow): boolean {
-  const { T, S, base, r, lo, R, gain, x } = f.c;
+function takeUseful(f: ClassFlow): boolean {
+  const { T, base, r, lo, R, gain, x } = f.c;
   const arcs = f.c.arcs!;
-  const count = new Int32Array(S);
-  for (let k = 0; k < T; k++) {
-    let n = 0;
-    for (let a = arcs.topicStart[k]!; a < arcs.topicStart[k + 1]!; a++) {
-      if (gain[base[k]! + arcs.topicMember[a]!]! === 0) continue;
-      n++;
-      count[arcs.topicMember[a]!]!++;
-    }
-    if (n > r[k]!) return false;
-  }
-  let over = 0;
-  for (let j = 0; j < S; j++) {
-    if (count[j]! > lo + 1) return false;
-    if (count[j]! === lo + 1) over++;
-  }
-  if (over > R) return false;
+  let all = true;
   for (let k = 0; k < T; k++) {
     for (let a = arcs.topicStart[k]!; a < arcs.topicStart[k + 1]!; a++) {
-      if (gain[base[k]! + arcs.topicMember[a]!]! === 0) continue;
-      x[base[k]! + arcs.topicMember[a]!] = 1;
+      const j = arcs.topicMember[a]!;
+      if (gain[base[k]! + j]! === 0) continue;
+      if (f.st[k]! < r[k]! && f.ms[j]! < lo) f.ms[j]!++;
+      else if (f.st[k]! < r[k]! && f.mb[j] === 0 && f.bz < R) {
+        f.mb[j] = 1;
+        f.bz++;
+      } else {
+        all = false;
+        continue;
+      }
+      x[base[k]! + j] = 1;
       f.st[k]!++;
     }
   }
-  for (let j = 0; j < S; j++) {
-    f.ms[j] = Math.min(count[j]!, lo);
-    f.mb[j] = count[j]! > lo ? 1 : 0;
-    f.bz += f.mb[j]!;
+  return all;
+}
+
+/** True when every useful extra of the class saves the same. */
+function sameGain(c: ClassProblem, arcs: SparseArcs): boolean {
+  let g = 0;
+  for (let k = 0; k < c.T; k++) {
+    for (let a = arcs.topicStart[k]!; a < arcs.topicStart[k + 1]!; a++) {
+      const v = c.gain[c.base[k]! + arcs.topicMember[a]!]!;
+      if (v === 0) continue;
+      if (g !== 0 && v !== g) return false;
+      g = v;
+    }
   }
   return true;
 }

@@ -146,10 +146,33 @@ final class GroupTable {
         }
         if (sets.length > 1 && spec.subscriptionType() == SubscriptionType.HOMOGENEOUS) {
             int size = sets[0].size();
-            for (Set<Uuid> set : sets) if (set.size() != size) return sets;
-            Arrays.fill(sets, sets[0]);
+            boolean same = true;
+            for (Set<Uuid> set : sets) same &= set.size() == size;
+            if (same) Arrays.fill(sets, sets[0]);
         }
+        shareEqualSets(sets);
         return sets;
+    }
+
+    /**
+     * Members whose sets are equal share one set object, so each distinct set is read once (the
+     * broker hands every member its own TopicIds, whose equals compares topic names, cheaper than
+     * resolving every id). Each set is compared with at most 16 earlier ones of its size.
+     */
+    private static void shareEqualSets(Set<Uuid>[] sets) {
+        Map<Integer, List<Set<Uuid>>> bySize = new HashMap<>();
+        for (int m = 0; m < sets.length; m++) {
+            List<Set<Uuid>> seen = bySize.computeIfAbsent(sets[m].size(), k -> new ArrayList<>());
+            Set<Uuid> equal = null;
+            for (Set<Uuid> s : seen) {
+                if (s == sets[m] || s.equals(sets[m])) {
+                    equal = s;
+                    break;
+                }
+            }
+            if (equal != null) sets[m] = equal;
+            else if (seen.size() < 16) seen.add(sets[m]);
+        }
     }
 
     private static int[] subscribed(Set<Uuid> ids, Map<Uuid, Integer> topicIndex) {
@@ -180,15 +203,17 @@ final class GroupTable {
             MemberAssignment current = spec.memberAssignment(ids[m]);
             if (current == null || current.partitions() == null) continue;
             for (int t : memberTopics[m]) subscribedBy[t] = m;
-            for (Map.Entry<Uuid, Set<Integer>> e : current.partitions().entrySet()) {
-                Integer t = topicIndex.get(e.getKey());
-                if (t == null || subscribedBy[t] != m || e.getValue() == null) continue;
-                for (Integer p : e.getValue()) {
-                    if (p == null || p < 0 || p >= counts[t]) continue;
+            final int member = m;
+            // forEach, not iterators: half a million one-partition sets cost an iterator each.
+            current.partitions().forEach((id, parts) -> {
+                Integer t = topicIndex.get(id);
+                if (t == null || subscribedBy[t] != member || parts == null) return;
+                parts.forEach(p -> {
+                    if (p == null || p < 0 || p >= counts[t]) return;
                     int at = start[t] + p;
-                    if (owner[at] < 0) owner[at] = m;
-                }
-            }
+                    if (owner[at] < 0) owner[at] = member;
+                });
+            });
         }
         return owner;
     }
