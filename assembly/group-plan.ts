@@ -7,7 +7,7 @@
 import { ld, st, inc, dec, scratch, unfilled } from './mem';
 import {
   groupAssign, B_MEMBERS, B_TOPICS, B_ITEMS, B_RACK_COUNT, B_MEMBER_RACK, B_TOPIC_CLASS, B_TOPIC_WEIGHT, B_SUB_START,
-  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SLOTS,
+  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SUB_LIST, B_SLOTS, subscriberRuns, sameList,
 } from './group';
 
 // Header byte offsets: PLAN_HEADER in src/engine/abi.ts, which the TypeScript binding and the
@@ -79,6 +79,7 @@ let kRackStart: usize = 0;
 let kRacks: usize = 0;
 let kRackN: i32 = 0;
 let kClass: usize = 0;
+let kSubList: usize = 0; // k: the first kernel topic of its run of equal subscriber lists
 
 export function groupPlan(h: usize): i32 {
   readHeader(h);
@@ -118,6 +119,7 @@ function balancingProblem(N: i32, owner: usize): usize {
   st(b, B_RACK_START, <i32>kRackStart);
   st(b, B_RACKS, <i32>kRacks);
   st(b, B_OWNER, <i32>owner);
+  st(b, B_SUB_LIST, <i32>kSubList);
   return b;
 }
 
@@ -170,7 +172,7 @@ function honoredSets(G: i32, coStart: usize, coTopics: usize, coStatus: usize): 
     for (let i = a; i < b && code == 0; i++) {
       const t = ld(coTopics, i);
       if (ld(pCounts, t) != ld(pCounts, t0)) code = 2;
-      else if (!sameSubscribers(t, t0)) code = 3;
+      else if (!sameList(pSubStart, pSubs, t, t0)) code = 3;
       if (code != 0) at = t;
     }
     st(coStatus, 2 * g, code);
@@ -195,14 +197,6 @@ function keepSet(coTopics: usize, a: i32, b: i32): void {
   st(wSetStart, wSets, s0 + (b - a));
 }
 
-function sameSubscribers(t: i32, u: i32): bool {
-  const a = ld(pSubStart, t);
-  const b = ld(pSubStart, u);
-  const n = ld(pSubStart, t + 1) - a;
-  if (ld(pSubStart, u + 1) - b != n) return false;
-  for (let i = 0; i < n; i++) if (ld(pSubs, a + i) != ld(pSubs, b + i)) return false;
-  return true;
-}
 
 /** Owner with the most of partition j among the real topics list[a..b) (ties: lowest member), or -1. */
 function majority(list: usize, a: i32, b: i32, j: i32): i32 {
@@ -340,6 +334,7 @@ function kernelProblem(): void {
     kRacks = scratch(ld(pRackStart, ld(wTopicStart, pT)), 0);
   }
   for (let k = 0; k < wK; k++) itemsOf(k);
+  kSubList = subscriberRuns(kSubStart, kSubs, wK);
   kClass = balancedClasses();
 }
 
@@ -390,6 +385,7 @@ function balancedClasses(): usize {
   st(size, 0, M);
   let classes = 1;
   for (let k = 0; k < K; k++) {
+    if (ld(kSubList, k) != k) continue; // the same subscribers as the topic before: no split
     for (let i = ld(kSubStart, k); i < ld(kSubStart, k + 1); i++) {
       const m = ld(kSubs, i);
       const c = ld(classOf, m);

@@ -344,13 +344,15 @@ let gNSoft: i32 = 0;
 let gRackStart: usize = 0;
 let gRacks: usize = 0;
 let gOwner: usize = 0;
+let gSubList: usize = 0; // per topic: the first topic of its run of equal subscriber lists
 
 let qHeld: usize = 0;
 let qExtra: usize = 0;
 let qGain: usize = 0;
 let qItemSlot: usize = 0;
 let qPosOf: usize = 0;
-let qPosTopic: usize = 0;
+let qPosTopic: usize = 0; // per member: the run (gSubList) qPosOf is for
+let qIndexed: i32 = -1;
 let qFloor: usize = 0;
 let qRem: usize = 0;
 let qInFlow: usize = 0;
@@ -365,7 +367,7 @@ function hasRack(item: i32, rack: i32): bool {
   return false;
 }
 
-// The balancing problem: 16 i32 slots in linear memory, written by group-plan.ts (the fields of
+// The balancing problem: 17 i32 slots in linear memory, written by group-plan.ts (the fields of
 // GroupProblem in src/engine/abi.ts, plus N, nSoft and the owner output).
 export const B_MEMBERS = 0;
 export const B_TOPICS = 1;
@@ -383,7 +385,8 @@ export const B_HAS_SOFT = 12;
 export const B_RACK_START = 13;
 export const B_RACKS = 14;
 export const B_OWNER = 15;
-export const B_SLOTS = 16;
+export const B_SUB_LIST = 16;
+export const B_SLOTS = 17;
 
 /**
  * Writes the owner (B_ITEMS i32): the member of every item, -1 for topics without subscribers.
@@ -405,6 +408,7 @@ export function groupAssign(b: usize): i32 {
   gRackStart = ld(b, B_RACK_START);
   gRacks = ld(b, B_RACKS);
   gOwner = ld(b, B_OWNER);
+  gSubList = ld(b, B_SUB_LIST);
   const N = ld(b, B_ITEMS);
   quotas(N);
   countHeld();
@@ -424,6 +428,7 @@ function quotas(N: i32): void {
   qItemSlot = scratch(N, -1);
   qPosOf = scratch(gM, 0);
   qPosTopic = scratch(gM, -1);
+  qIndexed = -1;
   qFloor = scratch(gT, 0);
   qRem = scratch(gT, 0);
   qInFlow = scratch(gT, 0);
@@ -431,14 +436,48 @@ function quotas(N: i32): void {
   qRoom = unfilled(maxS); // written per topic before it is read
 }
 
+/** Makes topic t's subscribers the ones qPosOf / qPosTopic answer for (once per run of equal lists). */
 function indexSubscribers(t: i32): void {
+  const run = ld(gSubList, t);
+  if (qIndexed == run) return;
+  qIndexed = run;
   const subs = gSubs;
   const s0 = ld(gSubStart, t);
   const S = ld(gSubStart, t + 1) - s0;
   for (let j = 0; j < S; j++) {
     st(qPosOf, ld(subs, s0 + j), j);
-    st(qPosTopic, ld(subs, s0 + j), t);
+    st(qPosTopic, ld(subs, s0 + j), run);
   }
+}
+
+/** Per topic of subStart / subs (T topics): the first topic of its run of adjacent topics with the same subscribers. */
+export function subscriberRuns(subStart: usize, subs: usize, T: i32): usize {
+  // The comparison loop stays a statement: inlined into an expression (a call of sameList), it
+  // left a value on the JVM stack at the loop, and Chicory's output was then never compiled by
+  // the JVM (no on-stack replacement with a non-empty stack): 1 s at 10M subscriber slots.
+  const run = scratch(T, 0);
+  for (let t = 0; t < T; t++) {
+    st(run, t, t);
+    if (t == 0) continue;
+    const a = ld(subStart, t - 1);
+    const b = ld(subStart, t);
+    const n = b - a;
+    if (ld(subStart, t + 1) - b != n) continue;
+    let j = 0;
+    while (j < n && ld(subs, a + j) == ld(subs, b + j)) j++;
+    if (j == n) st(run, t, ld(run, t - 1));
+  }
+  return run;
+}
+
+/** True when topics t and u of subStart / subs have the same subscriber list. */
+export function sameList(subStart: usize, subs: usize, t: i32, u: i32): bool {
+  const a = ld(subStart, t);
+  const b = ld(subStart, u);
+  const n = ld(subStart, t + 1) - a;
+  if (ld(subStart, u + 1) - b != n) return false;
+  for (let j = 0; j < n; j++) if (ld(subs, a + j) != ld(subs, b + j)) return false;
+  return true;
 }
 
 /** 1. Held items per slot; quotas; gains. */
@@ -457,7 +496,7 @@ function countHeld(): void {
     indexSubscribers(t);
     for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
       const m = ld(prevOwner, i);
-      if (m >= 0 && m < M && ld(posTopic, m) == t) {
+      if (m >= 0 && m < M && ld(posTopic, m) == ld(gSubList, t)) {
         st(itemSlot, i, s0 + ld(posOf, m));
         inc(held, ld(posOf, m));
       }
@@ -509,8 +548,7 @@ function sameSubscribers(a: i32, b: i32): bool {
   if (S == 0) return false;
   for (let k = a + 1; k < b; k++) {
     const t = ld(cByClass, k);
-    if (ld(subStart, t + 1) - ld(subStart, t) != S) return false;
-    for (let j = 0; j < S; j++) if (ld(subs, ld(subStart, t) + j) != ld(subs, ld(subStart, t0) + j)) return false;
+    if (ld(gSubList, t) != ld(gSubList, t0) && !sameList(subStart, subs, t, t0)) return false;
   }
   return true;
 }
@@ -918,7 +956,7 @@ function placeWithSoftOwners(t: i32): void {
   for (let k = 0; k < wNf; k++) {
     const i = ld(wFree, k);
     const m = ld(gSoftOwner, i);
-    if (m >= 0 && m < gM && ld(qPosTopic, m) == t && ld(qRoom, ld(qPosOf, m)) > 0) {
+    if (m >= 0 && m < gM && ld(qPosTopic, m) == ld(gSubList, t) && ld(qRoom, ld(qPosOf, m)) > 0) {
       st(gOwner, i, m);
       dec(qRoom, ld(qPosOf, m));
     }

@@ -304,6 +304,11 @@ export interface GroupProblem {
   /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
   subStart: Int32Array;
   subs: Int32Array;
+  /**
+   * Per topic: the first topic of its run of adjacent topics with the same subscribers
+   * (subscriberRuns in reference/group.ts), so a list read once serves the whole run.
+   */
+  subList: Int32Array;
   /** Items of topic t: itemStart[t] .. itemStart[t+1]. */
   itemStart: Int32Array;
   /** Per item: its previous owner, or -1. An owner that does not subscribe the topic counts as -1. */

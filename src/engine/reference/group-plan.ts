@@ -8,7 +8,7 @@ import {
   GROWTH_FOLDED, GROWTH_NOT_FOLDABLE, GROWTH_ORPHANS, GROWTH_SKEW,
   type GroupKernels, type GroupPlanProblem, type GroupPlanResult, type GroupProblem,
 } from '../abi.js';
-import { referenceGroupAssign } from './group.js';
+import { referenceGroupAssign, sameList, subscriberRuns } from './group.js';
 
 /** The planner's tables of one call; index spaces in the comments (t: topic, k: kernel topic, m: member). */
 interface Planner {
@@ -74,7 +74,7 @@ function honoredSets(p: GroupPlanProblem, coStatus: Int32Array): number[][] {
     for (let i = a; i < b && code === CO_HONORED; i++) {
       const t = p.coTopics[i]!;
       if (p.counts[t] !== p.counts[t0]) code = CO_COUNTS_DIFFER;
-      else if (!sameSubscribers(p, t, t0)) code = CO_SUBSCRIBERS_DIFFER;
+      else if (!sameList(p.subStart, p.subs, t, t0)) code = CO_SUBSCRIBERS_DIFFER;
       if (code !== CO_HONORED) at = t;
     }
     coStatus[2 * g] = code;
@@ -82,15 +82,6 @@ function honoredSets(p: GroupPlanProblem, coStatus: Int32Array): number[][] {
     if (code === CO_HONORED) sets.push(Array.from(p.coTopics.subarray(a, b)).sort((x, y) => x - y));
   }
   return sets;
-}
-
-function sameSubscribers(p: GroupPlanProblem, t: number, u: number): boolean {
-  const a = p.subStart[t]!;
-  const b = p.subStart[u]!;
-  const n = p.subStart[t + 1]! - a;
-  if (p.subStart[u + 1]! - b !== n) return false;
-  for (let i = 0; i < n; i++) if (p.subs[a + i] !== p.subs[b + i]) return false;
-  return true;
 }
 
 /** Owner with the most of partition j among the real topics (ties: lowest member), or -1. */
@@ -197,14 +188,16 @@ function kernelProblem(w: Planner): GroupProblem {
     if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(w, kt.real, j % kt.from);
     if (useRacks) commonRacks(w, k, rackStart, rackList, i0);
   }
+  const subList = subscriberRuns(subStart, subs);
   return {
     members: p.members,
     rackCount: p.rackCount,
     memberRack: p.memberRack,
-    topicClass: balancedClasses(p.members, subStart, subs),
+    topicClass: balancedClasses(p.members, { subStart, subs, subList }),
     topicWeight,
     subStart,
     subs,
+    subList,
     itemStart,
     prevOwner,
     softOwner,
@@ -237,7 +230,8 @@ function commonRacks(w: Planner, k: number, rackStart: Int32Array, rackList: num
  * Members with the same kernel topics form a class, found by refinement (every topic splits the
  * classes of its subscribers): one pass over the subscribers, no per-member lists.
  */
-function balancedClasses(M: number, subStart: Int32Array, subs: Int32Array): Int32Array {
+function balancedClasses(M: number, lists: Pick<GroupProblem, 'subStart' | 'subs' | 'subList'>): Int32Array {
+  const { subStart, subs, subList } = lists;
   const K = subStart.length - 1;
   // A class id whose members all left is reused, so ids stay below M + 1: every id in use has a member.
   const classOf = new Int32Array(M);
@@ -248,6 +242,7 @@ function balancedClasses(M: number, subStart: Int32Array, subs: Int32Array): Int
   const unused: number[] = [];
   let classes = 1;
   for (let k = 0; k < K; k++) {
+    if (subList[k] !== k) continue; // the same subscribers as the topic before: no split
     for (let i = subStart[k]!; i < subStart[k + 1]!; i++) {
       const c = classOf[subs[i]!]!;
       if (stamp[c] !== k) {

@@ -388,7 +388,8 @@ interface Quotas {
   gain: Int32Array; // per slot: what an extra saves (topicWeight when held > floor)
   itemSlot: Int32Array; // per item: slot of its valid previous owner, -1
   posOf: Int32Array; // per member: its position among the current topic's subscribers
-  posTopic: Int32Array; // per member: the topic posOf is for (-1: none yet)
+  posTopic: Int32Array; // per member: the run of topics (subList) posOf is for (-1: none yet)
+  indexed: number; // the run posOf / posTopic answer for
   floor: Int32Array; // per topic: floor(N / S)
   rem: Int32Array; // per topic: N mod S, the extras to hand out
   kept: Int32Array; // per position in the current topic: items kept by step 3
@@ -418,6 +419,7 @@ function quotas(p: GroupProblem): Quotas {
     itemSlot: new Int32Array(N).fill(-1),
     posOf: new Int32Array(M),
     posTopic: new Int32Array(M).fill(-1),
+    indexed: -1,
     floor: new Int32Array(T),
     rem: new Int32Array(T),
     kept: new Int32Array(maxS),
@@ -425,13 +427,15 @@ function quotas(p: GroupProblem): Quotas {
   };
 }
 
-/** Makes topic t's subscribers the ones posOf / posTopic answer for. */
+/** Makes topic t's subscribers the ones posOf / posTopic answer for (once per run of equal lists). */
 function indexSubscribers(p: GroupProblem, q: Quotas, t: number): void {
+  if (q.indexed === p.subList[t]) return;
+  q.indexed = p.subList[t]!;
   const s0 = p.subStart[t]!;
   const S = p.subStart[t + 1]! - s0;
   for (let j = 0; j < S; j++) {
     q.posOf[p.subs[s0 + j]!] = j;
-    q.posTopic[p.subs[s0 + j]!] = t;
+    q.posTopic[p.subs[s0 + j]!] = q.indexed;
   }
 }
 
@@ -444,7 +448,7 @@ function countHeld(p: GroupProblem, q: Quotas): void {
     indexSubscribers(p, q, t);
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
       const m = p.prevOwner[i]!;
-      if (m >= 0 && m < p.members && posTopic[m] === t) {
+      if (m >= 0 && m < p.members && posTopic[m] === p.subList[t]) {
         itemSlot[i] = s0 + posOf[m]!;
         held[posOf[m]!]!++;
       }
@@ -457,6 +461,22 @@ function countHeld(p: GroupProblem, q: Quotas): void {
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (itemSlot[i]! >= 0 && held[itemSlot[i]! - s0]! > q.floor[t]!) q.gain[itemSlot[i]!] = p.topicWeight[t]!;
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (itemSlot[i]! >= 0) held[itemSlot[i]! - s0] = 0;
   }
+}
+
+/** Per topic: the first topic of its run of adjacent topics with the same subscribers. */
+export function subscriberRuns(subStart: Int32Array, subs: Int32Array): Int32Array {
+  const T = subStart.length - 1;
+  const run = new Int32Array(T);
+  for (let t = 0; t < T; t++) run[t] = t > 0 && sameList(subStart, subs, t - 1, t) ? run[t - 1]! : t;
+  return run;
+}
+
+/** True when topics t and u of subStart / subs have the same subscriber list. */
+export function sameList(subStart: Int32Array, subs: Int32Array, t: number, u: number): boolean {
+  const n = subStart[t + 1]! - subStart[t]!;
+  if (subStart[u + 1]! - subStart[u]! !== n) return false;
+  for (let j = 0; j < n; j++) if (subs[subStart[t]! + j] !== subs[subStart[u]! + j]) return false;
+  return true;
 }
 
 /** Topics by class id (counting sort): class c is byClass[classStart[c] .. classStart[c + 1]). */
@@ -484,8 +504,7 @@ function sameSubscribers(p: GroupProblem, byClass: Int32Array, a: number, b: num
   if (S === 0) return false;
   for (let k = a + 1; k < b; k++) {
     const t = byClass[k]!;
-    if (p.subStart[t + 1]! - p.subStart[t]! !== S) return false;
-    for (let j = 0; j < S; j++) if (p.subs[p.subStart[t]! + j] !== p.subs[p.subStart[t0]! + j]) return false;
+    if (p.subList[t] !== p.subList[t0] && !sameList(p.subStart, p.subs, t, t0)) return false;
   }
   return true;
 }
@@ -870,7 +889,7 @@ function placeWithSoftOwners(p: GroupProblem, q: Quotas, w: Placement, t: number
   for (let k = 0; k < w.nf; k++) {
     const i = w.free[k]!;
     const m = p.softOwner[i]!;
-    if (m >= 0 && m < p.members && q.posTopic[m] === t && q.room[q.posOf[m]!]! > 0) {
+    if (m >= 0 && m < p.members && q.posTopic[m] === p.subList[t] && q.room[q.posOf[m]!]! > 0) {
       q.owner[i] = m;
       q.room[q.posOf[m]!]!--;
     }
