@@ -510,9 +510,10 @@ function countHeld(): void {
     const w = ld(gTopicWeight, t);
     for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
       const slot = ld(itemSlot, i);
-      if (slot >= 0 && ld(held, slot - s0) > floor) st(qGain, slot, w);
+      if (slot < 0 || ld(held, slot - s0) == 0) continue;
+      if (ld(held, slot - s0) > floor) st(qGain, slot, w);
+      st(held, slot - s0, 0);
     }
-    for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) if (ld(itemSlot, i) >= 0) st(held, ld(itemSlot, i) - s0, 0);
   }
 }
 
@@ -911,18 +912,18 @@ function keepAndPlace(): void {
     const s0 = ld(gSubStart, t);
     if (ld(gSubStart, t + 1) == s0) continue;
     keepHeld(t);
-    placeFree(t);
+    if (placeFree(t)) continue; // roomOf cleared kept
     for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(qItemSlot, i) >= 0) st(qKept, ld(qItemSlot, i) - s0, 0);
   }
 }
 
-/** 4. Place topic t's free items. */
-function placeFree(t: i32): void {
+/** 4. Place topic t's free items; false when it had none. */
+function placeFree(t: i32): bool {
   const owner = gOwner;
   let nf = 0;
   for (let i = ld(gItemStart, t); i < ld(gItemStart, t + 1); i++) if (ld(owner, i) < 0) st(wFree, nf++, i);
   wNf = nf;
-  if (nf == 0) return; // the topics with nothing free cost no pass over their subscribers
+  if (nf == 0) return false; // the topics with nothing free cost no pass over their subscribers
   roomOf(t);
   if (gNSoft > 0) {
     indexSubscribers(t);
@@ -930,6 +931,7 @@ function placeFree(t: i32): void {
   }
   if (bucketRackMembers(t) > 0) placeByRack(t);
   placeRest(t);
+  return true;
 }
 
 /** Topic t's room per subscriber, and the positions that have some. */
@@ -945,6 +947,7 @@ function roomOf(t: i32): void {
   for (let j = 0; j < S; j++) {
     const r = floor + ld(extra, s0 + j) - ld(kept, j);
     st(room, j, r);
+    st(kept, j, 0);
     if (r > 0) st(roomy, nr++, j);
   }
   wNr = nr;

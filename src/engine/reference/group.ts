@@ -457,9 +457,14 @@ function countHeld(p: GroupProblem, q: Quotas): void {
     const n = p.itemStart[t + 1]! - p.itemStart[t]!;
     q.floor[t] = Math.floor(n / S);
     q.rem[t] = n % S;
-    // Only a slot that holds something can hold more than the floor.
-    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (itemSlot[i]! >= 0 && held[itemSlot[i]! - s0]! > q.floor[t]!) q.gain[itemSlot[i]!] = p.topicWeight[t]!;
-    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (itemSlot[i]! >= 0) held[itemSlot[i]! - s0] = 0;
+    // Only a slot that holds something can hold more than the floor: decided at its first item,
+    // whose visit also clears the count for the next topic.
+    for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
+      const slot = itemSlot[i]!;
+      if (slot < 0 || held[slot - s0] === 0) continue;
+      if (held[slot - s0]! > q.floor[t]!) q.gain[slot] = p.topicWeight[t]!;
+      held[slot - s0] = 0;
+    }
   }
 }
 
@@ -855,16 +860,16 @@ function keepAndPlace(p: GroupProblem, q: Quotas): void {
   for (let t = 0; t < T; t++) {
     if (p.subStart[t + 1]! === p.subStart[t]!) continue;
     keepHeld(p, q, t);
-    placeFree(p, q, w, t);
+    if (placeFree(p, q, w, t)) continue; // roomOf cleared kept
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (q.itemSlot[i]! >= 0) q.kept[q.itemSlot[i]! - p.subStart[t]!] = 0;
   }
 }
 
-/** 4. Place topic t's free items into its members' remaining room. */
-function placeFree(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
+/** 4. Place topic t's free items into its members' remaining room; false when it had none. */
+function placeFree(p: GroupProblem, q: Quotas, w: Placement, t: number): boolean {
   w.nf = 0;
   for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) if (q.owner[i]! < 0) w.free[w.nf++] = i;
-  if (w.nf === 0) return; // the topics with nothing free cost no pass over their subscribers
+  if (w.nf === 0) return false; // the topics with nothing free cost no pass over their subscribers
   roomOf(p, q, w, t);
   if (p.softOwner.length > 0) {
     indexSubscribers(p, q, t);
@@ -872,13 +877,15 @@ function placeFree(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
   }
   if (bucketRackMembers(p, q, w, t) > 0) placeByRack(p, q, w, t);
   placeRest(p, q, w, t);
+  return true;
 }
 
-/** Topic t's room per subscriber, and the positions that have some. */
+/** Topic t's room per subscriber, and the positions that have some; clears kept. */
 function roomOf(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
   w.nr = 0;
   for (let slot = p.subStart[t]!, j = 0; slot < p.subStart[t + 1]!; slot++, j++) {
     q.room[j] = q.floor[t]! + q.extra[slot]! - q.kept[j]!;
+    q.kept[j] = 0;
     if (q.room[j]! > 0) w.roomy[w.nr++] = j;
   }
 }
