@@ -66,9 +66,33 @@ final class GroupTable {
         this.subStart = new int[counts.length + 1];
         for (int[] topics : memberTopics) for (int t : topics) subStart[t + 1]++;
         for (int t = 0; t < counts.length; t++) subStart[t + 1] += subStart[t];
-        this.subs = new int[subStart[counts.length]];
-        int[] at = Arrays.copyOf(subStart, counts.length);
+        this.subs = subscribers(memberTopics, subStart);
+    }
+
+    /**
+     * Per topic, its subscribers ascending. Members share one topic array per distinct subscription
+     * (read()); when no topic is in two of them (a homogeneous group, or disjoint subscriptions), each
+     * topic's list is one copy of the members of its array instead of a write per member and topic.
+     */
+    private static int[] subscribers(int[][] memberTopics, int[] subStart) {
+        int topics = subStart.length - 1;
+        int[] subs = new int[subStart[topics]];
+        Map<int[], List<Integer>> byArray = new IdentityHashMap<>();
+        for (int m = 0; m < memberTopics.length; m++) byArray.computeIfAbsent(memberTopics[m], k -> new ArrayList<>()).add(m);
+        int[] arrays = new int[topics];
+        for (int[] array : byArray.keySet()) for (int t : array) arrays[t]++;
+        boolean disjoint = true;
+        for (int c : arrays) disjoint &= c <= 1;
+        if (disjoint) {
+            for (Map.Entry<int[], List<Integer>> e : byArray.entrySet()) {
+                int[] members = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                for (int t : e.getKey()) System.arraycopy(members, 0, subs, subStart[t], members.length);
+            }
+            return subs;
+        }
+        int[] at = Arrays.copyOf(subStart, topics);
         for (int m = 0; m < memberTopics.length; m++) for (int t : memberTopics[m]) subs[at[t]++] = m;
+        return subs;
     }
 
     int members() { return memberIds.length; }
@@ -219,7 +243,8 @@ final class GroupTable {
     }
 
     /** Per flat partition, the member-rack numbers of its replica racks, distinct and ascending. */
-    private static int[] partitionRacks(SubscribedTopicDescriber describer, Uuid[] topicIds, int[] counts, Map<String, Integer> rackIndex, int[] rackStart) {
+    private static int[] partitionRacks(SubscribedTopicDescriber describer, Uuid[] topicIds, int[] counts, Map<String, Integer> rackOrder, int[] rackStart) {
+        Map<String, Integer> rackIndex = new HashMap<>(rackOrder); // hashed lookups, not compareTo
         int[] racks = new int[16];
         int n = 0;
         int at = 0;
