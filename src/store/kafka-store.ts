@@ -63,6 +63,11 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   readonly readOnly: boolean;
   readonly transactionalId: string | undefined;
   openReport: KafkaOpenReport = { topicCreated: false, low: 0, high: 0, records: 0, bytes: 0, readMs: 0 };
+  /**
+   * A lower bound of the topic's end: the furthest end a replay reached, plus the records this
+   * store committed since (they come after everything it had read). Offsets never go back.
+   */
+  private readUpTo = 0;
 
   private kafka: Kafka | undefined;
   private producer: Producer | undefined;
@@ -123,6 +128,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   async reopen(): Promise<void> {
     this.checkOpen();
     if (this.fencedBy !== undefined) fail('E_STORE_FENCED', this.fencedBy, this.topic);
+    const seen = this.readUpTo;
     await this.disconnect();
     this.state = new StoreState();
     this.broken = undefined;
@@ -130,6 +136,13 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       await this.connect(REOPEN_SETTLE_MS);
     } catch (e) {
       throw wrap(e, `reopening ${this.location}`, this.topic);
+    }
+    // Offsets never go back: a topic that now ends before what this store already read or wrote is
+    // a broker still recovering (its commit markers not yet written), not a shorter history. Taking
+    // it as the state would recompute a model from nothing over the stored one; retry instead.
+    if (this.openReport.high < seen) {
+      this.broken = `reopening ${this.location} read the topic only up to offset ${this.openReport.high}, before offset ${seen} this store had read or written`;
+      fail('E_STORE_KAFKA', `${this.broken}: the broker has not finished recovering its transactions yet`, this.topic);
     }
   }
 
@@ -178,6 +191,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     // (A topic this open created holds nothing but what a fenced writer could not commit: no first commit to wait for.)
     const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated, settleMs });
     this.openReport = { ...this.openReport, low: r.low, high: r.high, records: r.records, bytes: r.bytes, readMs: Date.now() - started };
+    this.readUpTo = Math.max(this.readUpTo, r.high);
   }
 
   private applyRaw(batch: RawRecord[]): void {
@@ -265,6 +279,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       this.committing = false;
     }
     this.commits++;
+    this.readUpTo += sent;
     this.bytesWritten += bytes;
     this.recordsWritten += sent;
     this.lastTimestamp = meta.timestamp;
