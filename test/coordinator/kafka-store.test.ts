@@ -155,6 +155,41 @@ describe('records and transactions', () => {
   }, 180_000);
 });
 
+describe('reopen: offsets never go back', () => {
+  it('a reopen that reads less than the store had written fails, refuses writes, and succeeds once the topic is readable again', async () => {
+    const topic = uniqueTopic('coord-reopen-short');
+    const s = await KafkaCoordinatorStore.open(loc(topic), { readStallTimeoutMs: 4000 });
+    await s.commit([{ type: 'set-config', key: 'a', value: { value: '1' } }]);
+    // Another producer opens a transaction: the last stable offset stops at its record, so a
+    // read_committed replay ends there, before what the store commits next (as a restarted broker
+    // that has not yet written its commit markers does).
+    const kafka = await sharedKafka();
+    const other = kafka.producer({ transactionalId: `${topic}-other`, idempotent: true, maxInFlightRequests: 1 });
+    await other.connect();
+    try {
+      const tx = await other.transaction();
+      await tx.send({ topic, messages: [{ key: encodeKey('set-config', 'x'), value: '{"host":"o","username":"o","source":"SamzaContainer","timestamp":1,"values":{"value":"open"}}' }] });
+      await s.commit([{ type: 'set-config', key: 'b', value: { value: '2' } }]);
+      const e = await thrown(s.reopen());
+      expect(e.code).toBe('E_STORE_KAFKA');
+      expect(e.message).toContain('has not finished recovering');
+      // The short read is not taken as the state, and nothing is written over it.
+      expect((await thrown(s.commit([{ type: 'set-config', key: 'c', value: { value: '3' } }]))).code).toBe('E_STORE_KAFKA');
+      await tx.abort();
+    } finally {
+      await other.disconnect();
+    }
+    await s.reopen();
+    expect(s.get('set-config', 'a')).toEqual({ value: '1' });
+    expect(s.get('set-config', 'b')).toEqual({ value: '2' });
+    expect(s.get('set-config', 'x')).toBeUndefined();
+    await s.commit([{ type: 'set-config', key: 'c', value: { value: '3' } }]);
+    await s.close();
+    const raw = await readRaw(topic);
+    expect(raw.map((r) => JSON.parse(r.value!).values.value)).toEqual(['1', '2', '3']);
+  }, 180_000);
+});
+
 describe('fencing: one writer per coordinator stream', () => {
   it('a second writer fences the first, which then fails every write and never writes again', async () => {
     const topic = uniqueTopic('coord-fence');
