@@ -15,8 +15,11 @@
 // min(held, n) of its items, so the moves are sum(max(0, held - floor)) minus the extras given to
 // members that hold more than the floor. Choosing the extras is a min-cost flow (topics -> members,
 // cost -topicWeight on such "useful" pairs) when totals must balance, and a per-topic choice
-// otherwise. The flow is solved by primal-dual: Dijkstra on reduced costs, then blocking flows
-// (Dinic) on the zero-reduced-cost arcs, until every extra is placed.
+// otherwise. Most extras save nothing, so the flow first runs on a sparse graph (the pairs whose
+// extra saves something, and the slots of light members), from a greedy warm start, only while a
+// path saves something; Ryser's greedy deals the rest (extrasOfClass, placeSparse). When that deal
+// gets stuck, the exact flow on every (topic, member) pair decides (ClassFlow.run). Both are solved
+// by primal-dual: Dijkstra on reduced costs, then blocking flows (Dinic) on zero-cost arcs.
 
 import type { GroupProblem } from '../abi.js';
 
@@ -57,8 +60,6 @@ interface SparseArcs {
  */
 class ClassFlow {
   // Node ids: source 0, topic i -> 1 + i, member j -> 1 + T + j, bonus 1 + T + S, sink 2 + T + S.
-  readonly T: number;
-  readonly S: number;
   readonly V: number;
   readonly bonus: number;
   readonly sink: number;
@@ -75,8 +76,6 @@ class ClassFlow {
   constructor(readonly c: ClassProblem) {
     const T = c.T;
     const S = c.S;
-    this.T = T;
-    this.S = S;
     this.V = 3 + T + S;
     this.bonus = 1 + T + S;
     this.sink = 2 + T + S;
@@ -103,8 +102,7 @@ class ClassFlow {
   }
 
   arcCount(u: number): number {
-    const T = this.T;
-    const S = this.S;
+    const { T, S } = this.c;
     const arcs = this.c.arcs;
     if (u === 0) return T;
     if (u <= T) return arcs === null ? S : arcs.topicStart[u]! - arcs.topicStart[u - 1]!;
@@ -115,8 +113,7 @@ class ClassFlow {
 
   /** Head of arc a of u when it has residual capacity, else -1. */
   arcHead(u: number, a: number): number {
-    const T = this.T;
-    const S = this.S;
+    const { T, S } = this.c;
     const { r, x, base } = this.c;
     if (u === 0) return this.st[a]! < r[a]! ? 1 + a : -1;
     if (u <= T) {
@@ -139,8 +136,7 @@ class ClassFlow {
 
   /** Cost of arc a of u (valid only when arcHead is not -1). */
   arcCost(u: number, a: number): number {
-    const T = this.T;
-    const S = this.S;
+    const { T, S } = this.c;
     const { gain, base } = this.c;
     if (u >= 1 && u <= T) return -gain[base[u - 1]! + this.memberAt(u - 1, a)]!;
     if (u > T && u <= T + S && a >= 2) return gain[base[this.topicAt(u - 1 - T, a)]! + (u - 1 - T)]!;
@@ -148,8 +144,7 @@ class ClassFlow {
   }
 
   push(u: number, a: number): void {
-    const T = this.T;
-    const S = this.S;
+    const { T, S } = this.c;
     const { x, base } = this.c;
     if (u === 0) this.st[a]!++;
     else if (u <= T) x[base[u - 1]! + this.memberAt(u - 1, a)] = 1;
@@ -164,8 +159,7 @@ class ClassFlow {
 
   /** Shortest paths for the DAG before any flow: topic -> member arcs are the only negative ones. */
   initPotentials(): void {
-    const T = this.T;
-    const S = this.S;
+    const { T, S } = this.c;
     for (let i = 0; i < T; i++) {
       const n = this.arcCount(1 + i);
       for (let a = 0; a < n; a++) {
@@ -567,7 +561,7 @@ function placeSparse(c: ClassProblem, arcs: SparseArcs): boolean {
     clearExtras(c);
     f = new ClassFlow({ ...c, arcs });
   }
-  f.runWhileFree(c.r.reduce((a, b) => a + b, 0));
+  f.runWhileFree(c.lo * c.S + c.R);
   if (completeExtras(f)) return true;
   clearExtras(c);
   return false;
