@@ -23,6 +23,51 @@ const STANDBY_KEEP_KAFKA: i32 = 4;
   store<i32>(p + (<usize>i << 2), v);
 }
 
+// The problem, from the header both exports take (STANDBY_HEADER of src/engine/abi.ts; byte
+// offsets of i32 slots). Every step reads what it needs from these; balanced mode points hLoad
+// at its own copy of the loads, which the Kafka phase raises.
+let hC: i32 = 0; // clients
+let hK: i32 = 0; // tag keys
+let hG: i32 = 0; // tag groups
+let hT: i32 = 0; // stateful tasks
+let hW: i32 = 0; // output slots per task
+let hV: i32 = 0; // global value ids
+let hClientValues: usize = 0; // C*K value ids, -1: no value
+let hDistinct: usize = 0; // K: distinct values per key
+let hGroupOf: usize = 0; // C: tag group per client
+let hGroupValues: usize = 0; // G*K value ids
+let hLoad: usize = 0; // C: tasks held
+let hCap: usize = 0; // C: stream threads
+let hActive: usize = 0; // T: client of the active, -1: none
+let hNeed: usize = 0; // T: standbys to place
+let hHolderStart: usize = 0; // T + 1: existing holders of task t are hHolders[hHolderStart[t] .. hHolderStart[t+1])
+let hHolders: usize = 0;
+let hFlags: i32 = 0; // STANDBY_KAFKA_TAG_AWARE, NEED_EXACT, STANDBY_KEEP_KAFKA
+let hFallbackOrder: usize = 0; // T: task indices in Kafka's fallback order
+let hOut: usize = 0; // 2*T*W (+ Kafka's differences with STANDBY_KEEP_KAFKA)
+
+function readProblem(h: usize): void {
+  hC = ld(h, 0);
+  hK = ld(h, 1);
+  hG = ld(h, 2);
+  hT = ld(h, 3);
+  hW = ld(h, 4);
+  hV = ld(h, 5);
+  hClientValues = <usize>ld(h, 6);
+  hDistinct = <usize>ld(h, 7);
+  hGroupOf = <usize>ld(h, 8);
+  hGroupValues = <usize>ld(h, 9);
+  hLoad = <usize>ld(h, 10);
+  hCap = <usize>ld(h, 11);
+  hActive = <usize>ld(h, 12);
+  hNeed = <usize>ld(h, 13);
+  hHolderStart = <usize>ld(h, 14);
+  hHolders = <usize>ld(h, 15);
+  hFlags = ld(h, 16);
+  hFallbackOrder = <usize>ld(h, 17);
+  hOut = <usize>ld(h, 18);
+}
+
 /**
  * The clients of each tag group, ascending, written to `members` (C entries): group g's are
  * members[start[g] .. start[g + 1]), a counting sort by groupOf. Returns start (G + 1 entries).
@@ -221,7 +266,8 @@ function push(c: i32): void {
 }
 
 /** One binary min-heap per tag group in the given order, stored in one array; no limits. */
-function initHeaps(C: i32, G: i32, groupOf: usize, load: usize, cap: usize, count: usize, mode: i32): void {
+function initHeaps(count: usize, mode: i32): void {
+  const C = hC, G = hG, groupOf = hGroupOf, load = hLoad, cap = hCap;
   gLoad = load;
   gCap = cap;
   gGroupOf = groupOf;
@@ -361,16 +407,17 @@ let sStamp: i32 = 0;
 let sFound: bool = false;
 let sBestHeavy: i32 = -1;
 
-function initSetSearch(C: i32, K: i32, G: i32, W: i32, V: i32, cv: usize, distinct: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+function initSetSearch(): void {
+  const C = hC, K = hK, W = hW, V = hV;
   sK = K;
-  sG = G;
+  sG = hG;
   sW = W;
-  sCv = cv;
-  sDistinct = distinct;
-  sActive = active;
-  sHolderStart = holderStart;
-  sHolders = holders;
-  sOut = out;
+  sCv = hClientValues;
+  sDistinct = hDistinct;
+  sActive = hActive;
+  sHolderStart = hHolderStart;
+  sHolders = hHolders;
+  sOut = hOut;
   sHeld = scratch(C, 0);
   sSeen = scratch(V, 0);
   sSeenAt = scratch(V, 0);
@@ -646,12 +693,12 @@ function searchSet(t: i32): bool {
 }
 
 /** chooseSets() of the reference: per task in TaskId order, the set of standbys with the best spread, if better than Kafka's. */
-function chooseSets(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, distinct: usize, groupOf: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
-  initHeaps(C, G, groupOf, load, cap, gCount, 0);
+function chooseSets(): void {
+  initHeaps(gCount, 0);
   limitHeaps(eMaxCount, eHiN, eHiC);
-  initSetSearch(C, K, G, W, V, clientValues, distinct, active, holderStart, holders, out);
-  sT = T;
-  for (let t = 0; t < T; t++) searchSet(t);
+  initSetSearch();
+  sT = hT;
+  for (let t = 0; t < hT; t++) searchSet(t);
 }
 
 // ---------------------------------------------------------------- repair (step 2)
@@ -895,19 +942,20 @@ function sortHeavier(order: usize, n: i32): void {
 const REPAIR_MOVES_PER_SLOT: i32 = 64;
 
 /** repair() of the reference. */
-function repair(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize, load: usize, cap: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
+function repair(): void {
+  const C = hC, K = hK, G = hG, T = hT, W = hW, V = hV, out = hOut;
   const S = T * W;
-  initHeaps(C, G, groupOf, load, cap, gCount, 1);
+  initHeaps(gCount, 1);
   limitHeaps(eMaxCount, eHiN, eHiC);
   rK = K;
   rG = G;
   rW = W;
-  rCv = clientValues;
-  rGv = groupValues;
-  rDistinct = distinct;
-  rActive = active;
-  rHolderStart = holderStart;
-  rHolders = holders;
+  rCv = hClientValues;
+  rGv = hGroupValues;
+  rDistinct = hDistinct;
+  rActive = hActive;
+  rHolderStart = hHolderStart;
+  rHolders = hHolders;
   rOut = out;
   rHead = scratch(C, -1);
   rNext = scratch(S, 0);
@@ -918,7 +966,7 @@ function repair(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: us
     if (c >= 0) link(c, s);
   }
   rMembers = scratch(C, 0);
-  rMStart = groupMembers(C, G, groupOf, rMembers);
+  rMStart = groupMembers(C, G, hGroupOf, rMembers);
   rHeld = scratch(C, 0);
   rSeen = scratch(V, 0);
   rSeenAt = scratch(V, 0);
@@ -951,8 +999,9 @@ function repair(C: i32, K: i32, G: i32, T: i32, W: i32, V: i32, clientValues: us
 }
 
 /** Recomputes each standby's key mask after moves (keys on which it differs from every copy before it). */
-function remask(K: i32, T: i32, W: i32, V: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, out: usize): void {
-  const seen = scratch(V, 0);
+function remask(): void {
+  const K = hK, T = hT, W = hW, clientValues = hClientValues, active = hActive, holderStart = hHolderStart, holders = hHolders, out = hOut;
+  const seen = scratch(hV, 0);
   const TW = T * W;
   for (let t = 0; t < T; t++) {
     if (ld(bDirty, t) == 0) continue;
@@ -987,17 +1036,16 @@ function seeValues(c: i32, K: i32, clientValues: usize, seen: usize, stamp: i32)
  * chooseSets() and repair() inside Kafka's range, then the masks again.
  * Same output layout as standbyKafka.
  */
-export function standbyBalanced(
-  C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
-  clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize,
-  load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
-  flags: i32, fallbackOrder: usize, out: usize,
-): void {
+export function standbyBalanced(header: usize): void {
+  readProblem(header);
+  const C = hC, K = hK, T = hT, W = hW, flags = hFlags, out = hOut, holderStart = hHolderStart, holders = hHolders;
   gHeadroom = T * W + 1;
-  // standbyKafka works on its own copy of the loads; keep the input's for the counts below.
+  // The Kafka phase works on its own copy of the loads; keep the input's for the counts below.
   const kLoad = scratch(C, 0);
-  for (let c = 0; c < C; c++) st(kLoad, c, ld(load, c));
-  standbyKafka(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, need, holderStart, holders, (flags & ~STANDBY_KEEP_KAFKA) | NEED_EXACT, fallbackOrder, out);
+  for (let c = 0; c < C; c++) st(kLoad, c, ld(hLoad, c));
+  hLoad = kLoad;
+  hFlags = (flags & ~STANDBY_KEEP_KAFKA) | NEED_EXACT;
+  placeKafka();
   // The caller's comparison with Kafka reuses this phase instead of placing again.
   const keep = (flags & STANDBY_KEEP_KAFKA) != 0;
   let kept: usize = 0;
@@ -1016,10 +1064,10 @@ export function standbyBalanced(
   }
   gCount = count;
   bDirty = scratch(T, 0);
-  envelope(C, kLoad, cap, count);
-  if (K > 0 && W > 0) chooseSets(C, K, G, T, W, V, clientValues, distinct, groupOf, kLoad, cap, active, holderStart, holders, out);
-  if (W > 0) repair(C, K, G, T, W, V, clientValues, distinct, groupOf, groupValues, kLoad, cap, active, holderStart, holders, out);
-  remask(K, T, W, V, clientValues, active, holderStart, holders, out);
+  envelope(C, kLoad, hCap, count);
+  if (K > 0 && W > 0) chooseSets();
+  if (W > 0) repair();
+  remask();
   if (keep) writeKafkaDiff(T, W, kept, out);
 }
 
@@ -1058,7 +1106,9 @@ function markHolder(c: i32, K: i32, clientValues: usize): void {
   }
 }
 
-function visit(t: i32, K: i32, W: i32, clientValues: usize, active: usize, holderStart: usize, holders: usize, filled: usize, out: usize): void {
+/** Marks task t's holders (active, existing standbys, slots filled so far) and their values. */
+function visit(t: i32): void {
+  const K = hK, W = hW, clientValues = hClientValues, active = hActive, holderStart = hHolderStart, holders = hHolders, filled = kFilled, out = hOut;
   bStamp++;
   const a = ld(active, t);
   if (a >= 0) markHolder(a, K, clientValues);
@@ -1068,7 +1118,9 @@ function visit(t: i32, K: i32, W: i32, clientValues: usize, active: usize, holde
   for (let j = 0; j < f; j++) markHolder(ld(out, t * W + j), K, clientValues);
 }
 
-function assignSlot(t: i32, c: i32, K: i32, T: i32, W: i32, clientValues: usize, load: usize, filled: usize, out: usize): void {
+/** Gives task t's next slot to client c, with its mask (the keys on which it differs from every holder so far). */
+function assignSlot(t: i32, c: i32): void {
+  const K = hK, T = hT, W = hW, clientValues = hClientValues, load = hLoad, filled = kFilled, out = hOut;
   let mask = 0;
   for (let k = 0; k < K; k++) {
     const v = ld(clientValues, c * K + k);
@@ -1306,7 +1358,8 @@ let pMasked: bool = false;
 let pBlocked: i32 = 0;
 let pValueGroups: usize = 0;
 
-function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, exhausted: usize): i32 {
+function poll(tags: bool): i32 {
+  const G = hG, K = hK, groupValues = hGroupValues, usedVal = kUsedVal, exhausted = kExhausted;
   if (qOn) {
     // The least head of the passing groups; when it does not hold the task it is the answer
     // (any other group's best is no better than its head). Otherwise the loop below.
@@ -1367,12 +1420,21 @@ function poll(tags: bool, G: i32, K: i32, groupValues: usize, usedVal: usize, ex
  * Kafka mode (ClientTagAwareStandbyTaskAssignor with flag 1, else
  * DefaultStandbyTaskAssignor); same output layout as standbyBalanced.
  */
-export function standbyKafka(
-  C: i32, K: i32, G: i32, T: i32, W: i32, V: i32,
-  clientValues: usize, distinct: usize, groupOf: usize, groupValues: usize,
-  load: usize, cap: usize, active: usize, need: usize, holderStart: usize, holders: usize,
-  flags: i32, fallbackOrder: usize, out: usize,
-): void {
+export function standbyKafka(header: usize): void {
+  readProblem(header);
+  placeKafka();
+}
+
+// The Kafka phase's per-task state: standbys still to place, slots filled, and the tag-aware
+// pass's value ids used by the task's copies (stamped bStamp) and keys exhausted.
+let kRemaining: usize = 0;
+let kFilled: usize = 0;
+let kUsedVal: usize = 0;
+let kExhausted: usize = 0;
+
+/** Kafka's placement of the problem in the h* globals, into hOut. */
+function placeKafka(): void {
+  const C = hC, K = hK, G = hG, T = hT, W = hW, V = hV, need = hNeed, out = hOut, flags = hFlags;
   gHeadroom = T * W + 1;
   const TW = T * W;
   for (let s = 0; s < TW; s++) {
@@ -1380,24 +1442,22 @@ export function standbyKafka(
     st(out, TW + s, 0);
   }
   const tagAware = (flags & STANDBY_KAFKA_TAG_AWARE) != 0;
-  const remaining = scratch(T, 0);
-  for (let t = 0; t < T; t++) st(remaining, t, ld(need, t));
-  const filled = scratch(T, 0);
-  initHeaps(C, G, groupOf, load, cap, load, 0);
-  initStreams(C, G, groupOf);
+  kRemaining = scratch(T, 0);
+  for (let t = 0; t < T; t++) st(kRemaining, t, ld(need, t));
+  kFilled = scratch(T, 0);
+  initHeaps(hLoad, 0);
+  initStreams(C, G, hGroupOf);
   bHeld = scratch(C, 0);
   bStamp = 0;
   kSeen = scratch(V, 0);
-  const usedVal = scratch(V, 0);
-  const exhausted = scratch(K, 0);
-  initValueGroups(G, K, V, groupValues);
-  if (tagAware) {
-    tagAwarePass(K, G, T, W, clientValues, distinct, groupValues, load, active, holderStart, holders, (flags & NEED_EXACT) != 0, remaining, filled, usedVal, exhausted, out);
-  }
-  fallbackPass(K, G, T, W, clientValues, groupValues, load, active, holderStart, holders, tagAware, fallbackOrder, remaining, filled, usedVal, exhausted, out);
+  kUsedVal = scratch(V, 0);
+  kExhausted = scratch(K, 0);
+  initValueGroups(G, K, V, hGroupValues);
+  if (tagAware) tagAwarePass((flags & NEED_EXACT) != 0);
+  fallbackPass(tagAware);
 }
 
-// standbyKafka's steps, each used once: inlined, so the kernel is the one it was as a single function.
+// placeKafka's steps, each used once: inlined, so the kernel is the one it was as a single function.
 
 /** With at most 32 groups, the groups each value id shuts out, as a bit set (poll's masked test). */
 @inline function initValueGroups(G: i32, K: i32, V: i32, groupValues: usize): void {
@@ -1414,16 +1474,14 @@ export function standbyKafka(
 }
 
 /** ClientTagAwareStandbyTaskAssignor's pass: per task in TaskId order, each standby outside the values used so far. */
-@inline function tagAwarePass(
-  K: i32, G: i32, T: i32, W: i32, clientValues: usize, distinct: usize, groupValues: usize,
-  load: usize, active: usize, holderStart: usize, holders: usize, needExact: bool,
-  remaining: usize, filled: usize, usedVal: usize, exhausted: usize, out: usize,
-): void {
+@inline function tagAwarePass(needExact: bool): void {
+  const K = hK, T = hT, clientValues = hClientValues, distinct = hDistinct, active = hActive;
+  const remaining = kRemaining, usedVal = kUsedVal, exhausted = kExhausted;
   for (let t = 0; t < T; t++) {
     const a = ld(active, t);
     if (a < 0) continue; // no active owner: left for the fallback
     if (ld(remaining, t) <= 0 && needExact) continue;
-    visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
+    visit(t);
     for (let k = 0; k < K; k++) st(exhausted, k, 0);
     pMasked = pGroupsFit;
     pBlocked = 0;
@@ -1442,9 +1500,9 @@ export function standbyKafka(
           pBlocked |= ld(pValueGroups, v);
         }
       }
-      const c = poll(true, G, K, groupValues, usedVal, exhausted);
+      const c = poll(true);
       if (c < 0) break;
-      assignSlot(t, c, K, T, W, clientValues, load, filled, out);
+      assignSlot(t, c);
       usedCount++;
       rem--;
       last = c;
@@ -1454,11 +1512,8 @@ export function standbyKafka(
 }
 
 /** DefaultStandbyTaskAssignor, or the tag-blind fallback of the tag-aware one (tasks in fallbackOrder). */
-@inline function fallbackPass(
-  K: i32, G: i32, T: i32, W: i32, clientValues: usize, groupValues: usize,
-  load: usize, active: usize, holderStart: usize, holders: usize, tagAware: bool, fallbackOrder: usize,
-  remaining: usize, filled: usize, usedVal: usize, exhausted: usize, out: usize,
-): void {
+@inline function fallbackPass(tagAware: bool): void {
+  const T = hT, fallbackOrder = hFallbackOrder, remaining = kRemaining;
   // The fallback visits each task with standbys left once; it can stop after the last.
   let pending = 0;
   for (let t = 0; t < T; t++) if (ld(remaining, t) > 0) pending++;
@@ -1466,12 +1521,12 @@ export function standbyKafka(
     const t = tagAware ? ld(fallbackOrder, i) : i;
     if (ld(remaining, t) <= 0) continue;
     pending--;
-    visit(t, K, W, clientValues, active, holderStart, holders, filled, out);
+    visit(t);
     while (ld(remaining, t) > 0) {
       pMasked = false;
-      const c = poll(false, G, K, groupValues, usedVal, exhausted);
+      const c = poll(false);
       if (c < 0) break;
-      assignSlot(t, c, K, T, W, clientValues, load, filled, out);
+      assignSlot(t, c);
       st(remaining, t, ld(remaining, t) - 1);
     }
   }

@@ -226,6 +226,34 @@ export interface StandbyProblem {
   holders: Int32Array;
 }
 
+/**
+ * Byte offsets of the header standbyKafka(header) and standbyBalanced(header) read (i32 slots;
+ * pointers are byte addresses of i32 arrays): the StandbyProblem's counts and arrays, then the
+ * call's flags, the fallback order (task indices) and the output (see StandbyKernels).
+ */
+export const STANDBY_HEADER = {
+  clients: 0,
+  keys: 4,
+  groups: 8,
+  tasks: 12,
+  width: 16,
+  values: 20,
+  clientValues: 24,
+  distinct: 28,
+  groupOf: 32,
+  groupValues: 36,
+  load: 40,
+  capacity: 44,
+  active: 48,
+  need: 52,
+  holderStart: 56,
+  holders: 60,
+  flags: 64,
+  fallbackOrder: 68,
+  out: 72,
+} as const;
+export const STANDBY_HEADER_BYTES = 76;
+
 /** Kafka-mode switches. */
 export const KAFKA_TAG_AWARE = 1; // ClientTagAwareStandbyTaskAssignor, else DefaultStandbyTaskAssignor
 /** Internal (balanced's first phase): a task with need 0 gets nothing, not the X04 do-while's one standby. */
