@@ -13,9 +13,9 @@
 const NONE: i32 = -1;
 /** rowTask value of a row whose SSP is in every task (AllSspToSingleTask). */
 export const EVERY_TASK: i32 = -2;
-/** Return value of samzaPreviousTable: an SSP has two previous tasks and no ranks were given. */
+/** Return value of samzaProxy: an SSP has two previous tasks and no ranks were given. */
 export const NEEDS_RANKS: i32 = -2;
-/** Failure kinds written by samzaRemap. */
+/** Failure kinds written to fail[0]. */
 export const FAIL_NOT_MULTIPLE: i32 = 1;
 export const FAIL_NO_TASK: i32 = 2;
 
@@ -27,145 +27,169 @@ export const FAIL_NO_TASK: i32 = 2;
   store<i32>(base + (<usize>i << 2), v);
 }
 
-/**
- * Fills `table` (tableLen entries) from the previous assignment and counts each
- * stream's previous (task, SSP) occurrences into prevCount (nStreams entries).
- * Row i: stream[i] (an index into streamToCur, which gives the current input
- * stream, or -1 for a stream that is no input now), partition[i],
- * bucket[i] (bucket 0: every row has key bucket -1), task[i].
- * An SSP held by several previous tasks keeps the highest-ranked one (Samza:
- * the last one iterated). Without ranks (rank 0) such an SSP returns NEEDS_RANKS.
- * Finally the `nExclude` slots in `exclude` (broadcast SSPs) are cleared.
- */
-export function samzaPreviousTable(
-  count: i32,
-  stream: usize,
-  streamToCur: usize,
-  partition: usize,
-  bucket: usize,
-  task: usize,
-  rank: usize,
-  nStreams: i32,
-  limit: usize,
-  offset: usize,
-  width: i32,
-  table: usize,
-  tableLen: i32,
-  exclude: usize,
-  nExclude: i32,
-  prevCount: usize,
-): i32 {
-  for (let s = 0; s < nStreams; s++) st(prevCount, s, 0);
-  for (let k = 0; k < tableLen; k++) st(table, k, NONE);
-  for (let i = 0; i < count; i++) {
-    const s = ld(streamToCur, ld(stream, i));
-    if (s < 0) continue;
-    st(prevCount, s, ld(prevCount, s) + 1);
-    const p = ld(partition, i);
-    if (p >= ld(limit, s)) continue;
-    const b = bucket == 0 ? -1 : ld(bucket, i);
-    let slot: i32;
-    if (width == 1) {
-      if (b != -1) continue;
-      slot = ld(offset, s) + p;
-    } else {
-      if (b < -1 || b >= width - 1) continue;
-      slot = ld(offset, s) + p * width + b + 1;
-    }
-    const t = ld(task, i);
-    const held = ld(table, slot);
-    if (held == NONE || held == t) {
-      st(table, slot, t);
-    } else if (rank == 0) {
-      return NEEDS_RANKS;
-    } else if (ld(rank, t) > ld(rank, held)) {
-      st(table, slot, t);
-    }
-  }
-  for (let j = 0; j < nExclude; j++) st(table, ld(exclude, j), NONE);
-  return -1;
+// The problem, from the header samzaProxy reads (SAMZA_HEADER of src/engine/abi.ts: byte offsets
+// of i32 slots; an array pointer of 0 is a null array).
+let prevRows: i32 = 0; // previous (task, SSP) occurrences
+let prevStream: usize = 0; // per previous row: index into prevStreamToCur
+let prevStreamToCur: usize = 0; // previous stream -> current input stream, or -1
+let prevPartition: usize = 0;
+let prevBucket: usize = 0; // 0: every previous row has key bucket -1
+let prevTask: usize = 0; // per previous row: its previous task
+let prevRank: usize = 0; // per previous task: rank in Java String order (0: no ranks)
+let prevToCur: usize = 0; // previous task -> current task, or -1
+let nStreams: i32 = 0;
+let limit: usize = 0; // per stream: partitions the table covers
+let offset: usize = 0; // per stream: first table slot; offset[S] = table size
+let width: i32 = 1; // slots per partition
+let curCount: usize = 0; // per stream: (task, SSP) occurrences in the raw grouping
+let exclude: usize = 0; // table slots of broadcast SSPs
+let nExclude: i32 = 0;
+let rows: i32 = 0; // the raw grouping's rows, in SSP order
+let stream: usize = 0;
+let partition: usize = 0;
+let bucket: usize = 0; // 0: every row has key bucket -1
+let rowTask: usize = 0; // per row: its raw task, or EVERY_TASK
+let nTasks: i32 = 0;
+let table: usize = 0; // out: the previous SSP -> task table
+let prevCount: usize = 0; // out: per stream, its previous (task, SSP) occurrences
+let out: usize = 0; // out: per row, its task after the proxy
+let taskFirst: usize = 0; // scratch: per task, its first row
+let fail: usize = 0; // out: the failure kind and the previous task (FAIL_NO_TASK)
+
+function readHeader(h: usize): void {
+  prevRows = ld(h, 0);
+  prevStream = <usize>ld(h, 1);
+  prevStreamToCur = <usize>ld(h, 2);
+  prevPartition = <usize>ld(h, 3);
+  prevBucket = <usize>ld(h, 4);
+  prevTask = <usize>ld(h, 5);
+  prevRank = <usize>ld(h, 6);
+  prevToCur = <usize>ld(h, 7);
+  nStreams = ld(h, 8);
+  limit = <usize>ld(h, 9);
+  offset = <usize>ld(h, 10);
+  width = ld(h, 11);
+  curCount = <usize>ld(h, 12);
+  exclude = <usize>ld(h, 13);
+  nExclude = ld(h, 14);
+  rows = ld(h, 15);
+  stream = <usize>ld(h, 16);
+  partition = <usize>ld(h, 17);
+  bucket = <usize>ld(h, 18);
+  rowTask = <usize>ld(h, 19);
+  nTasks = ld(h, 20);
+  table = <usize>ld(h, 21);
+  prevCount = <usize>ld(h, 22);
+  out = <usize>ld(h, 23);
+  taskFirst = <usize>ld(h, 24);
+  fail = <usize>ld(h, 25);
 }
 
 /**
- * Decides every current row's task as SSPGrouperProxy does. Row i (SSP order):
- * stream[i], partition[i], bucket[i] (bucket 0: all -1), rowTask[i] = its task
- * in the raw grouping, or EVERY_TASK. out[i] = its task after the proxy.
- * Per stream s with previous count P and current count C (occurrences): when
- * P > 0 and C != P the previous SSP is (s, p mod P, -1), and C must be a
- * multiple of P; otherwise it is the SSP itself. A previous task that is not a
- * current task (prevToCur -1) cannot take the SSP: Samza's NullPointerException.
- * Returns -1, or the failing row Samza meets first: its raw grouping lists tasks
- * in order of their first row, and each task's rows in row order (taskFirst is
- * nTasks entries of scratch). fail[0] = the failure kind, fail[1] = the previous
- * task (FAIL_NO_TASK).
+ * SSPGrouperProxy on the problem in the header: builds the previous table, then decides every
+ * row's task. Returns NEEDS_RANKS, -1, or the row Samza fails at first (see remap()).
  */
-export function samzaRemap(
-  count: i32,
-  stream: usize,
-  partition: usize,
-  bucket: usize,
-  rowTask: usize,
-  nTasks: i32,
-  prevCount: usize,
-  curCount: usize,
-  offset: usize,
-  width: i32,
-  table: usize,
-  prevToCur: usize,
-  out: usize,
-  taskFirst: usize,
-  fail: usize,
-): i32 {
+export function samzaProxy(header: usize): i32 {
+  readHeader(header);
+  if (!previousTable()) return NEEDS_RANKS;
+  return remap();
+}
+
+/**
+ * Fills the table from the previous assignment and counts each stream's previous (task, SSP)
+ * occurrences into prevCount. Previous row i: prevStream[i] (through prevStreamToCur to the
+ * current input stream, or -1 for a stream that is no input now), prevPartition[i],
+ * prevBucket[i], prevTask[i]. An SSP held by several previous tasks keeps the highest-ranked one
+ * (Samza: the last one iterated); without ranks such an SSP gives false. Finally the broadcast
+ * SSPs' slots are cleared.
+ */
+function previousTable(): bool {
+  // Locals, not globals, in the loops.
+  const count = prevRows, rank = prevRank, tableLen = ld(offset, nStreams), S = nStreams, w = width;
+  const pStream = prevStream, toCur = prevStreamToCur, pPart = prevPartition, pBucket = prevBucket, pTask = prevTask;
+  const tbl = table, counts = prevCount, lim = limit, off = offset;
+  for (let s = 0; s < S; s++) st(counts, s, 0);
+  for (let k = 0; k < tableLen; k++) st(tbl, k, NONE);
+  for (let i = 0; i < count; i++) {
+    const s = ld(toCur, ld(pStream, i));
+    if (s < 0) continue;
+    st(counts, s, ld(counts, s) + 1);
+    const p = ld(pPart, i);
+    if (p >= ld(lim, s)) continue;
+    const b = pBucket == 0 ? -1 : ld(pBucket, i);
+    let slot: i32;
+    if (w == 1) {
+      if (b != -1) continue;
+      slot = ld(off, s) + p;
+    } else {
+      if (b < -1 || b >= w - 1) continue;
+      slot = ld(off, s) + p * w + b + 1;
+    }
+    const t = ld(pTask, i);
+    const held = ld(tbl, slot);
+    if (held == NONE || held == t) {
+      st(tbl, slot, t);
+    } else if (rank == 0) {
+      return false;
+    } else if (ld(rank, t) > ld(rank, held)) {
+      st(tbl, slot, t);
+    }
+  }
+  for (let j = 0; j < nExclude; j++) st(table, ld(exclude, j), NONE);
+  return true;
+}
+
+/**
+ * Decides every current row's task as SSPGrouperProxy does: out[i] = row i's task after the
+ * proxy. Per stream s with previous count P and current count C (occurrences): when P > 0 and
+ * C != P the previous SSP is (s, p mod P, -1), and C must be a multiple of P; otherwise it is the
+ * SSP itself. A previous task that is not a current task (prevToCur -1) cannot take the SSP:
+ * Samza's NullPointerException. Returns -1, or the failing row Samza meets first (firstFailure).
+ */
+function remap(): i32 {
+  // Locals, not globals, in the loop.
+  const count = rows, w = width, tasks = rowTask, o = out, str = stream, part = partition, buck = bucket;
+  const prevCounts = prevCount, curCounts = curCount, off = offset, tbl = table, toCur = prevToCur;
   let failed = 0;
   for (let i = 0; i < count; i++) {
-    const t = ld(rowTask, i);
-    st(out, i, t);
-    const s = ld(stream, i);
-    const prevN = ld(prevCount, s);
-    const curN = ld(curCount, s);
-    const p = ld(partition, i);
+    const t = ld(tasks, i);
+    st(o, i, t);
+    const s = ld(str, i);
+    const prevN = ld(prevCounts, s);
+    const curN = ld(curCounts, s);
+    const p = ld(part, i);
     let slot: i32;
     if (prevN > 0 && curN != prevN) {
       if (<u32>curN % <u32>prevN != 0) {
         failed++;
         continue;
       }
-      slot = ld(offset, s) + <i32>(<u32>p % <u32>prevN) * width;
+      slot = ld(off, s) + <i32>(<u32>p % <u32>prevN) * w;
     } else {
-      const b = bucket == 0 ? -1 : ld(bucket, i);
-      slot = ld(offset, s) + (width == 1 ? p : p * width + b + 1);
+      const b = buck == 0 ? -1 : ld(buck, i);
+      slot = ld(off, s) + (w == 1 ? p : p * w + b + 1);
     }
-    const held = ld(table, slot);
+    const held = ld(tbl, slot);
     if (held == NONE) continue;
-    const target = ld(prevToCur, held);
+    const target = ld(toCur, held);
     if (target == t) continue;
     if (target < 0) {
       failed++;
       continue;
     }
-    st(out, i, target);
+    st(o, i, target);
   }
   if (failed == 0) return -1;
-  return firstFailure(count, stream, partition, bucket, rowTask, nTasks, prevCount, curCount, offset, width, table, prevToCur, taskFirst, fail);
+  return firstFailure();
 }
 
-/** The failing row with the smallest (first row of its task, row); only run when something failed. */
-function firstFailure(
-  count: i32,
-  stream: usize,
-  partition: usize,
-  bucket: usize,
-  rowTask: usize,
-  nTasks: i32,
-  prevCount: usize,
-  curCount: usize,
-  offset: usize,
-  width: i32,
-  table: usize,
-  prevToCur: usize,
-  taskFirst: usize,
-  fail: usize,
-): i32 {
+/**
+ * The failing row with the smallest (first row of its task, row); only run when something
+ * failed. Samza's raw grouping lists tasks in order of their first row, and each task's rows in
+ * row order. fail[0] = the failure kind, fail[1] = the previous task (FAIL_NO_TASK).
+ */
+function firstFailure(): i32 {
+  const count = rows;
   for (let t = 0; t < nTasks; t++) st(taskFirst, t, -1);
   for (let i = 0; i < count; i++) {
     const t = ld(rowTask, i);

@@ -125,6 +125,42 @@ export interface SamzaProxyInput {
   nTasks: number;
 }
 
+/**
+ * Byte offsets of the header samzaProxy(header) reads (assembly/samza-proxy.ts): the
+ * SamzaProxyInput's arrays (0 for a null one) and counts, then the arena the binding gives it:
+ * the table (tableLen slots), prevCount (per stream), out (per row), taskFirst (per task) and fail
+ * (2 ints). i32 slots; pointers are byte addresses of i32 arrays.
+ */
+export const SAMZA_HEADER = {
+  prevRows: 0,
+  prevStream: 4,
+  prevStreamToCur: 8,
+  prevPartition: 12,
+  prevBucket: 16,
+  prevTask: 20,
+  prevRank: 24,
+  prevToCur: 28,
+  streams: 32,
+  limit: 36,
+  offset: 40,
+  width: 44,
+  curCount: 48,
+  exclude: 52,
+  excludeCount: 56,
+  rows: 60,
+  stream: 64,
+  partition: 68,
+  bucket: 72,
+  rowTask: 76,
+  tasks: 80,
+  table: 84,
+  prevCount: 88,
+  out: 92,
+  taskFirst: 96,
+  fail: 100,
+} as const;
+export const SAMZA_HEADER_BYTES = 104;
+
 export type SamzaProxyResult =
   | { needsRanks: true }
   | {
