@@ -32,10 +32,14 @@ export function channelPlan(strategy: i32, n: i32, w: i32, start: i32, out: usiz
 }
 
 /**
- * The whole layout of a strategy in one pass of sequential writes: channelOf as
- * channelPlan, plus channel c's partitions, ascending, at members[offsets[c] .. offsets[c + 1]).
+ * The whole layout of a strategy in one pass of sequential writes, into `out`, one after the
+ * other: channelOf (n, as channelPlan), offsets (w + 1) and members (n): channel c's partitions,
+ * ascending, are members[offsets[c] .. offsets[c + 1]).
  */
-export function channelLayout(strategy: i32, n: i32, w: i32, start: i32, channelOf: usize, offsets: usize, members: usize): void {
+export function channelLayout(strategy: i32, n: i32, w: i32, start: i32, out: usize): void {
+  const channelOf = out;
+  const offsets = channelOf + (<usize>n << 2);
+  const members = offsets + (<usize>(w + 1) << 2);
   channelPlan(strategy, n, w, start, channelOf);
   if (strategy == STRATEGY_CONTIGUOUS) {
     const q = n / w;
@@ -88,16 +92,12 @@ export function channelGroup(channelOf: usize, n: i32, w: i32, offsets: usize, m
  * when two or more do (c the last). perChannel[c] = distinct in-range partitions
  * of c. A partition repeated inside one channel (the `4, 4` padding) counts once,
  * as the toolkit's HashSet does. summary = [outOfRange, missing, duplicated, repeats].
+ * The three are written to `out`, one after the other: state (n), perChannel (w), summary (4).
  */
-export function channelValidate(
-  start: usize,
-  partitions: usize,
-  n: i32,
-  w: i32,
-  state: usize,
-  perChannel: usize,
-  summary: usize,
-): void {
+export function channelValidate(start: usize, partitions: usize, n: i32, w: i32, out: usize): void {
+  const state = out;
+  const perChannel = state + (<usize>n << 2);
+  const summary = perChannel + (<usize>w << 2);
   memory.fill(state, 0, <usize>n << 2);
   let outOfRange = 0;
   let repeats = 0;

@@ -4,17 +4,11 @@ import type { ChannelKernels } from '../abi.js';
 
 interface ChannelExports {
   channelPlan(strategy: number, n: number, w: number, start: number, out: number): void;
-  channelLayout(strategy: number, n: number, w: number, start: number, channelOf: number, offsets: number, members: number): void;
+  /** Writes channelOf (n), offsets (w + 1) and members (n) to `out`, one after the other. */
+  channelLayout(strategy: number, n: number, w: number, start: number, out: number): void;
   channelGroup(channelOf: number, n: number, w: number, offsets: number, members: number): void;
-  channelValidate(
-    start: number,
-    partitions: number,
-    n: number,
-    w: number,
-    state: number,
-    perChannel: number,
-    summary: number,
-  ): void;
+  /** Writes state (n), perChannel (w) and the summary (4) to `out`, one after the other. */
+  channelValidate(start: number, partitions: number, n: number, w: number, out: number): void;
 }
 
 export function wasmChannels(core: WasmCore): ChannelKernels {
@@ -28,11 +22,10 @@ export function wasmChannels(core: WasmCore): ChannelKernels {
     },
     channelLayout(strategy, n, w, start) {
       core.begin();
-      const cp = core.alloc(n * 4);
-      const op = core.alloc((w + 1) * 4);
-      const mp = core.alloc(n * 4);
-      raw.channelLayout(strategy, n, w, start, cp, op, mp);
-      return { channelOf: core.takeI32(cp, n), offsets: core.takeI32(op, w + 1), members: core.takeI32(mp, n) };
+      const out = core.alloc((2 * n + w + 1) * 4);
+      raw.channelLayout(strategy, n, w, start, out);
+      const op = out + n * 4;
+      return { channelOf: core.takeI32(out, n), offsets: core.takeI32(op, w + 1), members: core.takeI32(op + (w + 1) * 4, n) };
     },
     channelGroup(channelOf, w) {
       const n = channelOf.length;
@@ -48,13 +41,11 @@ export function wasmChannels(core: WasmCore): ChannelKernels {
       core.begin();
       const cp = core.put(start);
       const pp = core.put(partitions);
-      const op = core.alloc(n * 4);
-      const wp = core.alloc(w * 4);
-      const sp = core.alloc(16);
-      raw.channelValidate(cp, pp, n, w, op, wp, sp);
-      const s = core.i32(sp, 4);
+      const op = core.alloc((n + w + 4) * 4);
+      raw.channelValidate(cp, pp, n, w, op);
+      const s = core.i32(op + (n + w) * 4, 4);
       const [outOfRange, missing, duplicated, repeats] = [s[0]!, s[1]!, s[2]!, s[3]!];
-      return { state: core.takeI32(op, n), perChannel: core.takeI32(wp, w), outOfRange, missing, duplicated, repeats };
+      return { state: core.takeI32(op, n), perChannel: core.takeI32(op + n * 4, w), outOfRange, missing, duplicated, repeats };
     },
   };
 }
