@@ -298,11 +298,21 @@ function flowRunWhileFree(total: i32): void {
 
 // ---------------------------------------------------------------- the rest of the assignment
 
-function takeLowest(cand: usize, count: i32, key: usize, members: usize, need: i32, hist: usize, out: usize, outLen: i32): i32 {
-  if (need <= 0) return outLen;
+// takeLowest's choice (the twin's Lowest): lOut[0 .. lLen) are the positions chosen so far.
+let lKey: usize = 0;
+let lMembers: usize = 0;
+let lHist: usize = 0;
+let lOut: usize = 0;
+let lLen: i32 = 0;
+
+function takeLowest(cand: usize, count: i32, need: i32): void {
+  const key = lKey, members = lMembers, hist = lHist, out = lOut;
+  let outLen = lLen;
+  if (need <= 0) return;
   if (need >= count) {
     for (let k = 0; k < count; k++) st(out, outLen++, ld(cand, k));
-    return outLen;
+    lLen = outLen;
+    return;
   }
   let lo = INF;
   let hi = -1;
@@ -321,7 +331,7 @@ function takeLowest(cand: usize, count: i32, key: usize, members: usize, need: i
     const v = ld(key, ld(members, ld(cand, k)));
     if (v < th || (v == th && ties-- > 0)) st(out, outLen++, ld(cand, k));
   }
-  return outLen;
+  lLen = outLen;
 }
 
 // ---------------------------------------------------------------- the problem and its quotas
@@ -845,8 +855,14 @@ function extrasOfOtherTopics(): void {
       else st(candOther, no++, j);
     }
     const members = gSubs + (<usize>s0 << 2);
-    let len = takeLowest(candUseful, nu, extrasSoFar, members, ld(qRem, t), hist, chosen, 0);
-    len = takeLowest(candOther, no, extrasSoFar, members, ld(qRem, t) - len, hist, chosen, len);
+    lKey = extrasSoFar;
+    lMembers = members;
+    lHist = hist;
+    lOut = chosen;
+    lLen = 0;
+    takeLowest(candUseful, nu, ld(qRem, t));
+    takeLowest(candOther, no, ld(qRem, t) - lLen);
+    const len = lLen;
     for (let k = 0; k < len; k++) {
       st(qExtra, s0 + ld(chosen, k), 1);
       inc(extrasSoFar, ld(members, ld(chosen, k)));

@@ -336,16 +336,25 @@ class ClassFlow {
   }
 }
 
+/** takeLowest's choice: out[0 .. len) are the positions chosen so far; members maps a position to a member. */
+interface Lowest {
+  key: Int32Array; // per member: small counts
+  members: Int32Array;
+  hist: Int32Array; // scratch, longer than max key - min key
+  out: Int32Array;
+  len: number;
+}
+
 /**
- * Appends to out (from outLen) the `need` candidates with the lowest (key[member], position):
- * cand holds `count` member positions in ascending order, members maps a position to a member.
- * Keys are small counts; hist (length > max key - min key) is scratch. Returns the new length.
+ * Appends to l.out the `need` candidates with the lowest (key[member], position): cand holds
+ * `count` member positions in ascending order.
  */
-function takeLowest(cand: Int32Array, count: number, key: Int32Array, members: Int32Array, need: number, hist: Int32Array, out: Int32Array, outLen: number): number {
-  if (need <= 0) return outLen;
+function takeLowest(l: Lowest, cand: Int32Array, count: number, need: number): void {
+  const { key, members, hist, out } = l;
+  if (need <= 0) return;
   if (need >= count) {
-    for (let k = 0; k < count; k++) out[outLen++] = cand[k]!;
-    return outLen;
+    for (let k = 0; k < count; k++) out[l.len++] = cand[k]!;
+    return;
   }
   let lo = INF;
   let hi = -1;
@@ -363,9 +372,8 @@ function takeLowest(cand: Int32Array, count: number, key: Int32Array, members: I
   let ties = need - below;
   for (let k = 0; k < count; k++) {
     const v = key[members[cand[k]!]!]!;
-    if (v < th || (v === th && ties-- > 0)) out[outLen++] = cand[k]!;
+    if (v < th || (v === th && ties-- > 0)) out[l.len++] = cand[k]!;
   }
-  return outLen;
 }
 
 function hasRack(p: GroupProblem, item: number, rack: number): boolean {
@@ -780,9 +788,10 @@ function extrasOfOtherTopics(p: GroupProblem, q: Quotas, inFlow: Uint8Array): vo
       else candOther[no++] = j;
     }
     const members = p.subs.subarray(s0, s0 + S);
-    let len = takeLowest(candUseful, nu, extrasSoFar, members, q.rem[t]!, hist, chosen, 0);
-    len = takeLowest(candOther, no, extrasSoFar, members, q.rem[t]! - len, hist, chosen, len);
-    for (let k = 0; k < len; k++) {
+    const l: Lowest = { key: extrasSoFar, members, hist, out: chosen, len: 0 };
+    takeLowest(l, candUseful, nu, q.rem[t]!);
+    takeLowest(l, candOther, no, q.rem[t]! - l.len);
+    for (let k = 0; k < l.len; k++) {
       q.extra[s0 + chosen[k]!] = 1;
       extrasSoFar[members[chosen[k]!]!]!++;
     }
