@@ -11,7 +11,7 @@ export interface RawExports {
   simdEnabled(): number;
   hashVar(data: number, offsets: number, count: number, n: number, out: number): void;
   hashFixed(data: number, keyLen: number, count: number, n: number, out: number): void;
-  foldPartitions(streams: number, partitions: number, count: number, bases: number, nBases: number, out: number): number;
+  foldPartitions(streams: number, partitions: number, count: number, bases: number, nBases: number): number;
   [kernel: string]: unknown;
 }
 

@@ -9,9 +9,9 @@ export function wasmFold(core: WasmCore): FoldKernels {
       const sp = core.put(streams);
       const pp = core.put(partitions);
       const bp = core.put(bases);
-      const out = core.alloc(count * 4);
-      const bad = core.raw.foldPartitions(sp, pp, count, bp, bases.length, out);
-      return bad >= 0 ? { bad } : core.takeI32(out, count);
+      // Folded in place: the partitions' copy in the arena becomes the answer.
+      const bad = core.raw.foldPartitions(sp, pp, count, bp, bases.length);
+      return bad >= 0 ? { bad } : core.takeI32(pp, count);
     },
   };
 }
