@@ -250,47 +250,52 @@ export function encodeAssignment(version: number, topics: readonly string[], par
 }
 
 /**
- * Every member's MemberAssignment (the same bytes as encodeAssignment), each with the leader's
- * note (encodeAssignmentNote) as userData, from flat arrays: member m is entries
+ * A whole assignment, flat (sticky/plan.ts's Plan has these fields): member m is entries
  * entryStart[m] .. entryStart[m + 1]; entry e is topic entryTopic[e] with partitions
- * source[entryTopic[e]][entryFrom[e] .. entryTo[e]), and the note lists counts[entryTopic[e]].
- * Each topic's name and partition count are encoded once and copied as bytes; all members'
- * assignments share one allocation (they are sent together in one SyncGroup).
+ * partitionsByOwner[entryTopic[e]][entryFrom[e] .. entryTo[e]), and the note lists
+ * counts[entryTopic[e]] under the group's fingerprint.
  */
-export function encodeAssignments(
-  version: number,
-  topics: readonly string[],
-  counts: Int32Array,
-  fingerprint: string,
-  source: readonly Int32Array[],
-  entryStart: Int32Array,
-  entryTopic: Int32Array,
-  entryFrom: Int32Array,
-  entryTo: Int32Array,
-): Uint8Array[] {
-  const table = topicBytes(topics, counts);
+export interface FlatAssignment {
+  topics: readonly string[];
+  counts: Int32Array;
+  fingerprint: string;
+  partitionsByOwner: readonly Int32Array[];
+  entryStart: Int32Array;
+  entryTopic: Int32Array;
+  entryFrom: Int32Array;
+  entryTo: Int32Array;
+}
+
+/**
+ * Every member's MemberAssignment (the same bytes as encodeAssignment), each with the leader's
+ * note (encodeAssignmentNote) as userData. Each topic's name and partition count are encoded
+ * once and copied as bytes; all members' assignments share one allocation (they are sent
+ * together in one SyncGroup).
+ */
+export function encodeAssignments(version: number, x: FlatAssignment): Uint8Array[] {
+  const table = topicBytes(x.topics, x.counts);
   const head = header(new Writer(16));
-  writeFingerprint(head, fingerprint);
+  writeFingerprint(head, x.fingerprint);
   const noteHead = head.done();
-  const entries: AssignmentEntries = { source, entryStart, entryTopic, entryFrom, entryTo };
-  const size = assignmentOffsets(table, noteHead.length, entries);
+  const size = assignmentOffsets(table, noteHead.length, x);
   const buf = new Uint8Array(size[size.length - 1]!);
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
-  const out: Uint8Array[] = new Array<Uint8Array>(entryStart.length - 1);
+  const w: AssignmentWriter = { view: new DataView(buf.buffer, buf.byteOffset, buf.length), buf, version, table, noteHead, x };
+  const out: Uint8Array[] = new Array<Uint8Array>(x.entryStart.length - 1);
   for (let m = 0; m < out.length; m++) {
-    writeMemberAssignment(view, buf, size[m]!, size[m + 1]!, version, m, table, noteHead, entries);
+    writeMemberAssignment(w, m, size[m]!, size[m + 1]!);
     out[m] = buf.subarray(size[m]!, size[m + 1]!);
   }
   return out;
 }
 
-/** encodeAssignments' entries: member m is entryStart[m] .. entryStart[m + 1]. */
-interface AssignmentEntries {
-  source: readonly Int32Array[];
-  entryStart: Int32Array;
-  entryTopic: Int32Array;
-  entryFrom: Int32Array;
-  entryTo: Int32Array;
+/** What every member's writeMemberAssignment shares: the buffer, the version, the encoded topics and note head. */
+interface AssignmentWriter {
+  view: DataView;
+  buf: Uint8Array;
+  version: number;
+  table: TopicBytes;
+  noteHead: Uint8Array;
+  x: FlatAssignment;
 }
 
 /** Per topic, encoded once: its Kafka STRING (as bytes and as big-endian words) and the uvarint of its partition count. */
@@ -340,7 +345,7 @@ function nameWords(nameBytes: Uint8Array, nameAt: Int32Array): { words: Int32Arr
 }
 
 /** Where each member's assignment starts in the shared buffer (M + 1 offsets, the last the total). */
-function assignmentOffsets(table: TopicBytes, noteHeadLength: number, x: AssignmentEntries): Int32Array {
+function assignmentOffsets(table: TopicBytes, noteHeadLength: number, x: FlatAssignment): Int32Array {
   const M = x.entryStart.length - 1;
   const size = new Int32Array(M + 1);
   for (let m = 0; m < M; m++) {
@@ -354,7 +359,8 @@ function assignmentOffsets(table: TopicBytes, noteHeadLength: number, x: Assignm
 }
 
 /** Member m's MemberAssignment into buf[at .. end): version, its topics with their partitions, the note as userData. */
-function writeMemberAssignment(view: DataView, buf: Uint8Array, at: number, end: number, version: number, m: number, table: TopicBytes, noteHead: Uint8Array, x: AssignmentEntries): void {
+function writeMemberAssignment(w: AssignmentWriter, m: number, at: number, end: number): void {
+  const { view, buf, version, table, noteHead, x } = w;
   const { nameAt, words, wordAt } = table;
   const from = x.entryStart[m]!;
   const to = x.entryStart[m + 1]!;
@@ -365,7 +371,7 @@ function writeMemberAssignment(view: DataView, buf: Uint8Array, at: number, end:
     const t = x.entryTopic[e]!;
     for (let w = wordAt[t]!, wEnd = wordAt[t + 1]!, to4 = at; w < wEnd; w++, to4 += 4) view.setInt32(to4, words[w]!);
     at += nameAt[t + 1]! - nameAt[t]!;
-    const ps = x.source[t]!;
+    const ps = x.partitionsByOwner[t]!;
     const a = x.entryFrom[e]!;
     const b = x.entryTo[e]!;
     view.setInt32(at, b - a);

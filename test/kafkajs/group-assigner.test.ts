@@ -82,7 +82,7 @@ describe('wire format: KafkaJS AssignerProtocol, byte for byte', () => {
             entryStart.push(entryTopic.length);
           });
           topics.forEach((_, t) => (source[t] = Int32Array.from(flat[t]!)));
-          const out = encodeAssignments(version, topics, counts, fingerprint, source, Int32Array.from(entryStart), Int32Array.from(entryTopic), Int32Array.from(entryFrom), Int32Array.from(entryTo));
+          const out = encodeAssignments(version, { topics, counts, fingerprint, partitionsByOwner: source, entryStart: Int32Array.from(entryStart), entryTopic: Int32Array.from(entryTopic), entryFrom: Int32Array.from(entryFrom), entryTo: Int32Array.from(entryTo) });
           expect(out.length).toBe(members.length);
           members.forEach((lists, m) => {
             const mine = topics.map((_, t) => t).filter((t) => lists[t]!.length > 0);

@@ -208,7 +208,7 @@ export function planGroup(members: readonly PlanMember[], topicInfo: readonly Pl
   const growth: GrowthReport[] = [];
   const coReports: CoPartitionReport[] = [];
   const newOwner = unchanged ? ownership.owner : rebalance({ M: sorted.length, topics, subscriptions, ownership, racks }, options, kernels, { growth, coPartitioned: coReports });
-  const byOwner = groupByOwner(sorted.length, topics.counts, subscriptions.start, subscriptions.subs, newOwner, ownership.owner);
+  const byOwner = groupByOwner(sorted.length, topics.counts, subscriptions, newOwner, ownership.owner);
   const rackAware = racks.count > 0 && topicInfo.some((t) => t.racksOf !== undefined);
   const { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed } = byOwner;
   return {
@@ -292,18 +292,24 @@ function resolveClaims(sorted: readonly PlanMember[], topics: TopicTable, subscr
   const genFlat = scratch(SCRATCH_GEN, topicStart[T]!).fill(-2);
   const owner: Int32Array[] = new Array<Int32Array>(T);
   for (let t = 0; t < T; t++) owner[t] = ownerFlat.subarray(topicStart[t]!, topicStart[t + 1]!);
-  const from = new Int32Array(T); // recorded count at the newest generation claiming the topic
-  const fromGen = new Int32Array(T).fill(-2);
-  const tally = new Int32Array(2); // claimed, conflicts
+  const table: ClaimTable = {
+    topicStart,
+    owner: ownerFlat,
+    ownerGen: genFlat,
+    from: new Int32Array(T), // recorded count at the newest generation claiming the topic
+    fromGen: new Int32Array(T).fill(-2),
+    claimed: 0,
+    conflicts: 0,
+  };
   const unreadable: string[] = [];
   for (let m = 0; m < sorted.length; m++) {
     const member = sorted[m]!;
     if (!member.readable) unreadable.push(member.memberId);
     const c = member.claims;
     if (c === null || c.generation < 0) continue;
-    claimPartitions(c, subscriptions.listIndex.get(member.topics)!, m, topicStart, ownerFlat, genFlat, from, fromGen, tally);
+    claimPartitions(table, c, subscriptions.listIndex.get(member.topics)!, m);
   }
-  return { owner, flat: ownerFlat, from, claimed: tally[0]!, conflicts: tally[1]!, unreadable };
+  return { owner, flat: ownerFlat, from: table.from, claimed: table.claimed, conflicts: table.conflicts, unreadable };
 }
 
 /** Members' racks interned in name order; racksOf(t, p) gives partition p's racks that some member is in. */
@@ -500,7 +506,8 @@ function rackMatchedCount(newOwner: readonly Int32Array[], racks: Racks): number
  * previous owners. A function of its own, on typed arrays only: this is a pass over every
  * partition and every (topic, subscriber) pair, 2M steps at the benchmark's size.
  */
-function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs: Int32Array, newOwner: readonly Int32Array[], owner: readonly Int32Array[]) {
+function groupByOwner(M: number, counts: Int32Array, subscriptions: Subscriptions, newOwner: readonly Int32Array[], owner: readonly Int32Array[]) {
+  const { start: subStart, subs } = subscriptions;
   const T = counts.length;
   let N = 0;
   for (let t = 0; t < T; t++) N += counts[t]!;
@@ -578,13 +585,23 @@ function groupByOwner(M: number, counts: Int32Array, subStart: Int32Array, subs:
   return { partitionsByOwner, entryStart, entryTopic, entryFrom, entryTo, kept, moved, placed };
 }
 
+/** The claims read so far: owner and generation per flat partition (topic t's partition p at topicStart[t] + p). */
+interface ClaimTable {
+  topicStart: Int32Array;
+  owner: Int32Array; // -1: unclaimed
+  ownerGen: Int32Array; // -2: unclaimed
+  from: Int32Array; // per topic: the count recorded at the newest generation claiming it
+  fromGen: Int32Array;
+  claimed: number;
+  conflicts: number;
+}
+
 /**
- * Member m's claims into owner/ownerGen (flat: topic t's partition p at topicStart[t] + p). A
- * newer generation wins; in the same generation the earlier member, which claimed first. The
- * recorded counts go into from/fromGen; the partitions claimed and the conflicts are added to
- * tally[0] and tally[1]. Unclaimed partitions have owner -1 and ownerGen -2.
+ * Member m's claims (topic k of its list is topic index[k]) into the table. A newer generation
+ * wins; in the same generation the earlier member, which claimed first.
  */
-function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: Int32Array, owner: Int32Array, ownerGen: Int32Array, from: Int32Array, fromGen: Int32Array, tally: Int32Array): void {
+function claimPartitions(table: ClaimTable, c: Claims, index: Int32Array, m: number): void {
+  const { topicStart, owner, ownerGen, from, fromGen } = table;
   const g = c.generation;
   const parts = c.partitions;
   let claimed = 0;
@@ -613,8 +630,8 @@ function claimPartitions(c: Claims, index: Int32Array, m: number, topicStart: In
       } else conflicts++;
     }
   }
-  tally[0]! += claimed;
-  tally[1]! += conflicts;
+  table.claimed += claimed;
+  table.conflicts += conflicts;
 }
 
 /**

@@ -121,7 +121,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
           return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
         });
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
-        const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan.topics, plan.counts, plan.fingerprint, plan.partitionsByOwner, plan.entryStart, plan.entryTopic, plan.entryFrom, plan.entryTo);
+        const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan);
         const out = plan.memberIds.map((memberId, m) => ({ memberId, memberAssignment: asBuffer(bytes[m]!) }));
         const report: StickyAssignmentReport = { ...plan.report, generation: tracker.state.joining, ms: performance.now() - started };
         logReport(logger, groupId, report);
