@@ -63,7 +63,7 @@ export function groupFlat(input: FlatGroupInput): Grouping {
     return allSspToSingleTask(input, stream, partition);
   }
   const r = groupRows(input, true);
-  return fromRows(r.streams, r.tasks, r.rowTask, r.stream, r.partition, r.bucket, r.everyTask);
+  return fromRows(r.streams, r.tasks, r, r.everyTask);
 }
 
 /** Broadcast SSPs that are also inputs are not grouped (they join every task instead): stream index -> partitions. */
@@ -116,7 +116,7 @@ export function groupRows(input: FlatGroupInput, bytes = false): GroupRows<strin
   const slot = slotsOf(input, stream, partition);
   const keys = taskKeys(input, skip, slot);
   const { sorted, taskOfKey } = keys.byPartition ? partitionTasks(input.elasticityFactor, keys.used, bytes) : sspTasks(input, keys);
-  const rows = taskRows(input.elasticityFactor, keys, taskOfKey, stream, partition, slot);
+  const rows = taskRows(input.elasticityFactor, keys, taskOfKey, { stream, partition, slot });
   // No task exists for broadcast SSPs alone, so with no rows there are no tasks to join.
   return { streams: input.streams, tasks: sorted, ...rows, everyTask: sorted.length === 0 ? [] : input.broadcast };
 }
@@ -222,8 +222,9 @@ function sspTasks(input: FlatGroupInput, { offset, keys, used }: TaskKeys): { so
   return { sorted: ranked.sorted, taskOfKey };
 }
 
-/** The grouping's rows: each input row's task (one row per key bucket when F > 1). */
-function taskRows(F: number, { byPartition, offset }: TaskKeys, taskOfKey: Int32Array, stream: Int32Array, partition: Int32Array, slot: Int32Array) {
+/** The grouping's rows: each input row's task (one row per key bucket when F > 1); input row r is (stream[r], partition[r]) with its slot. */
+function taskRows(F: number, { byPartition, offset }: TaskKeys, taskOfKey: Int32Array, input: { stream: Int32Array; partition: Int32Array; slot: Int32Array }) {
+  const { stream, partition, slot } = input;
   const n = stream.length;
   if (F === 1) {
     // The slot array becomes the row -> task array in place: no second 10M-entry array.
@@ -263,5 +264,5 @@ function allSspToSingleTask(input: FlatGroupInput, stream: Int32Array, partition
     rowStream.set(stream, t * n);
     rowPartition.set(partition, t * n);
   });
-  return fromRows(input.streams, names, rowTask, rowStream, rowPartition, null, []);
+  return fromRows(input.streams, names, { rowTask, stream: rowStream, partition: rowPartition, bucket: null });
 }

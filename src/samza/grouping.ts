@@ -144,19 +144,20 @@ export function toTaskGrouping(g: Grouping): TaskGrouping {
   return out;
 }
 
+/** Rows in any order: row i is SSP (streams[stream[i]], partition[i], bucket[i], or -1 when null) in task rowTask[i]. */
+export interface TaskRows {
+  rowTask: Int32Array;
+  stream: Int32Array;
+  partition: Int32Array;
+  bucket: Int32Array | null;
+}
+
 /**
  * Builds the flat form from rows in any task order: a stable counting sort by
  * task, so rows that arrive in SSP order stay in SSP order within each task.
  */
-export function fromRows(
-  streams: SystemStream[],
-  tasks: string[] | Texts,
-  rowTask: Int32Array,
-  stream: Int32Array,
-  partition: Int32Array,
-  bucket: Int32Array | null,
-  everyTask: SSP[],
-): Grouping {
+export function fromRows(streams: SystemStream[], tasks: string[] | Texts, rows: TaskRows, everyTask: SSP[] = []): Grouping {
+  const { rowTask, stream, partition, bucket } = rows;
   const n = rowTask.length;
   const taskStart = new Int32Array(tasks.length + 1);
   for (let i = 0; i < n; i++) taskStart[rowTask[i]! + 1]!++;

@@ -305,7 +305,8 @@ function taskFragments(layout: ContainerLayout): TaskFragments {
  * Writes layout.tasks[from..] until the piece is full (or the container ends); returns the next
  * index. A task's bytes are bounded first, so the writes need no checks of their own.
  */
-function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout: ContainerLayout, frag: TaskFragments, from: number, pieceBytes: number): number {
+function putTasks(w: TasksWriter, layout: ContainerLayout, frag: TaskFragments, from: number): number {
+  const { out, plan, parts, pieceBytes } = w;
   const g = plan.grouping;
   const names = taskNames(g);
   const tasks = layout.tasks;
@@ -340,6 +341,14 @@ function putTasks(out: PieceWriter, plan: JobModelPlan, parts: JsonParts, layout
   return k;
 }
 
+/** What putTasks shares across containers: the pieces, the plan, its JSON parts and the piece size. */
+interface TasksWriter {
+  out: PieceWriter;
+  plan: JobModelPlan;
+  parts: JsonParts;
+  pieceBytes: number;
+}
+
 /** Room a piece's buffer has beyond the piece size, so that the task that crosses it rarely needs a bigger buffer. */
 const PIECE_SLACK = 1 << 12;
 
@@ -355,14 +364,14 @@ export function* jobModelJsonBytes(plan: JobModelPlan, pieceBytes = 1 << 20): Ge
   out.text(`{"config":{${configKeys.map((k) => `${q(k)}:${q(plan.config.map.get(k))}`).join(',')}},`);
   out.text(`"mapper":${q(plan.mapper)},"maxChangeLogStreamPartitions":${plan.maxChangeLogStreamPartitions},`);
   out.text(`"streams":[${plan.streams.map((s) => `{"stream":${q(s.name)},"partitions":${s.partitions},"basePartitions":${s.base}}`).join(',')}],"containers":[`);
-  const parts = jsonParts(plan.grouping);
+  const w: TasksWriter = { out, plan, parts: jsonParts(plan.grouping), pieceBytes };
   const layouts = containerLayouts(plan);
   for (let c = 0; c < layouts.length; c++) {
     const layout = layouts[c]!;
     const frag = taskFragments(layout);
     out.text(`${c > 0 ? ',' : ''}{"id":${q(layout.id)},"tasks":[`);
     for (let k = 0; k < layout.tasks.length; ) {
-      k = putTasks(out, plan, parts, layout, frag, k, pieceBytes);
+      k = putTasks(w, layout, frag, k);
       if (out.pos >= pieceBytes) yield out.take();
     }
     out.text(']}');

@@ -183,7 +183,8 @@ export function calculateJobModel(job: JobSpec, previousInput: PreviousInput = e
   });
   checkPlanSize(settings, counts, processors.size, givenProcessors === undefined ? KEYS.containerCount : 'processors', mapper);
   const streams = new StreamReports(settings, counts, previous.partitionCounts ?? previousPartitionCounts(previous.rows()));
-  const grouping = mapper === 'samza' ? samzaMapperGrouping(settings, counts, processors, previous, streams, options, warn) : baseMapperGrouping(settings, counts, processors, previous, streams, options);
+  const mapperJob: MapperJob = { settings, counts, processors, previous, streams, options, warn };
+  const grouping = mapper === 'samza' ? samzaMapperGrouping(mapperJob) : baseMapperGrouping(mapperJob);
   // Containers are grouped first (an error is raised after the changelog's, in Samza's order): the
   // container order is the order the store cycle wrote each task's records in, so it says which
   // stored row to try first for each task's changelog partition.
@@ -251,8 +252,20 @@ class StreamReports {
   }
 }
 
+/** What the mappers read: one job's settings, partition counts, processors and previous state; they report into streams. */
+interface MapperJob {
+  settings: JobSettings;
+  counts: readonly number[];
+  processors: Map<string, string>;
+  previous: Previous;
+  streams: StreamReports;
+  options: PlanOptions;
+  warn: (m: string) => void;
+}
+
 /** The samza mapper: Samza's grouper behind its SSPGrouperProxy (or the raw grouping where the proxy steps aside). */
-function samzaMapperGrouping(settings: JobSettings, counts: readonly number[], processors: Map<string, string>, previous: Previous, streams: StreamReports, options: PlanOptions, warn: (m: string) => void): Grouping {
+function samzaMapperGrouping(job: MapperJob): Grouping {
+  const { settings, counts, processors, previous, streams, options, warn } = job;
   if (options.allowKeyMovement) warn('allowKeyMovement applies to the base mapper only; the samza mapper ignores it');
   // Samza hands the processor ids to the grouper as processor.list, joined with commas and split again.
   const processorList = javaSplit([...processors.keys()].join(','), ',');
@@ -276,12 +289,13 @@ function samzaMapperGrouping(settings: JobSettings, counts: readonly number[], p
 }
 
 /** The base mapper: each stream's slot rule from its base count (identity, fold, or a key-movement table), then the flat grouping. */
-function baseMapperGrouping(settings: JobSettings, counts: readonly number[], processors: Map<string, string>, previous: Previous, streams: StreamReports, options: PlanOptions): Grouping {
+function baseMapperGrouping(job: MapperJob): Grouping {
+  const { settings, counts, processors, previous, options } = job;
   const unknown = new Set(settings.inputs.map(systemStreamName).filter((name) => !previous.baseCounts.has(name)));
   const inferred = unknown.size === 0 ? new Map<string, number>() : inferBases(previous.rows(), settings.grouper, unknown);
   const rules = settings.inputs.map((s, i) => {
     const name = systemStreamName(s);
-    return slotRule(settings, i, name, counts[i]!, previous.baseCounts.get(name) ?? inferred.get(name), streams, options);
+    return slotRule(job, i, previous.baseCounts.get(name) ?? inferred.get(name));
   });
   return groupFlat({
     grouper: settings.grouper,
@@ -296,7 +310,10 @@ function baseMapperGrouping(settings: JobSettings, counts: readonly number[], pr
 }
 
 /** Input stream i's slot rule from its known base (undefined: none), reported. */
-function slotRule(settings: JobSettings, i: number, name: string, c: number, known: number | undefined, streams: StreamReports, options: PlanOptions): SlotRule {
+function slotRule(job: MapperJob, i: number, known: number | undefined): SlotRule {
+  const { settings, streams, options } = job;
+  const name = systemStreamName(settings.inputs[i]!);
+  const c = job.counts[i]!;
   // A SEP-5 `...WithFixedTaskNum` grouper asks for a fixed task set outright, stateful or not.
   const fixed = settings.stateful || settings.fixedTaskNum;
   if (!settings.expansionEnabled || !fixed || known === undefined) {

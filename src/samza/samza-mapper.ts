@@ -8,7 +8,7 @@ import { SamzaError, MSG } from './errors.js';
 import { KEYS, type JobSettings } from './config.js';
 import { allSspTaskName } from './groupers.js';
 import { groupFlat, groupRows, inputRows, type FlatGroupInput, type SlotRule } from './flat-grouping.js';
-import { fromRows, withNames, type Grouping } from './grouping.js';
+import { fromRows, withNames, type Grouping, type TaskRows } from './grouping.js';
 import { ssp, systemStreamId } from './model.js';
 import type { PreviousRows } from './previous.js';
 import { byCodeUnits } from '../basics.js';
@@ -70,7 +70,7 @@ function proxyGrouped(input: SamzaMapperInput, flat: FlatGroupInput): Grouping {
   for (let s = 0; s < curCount.length; s++) curCount[s]! *= settings.elasticityFactor;
   if (T > 0) for (const s of broadcastStream) if (s >= 0) curCount[s]! += T;
   const task = runProxy(input, raw.tasks, { stream: raw.stream, partition: raw.partition, bucket: raw.bucket, rowTask: raw.rowTask }, curCount);
-  const g = fromRows(raw.streams, raw.tasks, task, raw.stream, raw.partition, raw.bucket, raw.everyTask);
+  const g = fromRows(raw.streams, raw.tasks, { ...raw, rowTask: task }, raw.everyTask);
   // Tasks left without rows disappear, unless broadcast SSPs keep them non-empty.
   return raw.everyTask.length === 0 ? dropEmptyTasks(g) : g;
 }
@@ -99,18 +99,11 @@ function proxyAllSsp(input: SamzaMapperInput, flat: FlatGroupInput): Grouping {
       outPartition[r] = partition[i]!;
     }
   }
-  return dropEmptyTasks(fromRows(input.settings.inputs, names, outTask, outStream, outPartition, null, []));
-}
-
-interface CurrentRows {
-  stream: Int32Array;
-  partition: Int32Array;
-  bucket: Int32Array | null;
-  rowTask: Int32Array;
+  return dropEmptyTasks(fromRows(input.settings.inputs, names, { rowTask: outTask, stream: outStream, partition: outPartition, bucket: null }));
 }
 
 /** Runs the kernel and turns a failure into Samza's exception; returns each row's task. */
-function runProxy(input: SamzaMapperInput, tasks: readonly string[], rows: CurrentRows, curCount: Int32Array): Int32Array {
+function runProxy(input: SamzaMapperInput, tasks: readonly string[], rows: TaskRows, curCount: Int32Array): Int32Array {
   const { settings, previous } = input;
   const S = settings.inputs.length;
   const F = settings.elasticityFactor;
