@@ -94,7 +94,7 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
   const zeroGuard = options.zeroStandbyGuard ?? true;
   const p = finishProblem(mode, zeroGuard, S, { clients: C, keys: K, tasks: T, clientValues, values, distinct, load, capacity, active, holderStart, holders });
   const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
-  const { out, orderExact } = runKernel(kernels, p, mode, K > 0, subs, parts, false);
+  const { out, orderExact } = runKernel(kernels, p, { subtopologies: subs, partitions: parts }, { mode, tagAware: K > 0, keepKafka: false });
   const n = T * p.width;
   return {
     mode,

@@ -78,23 +78,34 @@ class TaskObjects {
   }
 }
 
+/** A client's own fields, as the CLI's reader gives them. */
+interface OwnFields {
+  id: string;
+  key: ProcessKey;
+  tags: Map<string, string>;
+  capacity: number;
+}
+
 class ColumnClient implements Client {
   // Private fields: the client's own (enumerable) fields are exactly a Client's.
   #active: TaskId[] | undefined;
   #standby: TaskId[] | undefined;
   readonly #objects: TaskObjects;
   readonly #lists: Int32Array;
-  constructor(
-    readonly id: string,
-    readonly key: ProcessKey,
-    readonly tags: Map<string, string>,
-    readonly capacity: number,
-    readonly inputIndex: number,
-    objects: TaskObjects,
-    lists: Int32Array,
-  ) {
+  readonly id: string;
+  readonly key: ProcessKey;
+  readonly tags: Map<string, string>;
+  readonly capacity: number;
+  readonly inputIndex: number;
+  /** `own`: the client's own fields; its task lists are read from `cols` (entry inputIndex) when first asked for. */
+  constructor(own: OwnFields, inputIndex: number, objects: TaskObjects, cols: ClusterColumns) {
+    this.id = own.id;
+    this.key = own.key;
+    this.tags = own.tags;
+    this.capacity = own.capacity;
+    this.inputIndex = inputIndex;
     this.#objects = objects;
-    this.#lists = lists;
+    this.#lists = cols.lists;
   }
 
   get active(): TaskId[] {
@@ -293,9 +304,9 @@ function listsAreValid(cols: ClusterColumns, N: number): boolean {
  * normalizeCluster's checks itself), registered as normalizeColumns registers its own.
  * `own`: the clients' own fields, in input order.
  */
-export function clusterOfColumns(own: readonly { id: string; key: ProcessKey; tags: Map<string, string>; capacity: number }[], cols: ClusterColumns, numStandbys: number, tagKeys: string[]): Cluster {
+export function clusterOfColumns(own: readonly OwnFields[], cols: ClusterColumns, numStandbys: number, tagKeys: string[]): Cluster {
   const objects = new TaskObjects(cols);
-  const clients: Client[] = own.map((c, i) => new ColumnClient(c.id, c.key, c.tags, c.capacity, i, objects, cols.lists));
+  const clients: Client[] = own.map((c, i) => new ColumnClient(c, i, objects, cols));
   const cluster = new ColumnCluster(sortClients(clients), numStandbys, tagKeys, objects);
   columnsOf.set(cluster, cols);
   return markNormalized(cluster);

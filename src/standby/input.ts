@@ -238,13 +238,13 @@ export function readSettings(spec: unknown): { spec: Record<string, unknown>; sh
     throw e instanceof AssignorError ? new AssignorError(e.code, e.message, e.path === CLIENT_TAG_PREFIX ? 'properties' : propertyPath(e.path)) : e;
   }
 
-  const numStandbys = pickSetting(spec.numStandbys, shared.has(NUM_STANDBY_REPLICAS_CONFIG), config.numStandbyReplicas, 'numStandbys', NUM_STANDBY_REPLICAS_CONFIG, (v, p) => {
+  const numStandbys = pickSetting({ direct: spec.numStandbys, name: 'numStandbys', prop: NUM_STANDBY_REPLICAS_CONFIG, viaProps: shared.has(NUM_STANDBY_REPLICAS_CONFIG), fromProps: config.numStandbyReplicas }, (v, p) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > INT32_MAX) {
       throw new AssignorError('E_INPUT', `numStandbys must be an integer >= 0, got ${describe(v)}`, p);
     }
     return v;
   });
-  const tagKeys = pickSetting(spec.tagKeys, shared.has(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG), config.rackAwareAssignmentTags, 'tagKeys', RACK_AWARE_ASSIGNMENT_TAGS_CONFIG, (v, p) => {
+  const tagKeys = pickSetting({ direct: spec.tagKeys, name: 'tagKeys', prop: RACK_AWARE_ASSIGNMENT_TAGS_CONFIG, viaProps: shared.has(RACK_AWARE_ASSIGNMENT_TAGS_CONFIG), fromProps: config.rackAwareAssignmentTags }, (v, p) => {
     const keys = stringArray(v, p).map((k, i) => {
       if (typeof k !== 'string') throw new AssignorError('E_INPUT', `${p}[${i}] must be a string, got ${describe(k)}`, `${p}[${i}]`);
       return k;
@@ -373,8 +373,16 @@ function checkProps(v: unknown, path: string): PropertiesLike {
   throw new AssignorError('E_INPUT', `${path} must be an object of Streams properties, got ${describe(v)}`, path);
 }
 
-/** A setting given directly (numStandbys) or as a Streams property, not both. */
-function pickSetting<T>(direct: unknown, viaProps: boolean, fromProps: T, name: string, prop: string, check: (v: unknown, path: string) => T): T {
+/** A setting given directly (`direct`, at `name`) or as the Streams property `prop` (`viaProps`: it was given; `fromProps`: its value or default), not both. */
+interface Setting<T> {
+  direct: unknown;
+  name: string;
+  prop: string;
+  viaProps: boolean;
+  fromProps: T;
+}
+
+function pickSetting<T>({ direct, name, prop, viaProps, fromProps }: Setting<T>, check: (v: unknown, path: string) => T): T {
   if (direct !== undefined && viaProps) {
     throw new AssignorError('E_INPUT', `give ${name} or properties["${prop}"], not both`, name);
   }

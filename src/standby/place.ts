@@ -66,16 +66,24 @@ export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOption
 }
 
 
+/** How runKernel runs: the mode, Kafka's tag-aware assignor or its default one, and whether to hand back Kafka's placement too. */
+export interface KernelRun {
+  mode: Mode;
+  tagAware: boolean;
+  keepKafka: boolean;
+}
+
 /**
  * Runs the mode's kernel: slots, then masks (then Kafka's slots and masks when
  * `keepKafka`, balanced only). Both modes start from Kafka's placement (balanced then
- * improves on it), so both need its fallback order.
+ * improves on it), so both need its fallback order, from the tasks' ids.
  */
-export function runKernel(kernels: ReturnType<typeof getKernels>, p: StandbyProblem, mode: Mode, tagAware: boolean, subs: Int32Array, parts: Int32Array, keepKafka: boolean): { out: Int32Array; orderExact: boolean } {
+export function runKernel(kernels: ReturnType<typeof getKernels>, p: StandbyProblem, ids: Pick<FlatCluster, 'subtopologies' | 'partitions'>, run: KernelRun): { out: Int32Array; orderExact: boolean } {
+  const { mode, tagAware, keepKafka } = run;
   let order: Int32Array = new Int32Array(0);
   let orderExact = true;
   if (tagAware && p.width > 0) {
-    const h = javaHashMapOrderOf(subs, parts);
+    const h = javaHashMapOrderOf(ids.subtopologies, ids.partitions);
     order = h.order;
     orderExact = h.exact;
   }
@@ -93,7 +101,7 @@ export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions
   // Balanced's first phase is Kafka's placement with balanced's counts; without existing
   // standbys those are Kafka's own counts, so the kernel hands it back for the comparison.
   const reuseKafka = mode === 'balanced' && p.holders.length === 0;
-  const { out, orderExact } = runKernel(kernels, p, mode, tagAware, flat.subtopologies, flat.partitions, reuseKafka);
+  const { out, orderExact } = runKernel(kernels, p, flat, { mode, tagAware, keepKafka: reuseKafka });
   const n = p.tasks * p.width;
   const slots = out.subarray(0, n);
   const masks = out.subarray(n, 2 * n);

@@ -134,11 +134,11 @@ class Bytes {
 
   /**
    * Items of a client's task list, `        "<subtopology>_<partition>"` joined by `,\n`: the
-   * tasks (subs[k], parts[k]) for k = ix[i] (ix null: k = i), i in [from, to), where k = -1
-   * reads the id packed in stateless.get(i); `more`: an item follows the last one. In one loop with one bounds check: a million-task report has some
+   * list's entries i in [from, to) (see TaskList); `more`: an item follows the last one. In one loop with one bounds check: a million-task report has some
    * three million of them.
    */
-  taskItems(subs: Int32Array, parts: Int32Array, ix: Int32Array | null, from: number, to: number, more: boolean, stateless?: Map<number, number>): void {
+  taskItems(list: TaskList, from: number, to: number, more: boolean): void {
+    const { subs, parts, ix, stateless } = list;
     if (to <= from) return;
     this.ensure(34 * (to - from));
     const buf = this.buf;
@@ -185,6 +185,17 @@ class Bytes {
     this.pos = this.start;
     return out;
   }
+}
+
+/**
+ * Tasks to list: entry i is task (subs[k], parts[k]) for k = ix[i] (ix null: k = i); k = -1 is a
+ * stateless active whose id is packed in stateless.get(i).
+ */
+interface TaskList {
+  subs: Int32Array;
+  parts: Int32Array;
+  ix: Int32Array | null;
+  stateless?: Map<number, number>;
 }
 
 /** Levels as numbers, from the best to the worst: a task's level is its worst standby's, the largest number. */
@@ -536,7 +547,7 @@ class TaskWriter {
     const { b, pl, range } = this;
     b.bytes(this.f.maskLines[m]!);
     b.bytes(WHY);
-    b.text(JSON.stringify(whyNot(pl, Array.from(this.holders.subarray(0, this.held)), c, m, this.groupSize, kafkaFallback, range && { ...range, t, slot: j })));
+    b.text(JSON.stringify(whyNot(pl, this.groupSize, Array.from(this.holders.subarray(0, this.held)), { c, mask: m, kafkaFallback, range: range && { ...range, t, slot: j } })));
     b.bytes(ENTRY_END);
   }
 }
@@ -582,9 +593,9 @@ function* writeClients(b: Bytes, pl: StandbyPlacement, ids: readonly string[]): 
     b.text('[\n');
     if (list !== undefined) {
       const ls = Int32Array.from(list, (t) => t.subtopology), lp = Int32Array.from(list, (t) => t.partition);
-      b.taskItems(ls, lp, null, 0, list.length, to > from);
-    } else b.taskItems(subs, parts, cols!.entryTask, e0, e1, to > from, cols!.stateless);
-    b.taskItems(subs, parts, newTasks, from, to, false);
+      b.taskItems({ subs: ls, parts: lp, ix: null }, 0, list.length, to > from);
+    } else b.taskItems({ subs, parts, ix: cols!.entryTask, stateless: cols!.stateless }, e0, e1, to > from);
+    b.taskItems({ subs, parts, ix: newTasks }, from, to, false);
     b.bytes(LIST_END);
   };
   for (let c = 0; c < C; c++) {

@@ -100,7 +100,7 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
       const mask = pl.masks[t * W + j]!;
       const l = levelOf(mask, K);
       const entry: StandbyReport = { client: ids[c]!, level: l, differsOn: keysOf(mask, tagKeys) };
-      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, holders, c, mask, groupSize, j >= tagPhase, range && { ...range, t, slot: j });
+      if (l === 'partial' || l === 'least') entry.why = whyNot(pl, groupSize, holders, { c, mask, kafkaFallback: j >= tagPhase, range: range && { ...range, t, slot: j } });
       standbys.push(entry);
       newStandbys[c]!.push(formatTaskId(task));
       level = first ? l : lowerLevel(level, l);
@@ -141,12 +141,21 @@ export function buildReport(pl: StandbyPlacement, kafka?: StandbyPlacement): Pla
   };
 }
 
+/** The standby whyNot explains: its client, the keys it differs on, whether Kafka's tag-blind fallback placed it, and (balanced) Kafka's range with its task and slot. */
+export interface WhyStandby {
+  c: number;
+  mask: number;
+  kafkaFallback: boolean;
+  range: (BalancedRange & { t: number; slot: number }) | undefined;
+}
+
 /**
- * Why standby `c` (differing on `mask`) is not absolute, given the copies in
- * `holders` placed before it: per missing key, whether the key was used up,
- * the client lacks it, or nothing better was free.
+ * Why a standby is not absolute, given the copies in `holders` placed before it (groupSize: the
+ * clients per tag group): per missing key, whether the key was used up, the client lacks it, or
+ * nothing better was free.
  */
-export function whyNot(pl: StandbyPlacement, holders: number[], c: number, mask: number, groupSize: Int32Array, kafkaFallback: boolean, range?: BalancedRange & { t: number; slot: number }): string {
+export function whyNot(pl: StandbyPlacement, groupSize: Int32Array, holders: number[], standby: WhyStandby): string {
+  const { c, mask, kafkaFallback, range } = standby;
   const p = pl.flat.problem;
   const K = p.keys;
   const tagKeys = pl.cluster.tagKeys;

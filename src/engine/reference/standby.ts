@@ -215,11 +215,20 @@ function standbyBalanced(p: StandbyProblem, flags: number, fallbackOrder: Int32A
       count[c]!++;
     }
   }
-  const env = envelope(p, load, count);
-  if (p.keys > 0 && p.width > 0) chooseSets(p, out, load, count, env);
-  if (p.width > 0) repair(p, out, load, count, env);
+  const b: Balancing = { p, out, load, count, env: envelope(p, load, count) };
+  if (p.keys > 0 && p.width > 0) chooseSets(b);
+  if (p.width > 0) repair(b);
   remask(p, out);
   return keep ? withKafkaDiff(out, kafka, p.tasks, p.width) : out;
+}
+
+/** Balanced mode's state after Kafka's placement: the slots, each client's load and standby count (both raised as standbys are placed), Kafka's range. */
+interface Balancing {
+  p: StandbyProblem;
+  out: Int32Array;
+  load: Int32Array;
+  count: Int32Array;
+  env: Envelope;
 }
 
 /** Kafka's range: the least and the most load (as count/capacity), the fewest and the most standbys of any client. */
@@ -279,8 +288,8 @@ interface SetSearch {
  * SET_SEARCH_BUDGET nodes. Members of the present set whose departure would
  * leave Kafka's range stay in it.
  */
-function setSearch(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope, heaps: GroupHeaps): SetSearch {
-  return new SetSearcher(p, out, load, count, env, heaps);
+function setSearch(b: Balancing, heaps: GroupHeaps): SetSearch {
+  return new SetSearcher(b, heaps);
 }
 
 class SetSearcher implements SetSearch {
@@ -310,14 +319,21 @@ class SetSearcher implements SetSearch {
   private found = false;
   private bestHeavy = -1;
 
+  private readonly p: StandbyProblem;
+  private readonly out: Int32Array;
+  private readonly load: Int32Array;
+  private readonly count: Int32Array;
+  private readonly env: Envelope;
+
   constructor(
-    private readonly p: StandbyProblem,
-    private readonly out: Int32Array,
-    private readonly load: Int32Array,
-    private readonly count: Int32Array,
-    private readonly env: Envelope,
+    b: Balancing,
     private readonly heaps: GroupHeaps,
   ) {
+    const p = (this.p = b.p);
+    this.out = b.out;
+    this.load = b.load;
+    this.count = b.count;
+    this.env = b.env;
     const K = (this.K = p.keys), W = (this.W = p.width);
     this.G = p.groups;
     this.cv = p.clientValues;
@@ -563,10 +579,11 @@ class SetSearcher implements SetSearch {
 }
 
 /** Step 1: per task in TaskId order, the set of standbys with the best tag spread, if better than Kafka's (setSearch). */
-function chooseSets(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope): void {
+function chooseSets(b: Balancing): void {
+  const { p, load, count, env } = b;
   const heaps = groupHeaps(p, load, count, BY_LOAD);
   heaps.limit(env.maxCount, env.hiN, env.hiC);
-  const sets = setSearch(p, out, load, count, env, heaps);
+  const sets = setSearch(b, heaps);
   for (let t = 0; t < p.tasks; t++) sets.search(t);
 }
 
@@ -592,8 +609,8 @@ export const REPAIR_MOVES_PER_SLOT = 64;
  * per client, so a client whose slots are all rigid is checked against its
  * own group only.
  */
-function repair(p: StandbyProblem, out: Int32Array, load: Int32Array, count: Int32Array, env: Envelope): void {
-  new Repair(p, out, load, count, env).run();
+function repair(b: Balancing): void {
+  new Repair(b.p, b.out, b.load, b.count, b.env).run();
 }
 
 /** Which groups markReceivers found a receiver in. */
