@@ -72,7 +72,11 @@ export function rewidthInput(input: PlanInput, width: number, options: RewidthOp
   }
   const current = currentLayout(input, n, base, 'rewidth', options);
   const w = input.width;
-  const layout = (wd: number): Int32Array => baseLayout(strategy, current, base, wd, topic, options);
+  // Channel of each base partition at width wd. The plan's own width is no exception: a custom
+  // plan comes back balanced with the fewest moves (a balanced one comes back as it is), a plan of
+  // a strategy comes back as that strategy lays it out, as at any other width.
+  const layout = (wd: number): Int32Array =>
+    strategy === 'custom' ? stickyLayout(current, base, wd) : planChannels({ partitions: base, width: wd, strategy, ...(topic !== null ? { topic } : {}), ...options }).channelOf;
 
   const nextBase = layout(w2);
   const folds = n / base;
@@ -119,16 +123,6 @@ export function rewidthInput(input: PlanInput, width: number, options: RewidthOp
     `(a key stays in its partition, murmur2(key) mod ${n}, and follows it); ${best} (checked ${checkedText}). ` +
     `The getChannel() arithmetic depends on the width: deploy the SPL for width ${w2} (channels rewidth --emit spl), not the old one with a new width.`;
   return { plan, from: w, to: w2, moved, keysChangingChannel: share, proposals, checked: { count: candidates.length, all, lowest, highest }, summary };
-}
-
-/**
- * Channel of each base partition at width `wd`. The plan's own width is no exception: a custom
- * plan comes back balanced with the fewest moves (a balanced one comes back as it is), a plan of a
- * strategy comes back as that strategy lays it out, as at any other width.
- */
-function baseLayout(strategy: PlanStrategy, current: Int32Array, base: number, wd: number, topic: string | null, options: EngineOptions): Int32Array {
-  if (strategy !== 'custom') return planChannels({ partitions: base, width: wd, strategy, ...(topic !== null ? { topic } : {}), ...options }).channelOf;
-  return stickyLayout(current, base, wd);
 }
 
 /**

@@ -161,7 +161,7 @@ async function streamStdin(n: number, encoding: KeyEncoding, engine: EngineChoic
     let partitions: Int32Array;
     if (encoding === 'utf8' && isUtf8(buf.subarray(0, stops[count - 1]))) {
       // Valid UTF-8 lines are already the bytes Java's encoder produces: hash them in place.
-      partitions = hashRanges(buf, starts, stops, count, n, engine, offsets);
+      partitions = hashRanges(buf, { starts, stops, offsets, count }, n, engine);
     } else {
       for (let i = 0; i < count; i++) packer.addText(text(i), `line ${firstLine + i}`);
       partitions = packer.hash(n, engine);
@@ -190,8 +190,17 @@ function grow(a: Int32Array): Int32Array {
   return g;
 }
 
-/** Hashes keys given as [start, stop) ranges of buf by compacting them into one packed buffer. */
-function hashRanges(buf: Buffer, starts: Int32Array, stops: Int32Array, count: number, n: number, engine: EngineChoice | undefined, offsets: Int32Array): Int32Array {
+/** Lines 0 .. count) of a chunk, line i at [starts[i], stops[i]); offsets (count + 1) is scratch for the packed keys. */
+interface LineTable {
+  starts: Int32Array;
+  stops: Int32Array;
+  offsets: Int32Array;
+  count: number;
+}
+
+/** Hashes the lines of buf by compacting them into one packed buffer (their ranges are updated to the packed ones). */
+function hashRanges(buf: Buffer, lines: LineTable, n: number, engine: EngineChoice | undefined): Int32Array {
+  const { starts, stops, offsets, count } = lines;
   // Compact in place: key bytes move left over the separators; buf is ours (a chunk copy).
   let pos = 0;
   offsets[0] = 0;

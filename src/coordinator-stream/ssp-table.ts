@@ -4,7 +4,7 @@
 // exactly { taskNames: "<string>" } live here; the store keeps any other record of the type as a
 // plain message. A row keeps its first-write position (a JS Map's order), as plain messages do.
 import { StringColumn, type Texts } from '../columns/texts.js';
-import type { SspAssignment, SystemStream } from './columns.js';
+import type { SspAssignment, SspRows, SystemStream } from './columns.js';
 
 /** Grows a typed array to hold at least `need` elements (doubling), copying the used part. */
 export function growI32(a: Int32Array, need: number): Int32Array {
@@ -60,6 +60,9 @@ class PartitionIndex {
     } else if (this.sparse!.delete(p)) this.count--;
   }
 }
+
+/** SSP rows SspTable.adopt takes over, streams and lists already in the table's ids: every bucket given, and each row's meta id. */
+export type AdoptedRows = Pick<SspRows, 'n' | 'stream' | 'partition' | 'list'> & { bucket: Int32Array; meta: Int32Array };
 
 export class SspTable {
   /** Distinct (system, stream) pairs; a row's stream id indexes this. */
@@ -218,7 +221,8 @@ export class SspTable {
    * pass with a JS Map's semantics: a repeated SSP keeps its first row and takes the later list;
    * a tombstone removes an earlier row. `stream` and `list` must already be in this table's ids.
    */
-  adopt(n: number, stream: Int32Array, partition: Int32Array, bucket: Int32Array, list: Int32Array, meta: Int32Array): void {
+  adopt(rows: AdoptedRows): void {
+    const { n, stream, partition, bucket, list, meta } = rows;
     if (this.n !== 0) throw new Error('SspTable.adopt needs an empty table');
     this.stream = stream;
     this.partition = partition;

@@ -26,17 +26,20 @@ class TopicState {
   /** Per rack: its partitions ascending, and how far they are known to be taken. */
   private readonly byRack = new Map<string, { parts: number[]; at: number }>();
 
+  readonly rackOf: (m: number) => string | null;
+
+  /** Topic `name` of the group, its subscribers (`consumers`) in Kafka's member order. */
   constructor(
     readonly name: string,
     readonly consumers: number[],
-    readonly rackOf: (m: number) => string | null,
-    partitions: number,
-    racks: string[][] | null,
-    members: number,
+    group: Group,
   ) {
+    const { partitions, racks } = group.topics.get(name)!;
+    this.rackOf = (m) => group.members[m]!.rack;
+    const rackOf = this.rackOf;
     this.owner = new Int32Array(partitions).fill(-1);
     this.free = partitions;
-    this.count = new Int32Array(members);
+    this.count = new Int32Array(group.members.length);
     this.quota = Math.floor(partitions / consumers.length);
     this.extra = partitions % consumers.length;
     const consumerRacks = new Set<string>();
@@ -143,8 +146,6 @@ function assignWithRackMatching(states: readonly TopicState[]): void {
 
 /** Owner (member index) of every partition of every assigned topic, as Kafka's RangeAssignor decides. */
 export function assignRange(group: Group): Map<string, Int32Array> {
-  const M = group.members.length;
-  const rackOf = (m: number): string | null => group.members[m]!.rack;
   const subscribers = new Map<string, number[]>();
   group.members.forEach((member, m) => {
     for (const t of member.topics) subscribers.get(t)?.push(m) ?? subscribers.set(t, [m]);
@@ -157,10 +158,7 @@ export function assignRange(group: Group): Map<string, Int32Array> {
     orders.push({ subs, order: kafkaOrder(group.members, subs) });
     return orders.at(-1)!.order;
   };
-  const states = group.assigned.map((name) => {
-    const topic = group.topics.get(name)!;
-    return new TopicState(name, orderOf(subscribers.get(name)!), rackOf, topic.partitions, topic.racks, M);
-  });
+  const states = group.assigned.map((name) => new TopicState(name, orderOf(subscribers.get(name)!), group));
   if (states.some((s) => s.needsRackAware)) assignWithRackMatching(states);
   for (const s of states) assignRanges(s, false);
   return new Map(states.map((s) => [s.name, s.owner]));

@@ -300,8 +300,16 @@ function watchGrowth(c: ConsumerLike, ms: number, joined: () => Map<string, numb
   c.on('client:close', () => clearInterval(timer));
 }
 
+/** What an assigner keeps between leader assignments: its options, its claims arena, the notes of the plans it made. */
+interface LeaderState {
+  config: Config;
+  arena: ClaimArena;
+  notes: ReadonlyMap<number, Note>;
+}
+
 /** One leader assignment: decode, complete, plan, translate. */
-function assign(config: Config, arena: ClaimArena, notes: ReadonlyMap<number, Note>, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
+function assign(leader: LeaderState, generation: number | null, members: Map<string, ExtendedGroupProtocolSubscription>, metadata: ClusterMetadata): { out: GroupPartitionsAssignments[]; plan: Plan; report: StickyAssignmentReport } {
+  const { config, arena, notes } = leader;
   const started = performance.now();
   arena.reset();
   const pm = planMembers(members, arena);
@@ -330,6 +338,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
   let joinCounts = new Map<string, number>();
   let answered: { fingerprint: string; counts: Map<string, number> } | null = null;
   const notes = new Map<number, Note>();
+  const leader: LeaderState = { config, arena, notes };
   return {
     options: {
       protocols: [{ name: STICKY_ASSIGNER_NAME, version: STICKY_ASSIGNER_VERSION }],
@@ -342,7 +351,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       },
       partitionAssigner(_current, members, _topics, metadata) {
         const generation = consumer?.generationId ?? null;
-        const { out, plan, report } = assign(config, arena, notes, generation, members, metadata);
+        const { out, plan, report } = assign(leader, generation, members, metadata);
         if (generation !== null) remember(notes, noteOf(plan, generation));
         config.onAssignment?.(report);
         return out;

@@ -394,17 +394,22 @@ export function sameStrings(a: readonly string[], b: readonly string[]): boolean
   return true;
 }
 
-/** Records of one type whose value is { [field]: string } (null: tombstone); meta: per-row meta ids, or null for meta 0. */
-export function writeFields(
-  out: Sink,
-  type: string,
-  field: string,
-  keys: readonly string[],
-  values: ReadonlyArray<string | null>,
-  meta: Int32Array | null = null,
-  fresh = false,
-  memo?: KeyTableMemo,
-): Section {
+/**
+ * Records of one type whose value is { [field]: string }, keys[i] -> values[i] (null: tombstone);
+ * meta: per-row meta ids, or null for meta 0; fresh: no key repeats one stored before.
+ */
+export interface FieldRows {
+  type: string;
+  field: string;
+  keys: readonly string[];
+  values: ReadonlyArray<string | null>;
+  meta: Int32Array | null;
+  fresh: boolean;
+}
+
+/** Writes the rows as one fields section; `memo` keeps the last key table, for runs of the same keys. */
+export function writeFields(out: Sink, rows: FieldRows, memo?: KeyTableMemo): Section {
+  const { type, field, keys, values, meta, fresh } = rows;
   const p = new Sink();
   p.text(type);
   p.text(field);

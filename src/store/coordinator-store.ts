@@ -673,7 +673,7 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
     if (run?.kind === 'fields') {
       const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && noRepeats(keys);
       touched.add(run.type);
-      const section = writeFields(out, run.type, run.field, keys, values, null, fresh, keyTable);
+      const section = writeFields(out, { type: run.type, field: run.field, keys, values, meta: null, fresh }, keyTable);
       if (fresh && section.kind === 'fields') markDistinct(section.keys as readonly string[]);
       sections.push(section);
     } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
@@ -919,7 +919,7 @@ function* keyedSections(frame: FrameBuilder, state: StoreState, type: string, k:
         meta.push(m);
       }
       // Compaction writes each key of a type once: every fields section is fresh.
-      writeFields(frame.sink, type, state.fields[kind]!, keys, values, oneMeta ? null : Int32Array.from(meta), true);
+      writeFields(frame.sink, { type, field: state.fields[kind]!, keys, values, meta: oneMeta ? null : Int32Array.from(meta), fresh: true });
       frame.records += keys.length;
     } else {
       const msgs: Array<{ key: string; value: string }> = [];

@@ -346,7 +346,7 @@ export class StoreState {
       };
       const remap = (col: Int32Array, m: Int32Array): Int32Array => (identity(m) ? col : col.map((v) => (v < 0 ? v : m[v]!)));
       const meta = c.meta === null ? new Int32Array(c.n).fill(metaIds[0]!) : remap(c.meta, metaIds);
-      table.adopt(c.n, remap(c.stream, streams), c.partition, c.bucket ?? new Int32Array(c.n).fill(-1), remap(c.list, lists), meta);
+      table.adopt({ n: c.n, stream: remap(c.stream, streams), partition: c.partition, bucket: c.bucket ?? new Int32Array(c.n).fill(-1), list: remap(c.list, lists), meta });
       return;
     }
     table.reserve(table.n + c.n);

@@ -348,7 +348,7 @@ describe('section writers and decodeBody agree', () => {
         const sink = new Sink();
         const written = specs.map((x) => {
           if (x.kind === 'messages') return writeMessages(sink, x.entries);
-          if (x.kind === 'fields') return writeFields(sink, x.type, x.field, x.rows.map((r) => r.key), x.rows.map((r) => r.value), x.meta ? Int32Array.from(x.rows, () => 1) : null, x.fresh);
+          if (x.kind === 'fields') return writeFields(sink, { type: x.type, field: x.field, keys: x.rows.map((r) => r.key), values: x.rows.map((r) => r.value), meta: x.meta ? Int32Array.from(x.rows, () => 1) : null, fresh: x.fresh });
           const col = (f: (r: { s: number; p: number; b: number; l: number }) => number) => Int32Array.from(x.rows, f);
           return writeSsps(sink, {
             streams: [{ system: 'kafka', stream: 'A' }, { system: 'k', stream: 'Ω' }, { system: '', stream: '' }],
