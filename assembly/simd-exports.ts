@@ -16,12 +16,13 @@ export function hashFixed(data: usize, keyLen: i32, count: i32, n: i32, out: usi
 }
 
 /**
- * One run of string keys: their UTF-16 units are at `units` and offsets[0 .. count]
- * hold cumulative unit counts. Encodes each key as Java's UTF-8 into data (offsets
- * become byte offsets) and hashes them into out, as hashVar does. Returns the
- * bytes written (equal to the units when the run was ASCII).
+ * One run of string keys: `buffers` holds two addresses, the run's UTF-16 units and the room
+ * for its bytes (data); offsets[0 .. count] hold cumulative unit counts. Encodes each key as
+ * Java's UTF-8 into data (offsets become byte offsets) and hashes them into out, as hashVar
+ * does. Returns the bytes written (equal to the units when the run was ASCII).
  */
-export function hashUtf16Run(units: usize, offsets: usize, count: i32, data: usize, n: i32, out: usize): i32 {
+export function hashUtf16Run(buffers: usize, offsets: usize, count: i32, n: i32, out: usize): i32 {
+  const units = <usize>load<u32>(buffers), data = <usize>load<u32>(buffers, 4);
   const bytes = javaUtf8Keys(units, offsets, count, data);
   hashVar(data, offsets, count, n, out);
   return bytes;

@@ -4,7 +4,8 @@ import type { HashKernels } from '../abi.js';
 interface HashExports {
   hashVar(data: number, offsets: number, count: number, n: number, out: number): void;
   hashFixed(data: number, keyLen: number, count: number, n: number, out: number): void;
-  hashUtf16Run(units: number, offsets: number, count: number, data: number, n: number, out: number): number;
+  /** `buffers`: two i32, the run's units and the room for its bytes. */
+  hashUtf16Run(buffers: number, offsets: number, count: number, n: number, out: number): number;
 }
 
 export function wasmHash(core: WasmCore): HashKernels {
@@ -31,13 +32,15 @@ export function wasmHash(core: WasmCore): HashKernels {
       const out = core.alloc(count * 4);
       const up = core.alloc(runUnits * 2);
       const dp = core.alloc(runUnits * 3 + 4);
+      const buffers = core.alloc(8);
       // Views after the last allocation: the producer writes straight into kernel memory.
+      core.i32(buffers, 2).set([up, dp]);
       produce({
         units: core.u8(up, runUnits * 2),
         bytes: core.u8(dp, runUnits * 3 + 4),
         offsets: core.i32(op, count + 1),
         out: core.i32(out, count),
-        hashUnits: (from, to) => raw.hashUtf16Run(up, op + from * 4, to - from, dp, n, out + from * 4),
+        hashUnits: (from, to) => raw.hashUtf16Run(buffers, op + from * 4, to - from, n, out + from * 4),
         hashBytes: (from, to) => raw.hashVar(dp, op + from * 4, to - from, n, out + from * 4),
       });
       return core.takeI32(out, count);
