@@ -1,6 +1,7 @@
 // The plan JSON format (docs/channels.md): emitting a ChannelPlan, and reading
 // plans back, including hand-written ones. Reading keeps the channel lists as
 // written (flat typed arrays, duplicates kept) and names the place of any error.
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 import { channelPartitions, MAX_PLAN_PARTITIONS, MAX_WIDTH, STRATEGIES, type ChannelPlan, type PlanStrategy } from './plan.js';
 import { idsOf, joinedIds } from './ranges.js';
@@ -241,9 +242,6 @@ export interface PlanInput {
   topic?: string | null;
   startIndex?: number;
 }
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 /**
  * Reads a plan (any JSON value: it is checked here). Each channel is

@@ -7,7 +7,7 @@
 // boolean, arithmetic needs int32), and any int32 overflow, division by zero or
 // subscript out of range fails the evaluation, as it would fail in SPL.
 import { AssignorError } from '../errors.js';
-import { INT32_MAX } from '../basics.js';
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 
 export interface SplEnv {
   channel: number;
@@ -24,7 +24,6 @@ interface Node {
   list?: (env: SplEnv) => Int32Array;
 }
 
-const INT32_MIN = -2147483648;
 
 /** Compiles one SPL expression of int32 type. Throws E_SPL_CHECK when it is not valid in the subset. */
 export function compileSpl(text: string): (env: SplEnv) => number {

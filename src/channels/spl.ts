@@ -12,6 +12,7 @@
 // Every getChannel() form is compiled and evaluated for every channel (spl-eval.ts)
 // before it is printed; a form that cannot be given is replaced by a comment
 // saying why. Output comes in pieces so a 67-million-partition list streams.
+import { INT32_MAX } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 import { CHUNK } from './json.js';
 import { channelPartitions, flinkStartIndex, javaStringHashCode, planChannels, type ChannelPlan, type Strategy } from './plan.js';
@@ -113,7 +114,7 @@ function resolve(plan: ChannelPlan, options: SplOptions): Resolved {
     );
   }
   const triggerCount = options.triggerCount ?? 1000;
-  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > 2147483647) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${describe(triggerCount)}`, 'triggerCount');
+  if (!Number.isInteger(triggerCount) || triggerCount < 1 || triggerCount > INT32_MAX) throw new AssignorError('E_USAGE', `triggerCount must be a positive int32, got ${describe(triggerCount)}`, 'triggerCount');
   const period = options.period ?? 60;
   if (!Number.isFinite(period) || period <= 0) throw new AssignorError('E_USAGE', `period must be a positive number of seconds, got ${describe(period)}`, 'period');
   const minWidth = options.minWidth ?? plan.width;

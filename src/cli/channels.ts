@@ -3,7 +3,7 @@
 // Every output is written in pieces with backpressure, so a plan of 67 million
 // partitions or channels streams in bounded memory instead of being one string.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { formatPercent } from '../basics.js';
+import { formatPercent, INT32_MAX } from '../basics.js';
 import { AssignorError, EXIT_FINDING, EXIT_OK, describe } from '../errors.js';
 import { planChannels, STRATEGIES, MAX_PLAN_PARTITIONS, MAX_WIDTH, type ChannelPlan, type Strategy } from '../channels/plan.js';
 import { planChunks, readPlan, type PlanInput } from '../channels/json.js';
@@ -229,7 +229,7 @@ function splOptions(values: Values): SplOptions {
   }
   if (values['trigger-count'] !== undefined) {
     if (o.consistentRegion !== 'operatorDriven') throw new AssignorError('E_USAGE', '--trigger-count applies to --consistent-region operator-driven', '--trigger-count');
-    o.triggerCount = intOption(values['trigger-count'], '--trigger-count', 1, 2147483647);
+    o.triggerCount = intOption(values['trigger-count'], '--trigger-count', 1, INT32_MAX);
   }
   if (values.period !== undefined) {
     if (o.consistentRegion !== 'periodic') throw new AssignorError('E_USAGE', '--period applies to --consistent-region periodic', '--period');

@@ -3,7 +3,7 @@
 // big-endian), LongSerializer (8 bytes big-endian), or raw bytes given as hex/base64.
 import { AssignorError } from '../errors.js';
 import { javaUtf8Bytes } from './java-utf8.js';
-import { INT32_MAX } from '../basics.js';
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 
 export type KeyEncoding = 'utf8' | 'hex' | 'base64' | 'int32' | 'int64';
 export const KEY_ENCODINGS: readonly KeyEncoding[] = ['utf8', 'hex', 'base64', 'int32', 'int64'];
@@ -28,7 +28,6 @@ export function int64Bytes(value: bigint): Uint8Array {
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 const INT = /^[+-]?\d+$/;
-const INT32_MIN = -2147483648;
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 

@@ -12,7 +12,7 @@ import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
 import { byteSwap, finish, mix, MURMUR2_SEED, murmur2OfBytes, murmur2OfEncoded, murmur2OfInt32, murmur2OfInt64, murmur2OfString, partitionCount, partitionForBytes, partitionForString } from './single-key.js';
-import { INT32_MAX } from '../basics.js';
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 
 /** The partition reported for a null key. */
 export const NO_PARTITION = -1;
@@ -67,7 +67,7 @@ export function partitionForKey(key: Key, numPartitions: number, options?: Engin
 
 /** Partition of an IntegerSerializer key (4 bytes big-endian). */
 export function partitionForInt32(value: number, numPartitions: number, options?: EngineOptions): number {
-  if ((value | 0) !== value) requireInt(value, -2147483648, 2147483647, 'int32 key', 'key');
+  if ((value | 0) !== value) requireInt(value, INT32_MIN, INT32_MAX, 'int32 key', 'key');
   if (options?.engine !== undefined) return partitionForKey(int32Bytes(value), numPartitions, options);
   return (murmur2OfInt32(value) & 0x7fffffff) % partitionCount(numPartitions);
 }
@@ -294,7 +294,7 @@ function checkedInt32s(values: ArrayLike<number>): Int32Array {
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if ((v | 0) !== v) requireInt(v, -2147483648, 2147483647, 'int32 key', `values[${i}]`);
+    if ((v | 0) !== v) requireInt(v, INT32_MIN, INT32_MAX, 'int32 key', `values[${i}]`);
     out[i] = v;
   }
   return out;
@@ -345,7 +345,7 @@ function int32sAsBytes(values: ArrayLike<number>): Uint8Array {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) {
-    requireInt(values[i], -2147483648, 2147483647, 'int32 key', `values[${i}]`);
+    requireInt(values[i], INT32_MIN, INT32_MAX, 'int32 key', `values[${i}]`);
     view.setInt32(i * 4, values[i]!, false);
   }
   return bytes;

@@ -1,5 +1,6 @@
 // The sticky assigner's options, checked once at creation: the planner's as every entry point
 // takes them (src/group/sticky-options.ts), plus this adapter's growthCheckMs.
+import { INT32_MAX } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 import { checkAssignerOptions, type CheckedAssignerOptions, type StickyAssignerOptions as BaseOptions } from '../group/sticky-options.js';
 
@@ -22,7 +23,7 @@ export interface Config extends CheckedAssignerOptions {
 export function checkOptions(options: StickyAssignerOptions): Config {
   const checked = checkAssignerOptions(options);
   const growthCheckMs = options.growthCheckMs ?? 30_000;
-  if (typeof growthCheckMs !== 'number' || !Number.isInteger(growthCheckMs) || growthCheckMs < 0 || growthCheckMs > 2147483647) {
+  if (typeof growthCheckMs !== 'number' || !Number.isInteger(growthCheckMs) || growthCheckMs < 0 || growthCheckMs > INT32_MAX) {
     throw new AssignorError('E_RANGE', `growthCheckMs must be an integer in [0, 2147483647] (0: never check), got ${describe(growthCheckMs)}`, 'options.growthCheckMs');
   }
   return { ...checked, growthCheckMs };

@@ -1,5 +1,6 @@
 // Changelog partitions are stable: a task keeps the partition it had, and
 // unseen tasks take max+1, max+2, ... in task-name order.
+import { INT32_MAX } from '../basics.js';
 import { AssignorError } from '../errors.js';
 import { toMap, VALUES, type MapInput } from './inputs.js';
 import { ColumnMap } from './task-columns.js';
@@ -23,7 +24,7 @@ export function changelogPartitionsOf(names: Texts, existingInput: MapInput<numb
   const out = new Int32Array(names.length);
   for (let i = 0; i < out.length; i++) {
     const p = columns !== undefined ? columns.getNamed(names, i, hint![i]!) : existing.get(names.at(i));
-    if (p === undefined && max >= 2147483647) {
+    if (p === undefined && max >= INT32_MAX) {
       throw new AssignorError('E_SAMZA_CHANGELOG', `no changelog partition left for new task ${JSON.stringify(names.at(i))}: the stored mapping already uses partition 2147483647`, MessageType.Changelog);
     }
     out[i] = p !== undefined ? p : ++max;

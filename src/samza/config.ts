@@ -1,4 +1,5 @@
 // Samza config keys, read verbatim from a flat key -> string map (Samza's Config).
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 import { entriesOf, type MapInput } from './inputs.js';
 import { SamzaError, MSG } from './errors.js';
@@ -90,7 +91,7 @@ export class SamzaConfig {
     if (v === undefined) return fallback;
     const t = v.trim();
     const n = Number(t);
-    if (!/^[+-]?\d+$/.test(t) || !Number.isSafeInteger(n) || n < -2147483648 || n > 2147483647) {
+    if (!/^[+-]?\d+$/.test(t) || !Number.isSafeInteger(n) || n < INT32_MIN || n > INT32_MAX) {
       throw new AssignorError('E_SAMZA_CONFIG', `config ${key} must be an integer, got ${JSON.stringify(v)}`, key);
     }
     return n;

@@ -1,5 +1,6 @@
 // job.json: the Samza config plus each input stream's partition count (the
 // metadata Samza would fetch from the system). Format in docs/samza.md.
+import { INT32_MAX } from '../basics.js';
 import { AssignorError, describe, requireInt } from '../errors.js';
 import { SamzaConfig } from './config.js';
 import type { JobInput, MapperMode } from './plan.js';
@@ -44,7 +45,7 @@ export function parseJobFile(json: unknown): JobFile {
   );
   const partitionCounts = new Map<string, number>();
   if (Object.hasOwn(top, 'partitions')) {
-    for (const [k, v] of entries(object(top.partitions, 'partitions'))) partitionCounts.set(k, requireInt(v, 1, 2147483647, `partition count of ${k}`, `partitions.${k}`));
+    for (const [k, v] of entries(object(top.partitions, 'partitions'))) partitionCounts.set(k, requireInt(v, 1, INT32_MAX, `partition count of ${k}`, `partitions.${k}`));
   }
   const out: JobFile = { config, partitionCounts };
   if (Object.hasOwn(top, 'mapper')) {

@@ -6,6 +6,7 @@
 //   then validateRackAwarenessConfiguration():
 //     more than 5 client.tag.* entries; a configured key without a client tag;
 //     a key longer than 20 or a value longer than 30 UTF-16 units.
+import { INT32_MAX, INT32_MIN } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 
 export const CLIENT_TAG_PREFIX = 'client.tag.';
@@ -53,12 +54,12 @@ export function toPropertyMap(props: PropertiesLike): Map<string, unknown> {
 
 /** ConfigDef INT parsing: integers, or strings Integer.parseInt accepts after trim(). */
 function parseInt32(name: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return value;
   if (typeof value === 'string') {
     const t = value.trim();
     if (/^[+-]?\d+$/.test(t)) {
       const n = Number(t);
-      if (n >= -2147483648 && n <= 2147483647) return n;
+      if (n >= INT32_MIN && n <= INT32_MAX) return n;
     }
   }
   return invalid(name, shown(value), 'Not a number of type INT');
