@@ -64,8 +64,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   readonly transactionalId: string | undefined;
   openReport: KafkaOpenReport = { topicCreated: false, low: 0, high: 0, records: 0, bytes: 0, readMs: 0 };
   /**
-   * A lower bound of the topic's end: the furthest end a replay reached, plus the records this
-   * store committed since (they come after everything it had read). Offsets never go back.
+   * A lower bound of the topic's end: the furthest end a replay reached, plus what each commit
+   * since added (its records and its commit marker, after everything it had read). Offsets never go back.
    */
   private readUpTo = 0;
 
@@ -279,7 +279,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       this.committing = false;
     }
     this.commits++;
-    this.readUpTo += sent;
+    // The records, then the transaction's commit marker: the topic ends at least that much further.
+    this.readUpTo += sent + 1;
     this.bytesWritten += bytes;
     this.recordsWritten += sent;
     this.lastTimestamp = meta.timestamp;
