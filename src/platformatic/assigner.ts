@@ -25,7 +25,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClusterMetadata, ExtendedGroupProtocolSubscription, GroupAssignment, GroupPartitionsAssignments, GroupProtocolSubscription } from '@platformatic/kafka';
 import { AssignorError, describe } from '../errors.js';
-import { ClaimArena, decodeAssignment, decodeAssignmentNote, decodeClaims, encodeClaims, planGroup, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
+import { claimsOf, ClaimArena, completeClaims, decodeAssignment, encodeClaims, leaderNote, nextHolding, planGroup, planMember, planTopic, rememberPlan, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type HoldingRun, type Note, type Plan, type PlanMember, type PlanTopic } from './group-core.js';
 import { checkOptions, type Config, type StickyAssignerOptions, type StickyAssignmentReport } from './options.js';
 import { byCodeUnits } from '../basics.js';
 
@@ -54,9 +54,7 @@ interface ApiTrace {
 export function noteInAnswer(assignment: unknown): { fingerprint: string; counts: Map<string, number> } | null {
   if (!(assignment instanceof Uint8Array)) return null;
   const a = decodeAssignment(assignment);
-  const note = a === null ? null : decodeAssignmentNote(a.userData);
-  if (a === null || note === null || note.counts.length !== a.topics.length) return null;
-  return { fingerprint: note.fingerprint, counts: new Map(a.topics.map((t, k) => [t, note.counts[k]!])) };
+  return a === null ? null : leaderNote(a);
 }
 
 /** The consumer options the assigner provides: spread them into `new Consumer({ ... })`. */
@@ -73,86 +71,9 @@ export interface StickyAssigner {
   attach(consumer: ConsumerLike): void;
 }
 
-/** What this member holds: the assignment of one generation, with the partition counts it saw when it joined for it. */
-interface Held {
-  /** The generation its claims name: the first of the unbroken run of generations that gave it exactly this assignment. */
-  generation: number;
-  /** The last generation that gave it this assignment (the same as `generation` when the run is one long). */
-  latest?: number;
-  assignments: readonly GroupAssignment[];
-  counts: Map<string, number>;
-  /** The group fingerprint from the leader's note ('' when none came). */
-  fingerprint?: string;
-}
-
-const partitionsKey = (as: readonly GroupAssignment[]): string =>
-  JSON.stringify(
-    as
-      .filter((a) => a.partitions.length > 0)
-      .map((a) => [a.topic, [...a.partitions].sort((x, y) => x - y)] as const)
-      .sort(([x], [y]) => byCodeUnits(x, y)),
-  );
-
-const sameCounts = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => a.size === b.size && [...a].every(([t, n]) => b.get(t) === n);
-
-/**
- * What a member holds after the SyncGroup of \`next\`. When the generation right after the last one
- * gave it the same partitions, counts and fingerprint, its claims keep naming the generation the
- * run began in, so that its join metadata stays byte for byte the same. Why: @platformatic/kafka
- * 2.12.1 rejoins after a commit that failed during a rebalance, also when that rebalance is over,
- * and the broker starts a new rebalance for a member whose metadata changed ("Updating metadata
- * for member ... during Stable"). With the generation in the claims moving on each time, those
- * rejoins fed each other (seen on the broker: 20 rebalances in a row, none changing anything).
- * Safe for the planner: no other member can have held these partitions in between.
- */
-export function nextHeld(held: Held | null, next: Held): Held {
-  const last = held === null ? -2 : (held.latest ?? held.generation);
-  const continues = held !== null && next.generation === last + 1 && (held.fingerprint ?? '') === (next.fingerprint ?? '') && sameCounts(held.counts, next.counts) && partitionsKey(held.assignments) === partitionsKey(next.assignments);
-  return continues ? { ...held, latest: next.generation } : { ...next, latest: next.generation };
-}
-
-/** What a leader remembers of the assignment it made: the note the KafkaJS assigner sends with it. */
-interface Note {
-  generation: number;
-  fingerprint: string;
-  counts: Map<string, number>;
-}
-
-
 /** The subscription as @platformatic/kafka writes it: distinct topics, sorted by code units. */
 export function subscriptionTopics(topics: readonly string[]): string[] {
   return [...new Set(topics)].sort(byCodeUnits);
-}
-
-/** The claims this member sends: what it holds, restricted to the topics it still subscribes. */
-export function claimsOf(held: Held | null, topics: readonly string[], rack: string | null): Claims {
-  const index = new Map<string, number>();
-  topics.forEach((t, i) => index.set(t, i));
-  const topic: number[] = [];
-  const count: number[] = [];
-  const start: number[] = [0];
-  const parts: number[] = [];
-  const entries = held === null ? [] : [...held.assignments].filter((a) => index.has(a.topic)).sort((x, y) => index.get(x.topic)! - index.get(y.topic)!);
-  for (const a of entries) {
-    const ps = Int32Array.from(new Set(a.partitions)).filter((p) => p >= 0).sort();
-    if (ps.length === 0) continue;
-    const recorded = held!.counts.get(a.topic) ?? 0;
-    topic.push(index.get(a.topic)!);
-    // A partition beyond the count seen at the join means the topic grew before the leader
-    // assigned: the count the assignment was made for is unknown, say so (0).
-    count.push(ps[ps.length - 1]! < recorded ? recorded : 0);
-    for (const p of ps) parts.push(p);
-    start.push(parts.length);
-  }
-  return {
-    generation: held === null ? -1 : held.generation,
-    rack,
-    fingerprint: held?.fingerprint ?? '',
-    topic: Int32Array.from(topic),
-    count: Int32Array.from(count),
-    start: Int32Array.from(start),
-    partitions: Int32Array.from(parts),
-  };
 }
 
 /** Each topic's partition count in the metadata (topics it does not know are left out). */
@@ -165,69 +86,14 @@ function countsIn(metadata: ClusterMetadata | undefined, topics: readonly string
   return out;
 }
 
-/**
- * Fills in what the members could not echo. A claim of a generation this leader assigned gets
- * that assignment's fingerprint and counts; any other unknown count (0) takes the count another
- * member of the same generation recorded for the topic (a KafkaJS member after a
- * @platformatic/kafka leader records none), or else the newest count recorded at an earlier
- * generation that still covers every partition the claim names: a @platformatic/kafka member's
- * claims name the first generation of its unchanged run (nextHeld), and a run ends when a count
- * changes, so its count held for the later generations of the run too.
- */
-export function completeClaims(members: readonly PlanMember[], notes: ReadonlyMap<number, Note>): void {
-  const known = new Map<string, number>(); // `${generation} ${topic}` -> count
-  const earlier = new Map<string, { generation: number; count: number }[]>(); // topic -> recorded counts
-  const each = (fn: (c: Claims, topic: string, k: number) => void): void => {
-    for (const m of members) {
-      const c = m.claims;
-      if (c === null || c.generation < 0) continue;
-      for (let k = 0; k < c.topic.length; k++) fn(c, m.topics[c.topic[k]!]!, k);
-    }
-  };
-  for (const m of members) {
-    const note = m.claims === null ? undefined : notes.get(m.claims.generation);
-    if (note !== undefined && m.claims!.fingerprint === '') m.claims!.fingerprint = note.fingerprint;
-  }
-  each((c, t, k) => {
-    if (c.count[k] === 0) c.count[k] = notes.get(c.generation)?.counts.get(t) ?? 0;
-    if (c.count[k]! === 0) return;
-    if (!known.has(`${c.generation} ${t}`)) known.set(`${c.generation} ${t}`, c.count[k]!);
-    const list = earlier.get(t);
-    if (list === undefined) earlier.set(t, [{ generation: c.generation, count: c.count[k]! }]);
-    else list.push({ generation: c.generation, count: c.count[k]! });
-  });
-  each((c, t, k) => {
-    if (c.count[k] !== 0) return;
-    const same = known.get(`${c.generation} ${t}`);
-    if (same !== undefined) {
-      c.count[k] = same;
-      return;
-    }
-    let highest = -1;
-    for (let i = c.start[k]!; i < c.start[k + 1]!; i++) highest = Math.max(highest, c.partitions[i]!);
-    let best: { generation: number; count: number } | undefined;
-    for (const r of earlier.get(t) ?? []) if (r.generation < c.generation && r.count > highest && (best === undefined || r.generation > best.generation)) best = r;
-    if (best !== undefined) c.count[k] = best.count;
-  });
-}
-
 /** Partition counts and replica racks of `topics`, from the metadata the leader fetched. */
 export function planTopics(metadata: ClusterMetadata, topics: readonly string[]): PlanTopic[] {
   const rackOf = new Map<number, string>();
   for (const [id, b] of metadata.brokers) if (typeof b.rack === 'string' && b.rack !== '') rackOf.set(id, b.rack);
   return topics.map((name) => {
     const t = metadata.topics.get(name);
-    const partitions = t?.partitionsCount ?? 0;
-    if (t === undefined || rackOf.size === 0) return { name, partitions };
-    const racksOf = (p: number): string[] => {
-      const out: string[] = [];
-      for (const node of t.partitions[p]?.replicas ?? []) {
-        const r = rackOf.get(node);
-        if (r !== undefined) out.push(r);
-      }
-      return out;
-    };
-    return { name, partitions, racksOf };
+    if (t === undefined) return { name, partitions: 0 };
+    return planTopic(name, t.partitionsCount ?? 0, (p) => t.partitions[p]?.replicas ?? [], rackOf);
   });
 }
 
@@ -238,8 +104,7 @@ export function planMembers(members: Map<string, ExtendedGroupProtocolSubscripti
     const topics = Array.isArray(sub?.topics) ? sub.topics : [];
     const raw = sub?.metadata;
     const userData = typeof raw === 'string' ? Buffer.from(raw) : raw instanceof Uint8Array ? raw : new Uint8Array(0);
-    const claims = userData.length === 0 ? null : decodeClaims(userData, topics.length, arena);
-    out.push({ memberId, topics, claims, readable: userData.length === 0 || claims !== null });
+    out.push(planMember(memberId, topics, userData, arena));
   }
   return out;
 }
@@ -255,22 +120,6 @@ export function toAssignments(plan: Plan): GroupPartitionsAssignments[] {
     }
     return { memberId, assignments };
   });
-}
-
-/**
- * The notes a leader keeps: those of its last few assignments, not only the last. A SyncGroup can
- * fail after the leader planned (another member rejoined meanwhile): the members then still hold
- * the generation before, whose note must not be lost.
- */
-const NOTES_KEPT = 8;
-
-function remember(notes: Map<number, Note>, note: Note): void {
-  notes.set(note.generation, note);
-  for (const g of [...notes.keys()].sort((a, b) => a - b).slice(0, Math.max(0, notes.size - NOTES_KEPT))) notes.delete(g);
-}
-
-function noteOf(plan: Plan, generation: number): Note {
-  return { generation, fingerprint: plan.fingerprint, counts: new Map(plan.topics.map((t, i) => [t, plan.counts[i]!])) };
 }
 
 /**
@@ -334,7 +183,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
   const config = checkOptions(options);
   const arena = new ClaimArena();
   let consumer: ConsumerLike | null = null;
-  let held: Held | null = null;
+  let held: HoldingRun | null = null;
   let joinCounts = new Map<string, number>();
   let answered: { fingerprint: string; counts: Map<string, number> } | null = null;
   const notes = new Map<number, Note>();
@@ -352,7 +201,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       partitionAssigner(_current, members, _topics, metadata) {
         const generation = consumer?.generationId ?? null;
         const { out, plan, report } = assign(leader, generation, members, metadata);
-        if (generation !== null) remember(notes, noteOf(plan, generation));
+        if (generation !== null) rememberPlan(notes, plan, generation);
         config.onAssignment?.(report);
         return out;
       },
@@ -370,7 +219,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Stick
       c.on('consumer:group:join', (payload) => {
         const generation = payload?.generationId;
         const counts = answered?.counts ?? joinCounts;
-        held = typeof generation === 'number' && generation >= 0 ? nextHeld(held, { generation, assignments: payload.assignments ?? [], counts, fingerprint: answered?.fingerprint ?? '' }) : null;
+        held = typeof generation === 'number' && generation >= 0 ? nextHolding(held, { generation, topics: payload.assignments ?? [], counts, fingerprint: answered?.fingerprint ?? '' }) : null;
         answered = null;
       });
       // A member that left owns nothing: if it comes back, it comes back empty-handed.

@@ -4,3 +4,4 @@
 // @platformatic/kafka.
 export { planGroup, type CoPartitionGroup, type CoPartitionReport, type GrowthReport, type Plan, type PlanMember, type PlanReport, type PlanTopic } from '../group/sticky/plan.js';
 export { ClaimArena, decodeAssignment, decodeAssignmentNote, decodeClaims, encodeClaims, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type Claims } from '../group/protocol.js';
+export { claimsOf, completeClaims, leaderNote, nextHolding, planMember, planTopic, rememberPlan, type Holding, type HoldingRun, type Note } from '../group/claims.js';

@@ -3,7 +3,7 @@
 // zombies (members the broker dropped that come back with their old claims), partition growth,
 // and rebalances where nothing changed. After every rebalance: exactly one owner per subscribed
 // partition, balance as documented, no more moves than the least any balanced assignment needs
-// (group-oracle.ts computes it independently), and after a growth to a multiple every one of
+// (sticky-oracle.ts computes it independently), and after a growth to a multiple every one of
 // 10,000 random keys is read by the member that read it before (Kafka's hasher decides the
 // partitions). ASSIGNOR_LONG=1 runs many more sequences.
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { createStickyAssigner, type StickyAssignmentReport } from '../../src/kafkajs/index.js';
 import { partitionsForKeys } from '../../src/hashing/index.js';
 import { analyzeExpansion } from '../../src/expansion/index.js';
-import { judge, type Assignment, type Fold } from './group-oracle.js';
-import { leave, rebalance, SimMember, World } from './group-sim.js';
+import { judge, type Assignment, type Fold } from './sticky-oracle.js';
+import { leave, rebalance, SimMember, World } from '../kafkajs/group-sim.js';
 
 const LONG = process.env.ASSIGNOR_LONG === '1';
 

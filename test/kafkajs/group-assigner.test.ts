@@ -9,7 +9,7 @@ import { createStickyAssigner, StickyAssigner, STICKY_ASSIGNER_NAME, STICKY_ASSI
 import { AssignorError } from '../../src/errors.js';
 import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignment, encodeAssignmentNote, encodeAssignments, encodeClaims, encodeSubscription } from '../../src/group/protocol.js';
 import { GROUP, leave, rebalance, SimMember, World } from './group-sim.js';
-import { judge, type Assignment } from './group-oracle.js';
+import { judge, type Assignment } from '../group/sticky-oracle.js';
 import { caught } from '../helpers.js';
 
 const topicName = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !/^\d+$/.test(s));

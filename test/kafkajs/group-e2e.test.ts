@@ -3,14 +3,14 @@
 // is killed (SIGKILL: no LeaveGroup, the broker drops it after the session timeout), one leaves
 // cleanly, one joins. 50,000 messages with known keys are produced in four batches between the
 // changes. Checked: after every rebalance every partition has exactly one owner, balance holds and
-// no more partitions moved than the least a balanced assignment needs (group-oracle.ts); after the
+// no more partitions moved than the least a balanced assignment needs (test/group/sticky-oracle.ts); after the
 // growth every new partition joined its parent's owner and every key of A was read by the member
 // that read it before; every message was read (at least once) and every offset is committed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { JavaCompatiblePartitioner } from '../../src/kafkajs/index.js';
 import { partitionForKey } from '../../src/hashing/index.js';
-import { judge, type Assignment, type Fold } from './group-oracle.js';
+import { judge, type Assignment, type Fold } from '../group/sticky-oracle.js';
 import { sharedKafka, uniqueTopic, useSharedBroker, withAdmin } from '../kafka/shared-broker.js';
 import { GroupLog, MemberProcess, snapshot, until } from '../support/member-processes.js';
 

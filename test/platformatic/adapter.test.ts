@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeConsumerProtocolSubscription, encodeConsumerProtocolSubscription, defaultPartitioner, type ClusterMetadata, type ExtendedGroupProtocolSubscription, type GroupPartitionsAssignments, type MessageToProduce } from '@platformatic/kafka';
 import { createJavaCompatiblePartitioner, createStickyAssigner, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, type StickyAssignmentReport } from '../../src/platformatic/index.js';
-import { API_CHANNEL, claimsOf, completeClaims, planMembers, planTopics, subscriptionTopics } from '../../src/platformatic/assigner.js';
+import { API_CHANNEL, planMembers, planTopics, subscriptionTopics } from '../../src/platformatic/assigner.js';
+import { claimsOf, completeClaims } from '../../src/group/claims.js';
 import { ClaimArena, decodeClaims, encodeClaims, planGroup } from '../../src/platformatic/group-core.js';
 import { encodeAssignment, encodeAssignmentNote, encodeSubscription } from '../../src/group/protocol.js';
 import { STICKY_ASSIGNER_NAME as KAFKAJS_NAME } from '../../src/kafkajs/index.js';
@@ -253,34 +254,6 @@ describe('createStickyAssigner: translation', () => {
     expect([...owners(fourth)]).toEqual([...owners(first)]);
   });
 
-  it('completeClaims: a count unknown at a generation no one else recorded takes the newest earlier count that covers its partitions', () => {
-    const arena = new ClaimArena();
-    // p1 names generation 4 (the start of its unchanged run); k1 (KafkaJS, behind a @platformatic/kafka leader now gone) names 6 with no count.
-    const p1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [0, 1, 2, 3] }], counts: new Map([['a', 8]]) }, ['a'], null);
-    const k1 = claimsOf({ generation: 6, assignments: [{ topic: 'a', partitions: [4, 5, 6, 7] }], counts: new Map() }, ['a'], null);
-    const members = (k: typeof k1) =>
-      planMembers(
-        decoded([
-          ['k1', Buffer.from(encodeSubscription(0, ['a'], encodeClaims(k)))],
-          ['p1', encodeConsumerProtocolSubscription({ version: 0, topics: ['a'], userData: Buffer.from(encodeClaims(p1)) })],
-        ]),
-        arena,
-      );
-    const pm = members(k1);
-    completeClaims(pm, new Map());
-    expect(Array.from(pm[0]!.claims!.count)).toEqual([8]);
-    // Not when that count would not cover what the claim names: it stays unknown.
-    const k2 = claimsOf({ generation: 6, assignments: [{ topic: 'a', partitions: [4, 12] }], counts: new Map() }, ['a'], null);
-    const pm2 = members(k2);
-    completeClaims(pm2, new Map());
-    expect(Array.from(pm2[0]!.claims!.count)).toEqual([0]);
-  });
-
-  it('a claimed partition beyond the count seen at the join makes that count unknown (0)', () => {
-    const c = claimsOf({ generation: 3, assignments: [{ topic: 'a', partitions: [9] }], counts: new Map([['a', 8]]) }, ['a'], null);
-    expect(Array.from(c.count)).toEqual([0]);
-  });
-
   it('the leader plans exactly what the planner plans from the same members, and every partition has one owner', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 4 }), (M, counts) => {
@@ -349,8 +322,8 @@ describe('createStickyAssigner: translation', () => {
   it('completeClaims: a KafkaJS member after a @platformatic/kafka leader claims count 0; the leader fills the count, so growth keeps keys', () => {
     const arena = new ClaimArena();
     // Generation 4 was assigned by a leader that is gone; p1 recorded counts at its join, k1 (KafkaJS, no note) could not.
-    const p1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [0, 1, 2, 3] }], counts: new Map([['a', 8]]) }, ['a'], null);
-    const k1 = claimsOf({ generation: 4, assignments: [{ topic: 'a', partitions: [4, 5, 6, 7] }], counts: new Map() }, ['a'], null);
+    const p1 = claimsOf({ generation: 4, fingerprint: '', topics: [{ topic: 'a', partitions: [0, 1, 2, 3] }], counts: new Map([['a', 8]]) }, ['a'], null);
+    const k1 = claimsOf({ generation: 4, fingerprint: '', topics: [{ topic: 'a', partitions: [4, 5, 6, 7] }], counts: new Map() }, ['a'], null);
     const members = decoded([
       ['k1', Buffer.from(encodeSubscription(0, ['a'], encodeClaims(k1)))],
       ['p1', encodeConsumerProtocolSubscription({ version: 0, topics: ['a'], userData: Buffer.from(encodeClaims(p1)) })],
@@ -361,17 +334,6 @@ describe('createStickyAssigner: translation', () => {
     expect(Array.from(pm[0]!.claims!.count)).toEqual([8]);
     const plan = planGroup(pm, planTopics(metadata({ a: 16 }), ['a']), { growthSkew: 2, coPartitioned: [] });
     expect(plan.report.growth).toEqual([expect.objectContaining({ topic: 'a', from: 8, to: 16, keysKept: true })]);
-  });
-
-  it('completeClaims: claims of the generation this leader assigned get its fingerprint and counts, others are left alone', () => {
-    const claims = (generation: number) => claimsOf({ generation, assignments: [{ topic: 'a', partitions: [1] }], counts: new Map() }, ['a'], null);
-    const members = [
-      { memberId: 'x', topics: ['a'], claims: claims(5), readable: true },
-      { memberId: 'y', topics: ['a'], claims: claims(4), readable: true },
-    ];
-    completeClaims(members, new Map([[5, { generation: 5, fingerprint: '0123456789abcdef', counts: new Map([['a', 3]]) }]]));
-    expect([members[0]!.claims.fingerprint, Array.from(members[0]!.claims.count)]).toEqual(['0123456789abcdef', [3]]);
-    expect([members[1]!.claims.fingerprint, Array.from(members[1]!.claims.count)]).toEqual(['', [0]]);
   });
 
   it("racks come from the brokers' racks of each partition's replicas", () => {

@@ -7,7 +7,7 @@
 // (SIGKILL: no LeaveGroup, the broker drops it after the 6 s session timeout); k1 leaves cleanly;
 // p5 joins. 50,000 keyed messages, produced by @platformatic/kafka with assignor's partitioner in
 // four batches between the events. Checked after every rebalance: every partition has exactly one
-// owner, balance and the fewest moves (test/kafkajs/group-oracle.ts); after the growth every new
+// owner, balance and the fewest moves (test/group/sticky-oracle.ts); after the growth every new
 // partition joined its parent's owner and every key of A was read by the member that read it
 // before; every message read and every offset committed. A second, smaller group has a KafkaJS
 // leader: its @platformatic/kafka members echo the leader's note (read from their own SyncGroup
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Producer, stringSerializers } from '@platformatic/kafka';
 import { createJavaCompatiblePartitioner } from '../../src/platformatic/index.js';
 import { partitionForKey } from '../../src/hashing/index.js';
-import { judge, type Assignment, type Fold } from '../kafkajs/group-oracle.js';
+import { judge, type Assignment, type Fold } from '../group/sticky-oracle.js';
 import { uniqueTopic, useSharedBroker, withAdmin } from '../kafka/shared-broker.js';
 import { GroupLog, MemberProcess, snapshot, until } from '../support/member-processes.js';
 

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { StickyAssignmentReport } from '../../src/group/sticky-options.js';
 import { ROOT } from '../helpers.js';
-import type { Assignment } from '../kafkajs/group-oracle.js';
+import type { Assignment } from '../group/sticky-oracle.js';
 
 export interface Msg {
   name: string;

@@ -3,7 +3,8 @@
 // middle, KafkaJS's MemberAssignment bytes out. See docs/kafkajs.md for the guarantees.
 import type { Assigner, Cluster, GroupMember, GroupMemberAssignment, Logger, PartitionAssigner, PartitionMetadata } from 'kafkajs';
 import { planGroup, type PlanMember, type PlanTopic } from '../../group/sticky/plan.js';
-import { decodeAssignmentNote, decodeClaims, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, TopicListCache, type Claims } from '../../group/protocol.js';
+import { decodeAssignmentNote, decodeSubscription, encodeAssignments, encodeClaims, encodeSubscription, ClaimArena, STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION, TopicListCache } from '../../group/protocol.js';
+import { claimsOf, leaderNote, planMember, planTopic, type Holding } from '../../group/claims.js';
 import { checkAssignerOptions, type CheckedAssignerOptions, type StickyAssignerOptions, type StickyAssignmentReport } from '../../group/sticky-options.js';
 import { trackMember, type Tracker } from './tracker.js';
 
@@ -12,41 +13,13 @@ export { STICKY_ASSIGNER_NAME, STICKY_ASSIGNER_VERSION } from '../../group/proto
 export type { StickyAssignerOptions, StickyAssignmentReport } from '../../group/sticky-options.js';
 type Config = CheckedAssignerOptions;
 
-/** The claims this member sends: its current assignment, restricted to the topics it still subscribes. */
-function claimsOf(tracker: Tracker, topics: readonly string[], rack: string | null): Claims {
+/** What this member holds, as the tracker saw it: the leader's assignment and note, at its generation. */
+function holdingOf(tracker: Tracker): Holding | null {
   const st = tracker.state;
   const a = st.assignment;
-  const note = a === null ? null : decodeAssignmentNote(a.userData);
-  const index = new Map<string, number>();
-  topics.forEach((t, i) => {
-    if (!index.has(t)) index.set(t, i);
-  });
-  const topic: number[] = [];
-  const count: number[] = [];
-  const start: number[] = [0];
-  const parts: number[] = [];
-  if (a !== null && st.generation >= 0) {
-    // Topics in a fixed order; partitions ascending and distinct, whatever the sender did.
-    const order = a.topics.map((_, k) => k).filter((k) => index.has(a.topics[k]!));
-    order.sort((x, y) => index.get(a.topics[x]!)! - index.get(a.topics[y]!)!);
-    for (const k of order) {
-      const ps = Int32Array.from(new Set(a.partitions[k]!)).filter((p) => p >= 0).sort();
-      if (ps.length === 0) continue;
-      topic.push(index.get(a.topics[k]!)!);
-      count.push(note !== null && note.counts.length === a.topics.length ? note.counts[k]! : 0);
-      for (const p of ps) parts.push(p);
-      start.push(parts.length);
-    }
-  }
-  return {
-    generation: a === null ? -1 : st.generation,
-    rack,
-    fingerprint: note?.fingerprint ?? '',
-    topic: Int32Array.from(topic),
-    count: Int32Array.from(count),
-    start: Int32Array.from(start),
-    partitions: Int32Array.from(parts),
-  };
+  if (a === null) return null;
+  const topics = a.topics.map((topic, k) => ({ topic, partitions: a.partitions[k]! }));
+  return { generation: st.generation, fingerprint: decodeAssignmentNote(a.userData)?.fingerprint ?? '', topics, counts: leaderNote(a)?.counts ?? new Map() };
 }
 
 /** Partition counts and replica racks of `topics`, fresh from a broker when possible. */
@@ -66,18 +39,9 @@ async function topicMetadata(cluster: Cluster, topics: string[], logger: Logger)
     const parts = partitionsOf(name);
     let count = 0;
     for (let i = 0; i < parts.length; i++) count = Math.max(count, parts[i]!.partitionId + 1);
-    if (rackOf.size === 0) return { name, partitions: count };
-    const replicas: (readonly number[])[] = new Array(count).fill([]);
-    for (const p of parts) replicas[p.partitionId] = p.replicas ?? [];
-    const racksOf = (partition: number): string[] => {
-      const out: string[] = [];
-      for (const node of replicas[partition] ?? []) {
-        const r = rackOf.get(node);
-        if (r !== undefined) out.push(r);
-      }
-      return out;
-    };
-    return { name, partitions: count, racksOf };
+    const replicas: (readonly number[])[] = rackOf.size === 0 ? [] : new Array(count).fill([]);
+    if (rackOf.size > 0) for (const p of parts) replicas[p.partitionId] = p.replicas ?? [];
+    return planTopic(name, count, (p) => replicas[p] ?? [], rackOf);
   });
 }
 
@@ -100,7 +64,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
       version: STICKY_ASSIGNER_VERSION,
 
       protocol({ topics }: { topics: string[] }) {
-        const userData = encodeClaims(claimsOf(tracker, topics, config.rack));
+        const userData = encodeClaims(claimsOf(holdingOf(tracker), topics, config.rack));
         return { name: STICKY_ASSIGNER_NAME, metadata: asBuffer(encodeSubscription(STICKY_ASSIGNER_VERSION, topics, userData)) };
       },
 
@@ -116,9 +80,7 @@ export function createStickyAssigner(options: StickyAssignerOptions = {}): Parti
         arena.reset();
         const planMembers: PlanMember[] = members.map(({ memberId }, i) => {
           const sub = subscriptions[i]!;
-          if (sub === null) return { memberId, topics: [], claims: null, readable: false };
-          const claims = sub.userData.length === 0 ? null : decodeClaims(sub.userData, sub.topics.length, arena);
-          return { memberId, topics: sub.topics, claims, readable: sub.userData.length === 0 || claims !== null };
+          return sub === null ? { memberId, topics: [], claims: null, readable: false } : planMember(memberId, sub.topics, sub.userData, arena);
         });
         const plan = planGroup(planMembers, topics, { growthSkew: config.growthSkew, coPartitioned: config.coPartitioned, engine: config.engine });
         const bytes = encodeAssignments(STICKY_ASSIGNER_VERSION, plan);
