@@ -81,8 +81,12 @@ describe('broker restart during watch', () => {
       expect(w.child.exitCode).toBeNull();
       expect(f.child.exitCode).toBeNull();
       await admin((a) => a.createPartitions({ topicPartitions: [{ topic: input, count: 8 }] }));
-      await w.lines(2, 180_000);
-      await f.lines(2, 180_000);
+      // Up to 7 minutes. Seen twice under load (1 run in 2 beside another suite; 0 in 13 alone): the
+      // file watch printed nothing for 180 s after its 8 s retry. The likely cause, not yet confirmed:
+      // a reopen that starts while the broker is still starting spends KafkaJS's retry budget (6
+      // requests of up to 30 s). A watch that never catches up still fails here.
+      await w.lines(2, 420_000);
+      await f.lines(2, 420_000);
       const model = JSON.parse(w.out[1]!) as { streams: Array<{ partitions: number; basePartitions: number }> };
       expect(model.streams[0]).toMatchObject({ partitions: 8, basePartitions: 4 });
       expect((JSON.parse(f.out[1]!) as { streams: Array<{ partitions: number }> }).streams[0]!.partitions).toBe(8);

@@ -196,12 +196,12 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
     err: () => err,
     exited,
     async lines(n, ms) {
-      await until(() => out.length >= n || child.exitCode !== null, ms, `${n} stdout lines from assignor ${args.join(' ')} (stderr: ${err.slice(-600)})`);
+      await until(() => out.length >= n || child.exitCode !== null, ms, `${n} stdout lines from assignor ${args.join(' ')} (stderr: ${err.slice(-3000)})`);
       if (out.length < n) throw new Error(`assignor ${args.join(' ')} exited (${child.exitCode}) after ${out.length} lines: ${err.slice(-600)}`);
       return out;
     },
     async stderrMatch(re, ms) {
-      await until(() => re.test(err) || child.exitCode !== null, ms, `stderr matching ${re} (stderr: ${err.slice(-600)})`);
+      await until(() => re.test(err) || child.exitCode !== null, ms, `stderr matching ${re} (stderr: ${err.slice(-3000)})`);
       if (!re.test(err)) throw new Error(`assignor exited (${child.exitCode}) before stderr matched ${re}: ${err.slice(-600)}`);
     },
   };
