@@ -368,7 +368,7 @@ function groupFingerprint(sorted: readonly PlanMember[], topics: TopicTable, sub
  * is what makes KafkaJS's extra rebalances (a member that saw new metadata late) free, and keeps
  * a growth's relaxed balance until the group really changes. The claims need not name one
  * generation: a @platformatic/kafka member names the first generation of its unchanged run
- * (src/platformatic/assigner.ts nextHeld). Disjoint covering claims of one group's plans are still
+ * (src/group/claims.ts nextHolding). Disjoint covering claims of one group's plans are still
  * a plan of that group: each member's share came from a plan balanced for these very counts.
  */
 function sameGroup(sorted: readonly PlanMember[], ownership: Ownership, topics: TopicTable, fingerprint: string): boolean {
