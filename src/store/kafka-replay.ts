@@ -193,8 +193,10 @@ async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (bat
     await readAll(st, consumer, admin, topic, apply);
   } finally {
     clearInterval(timer);
-    await consumer.disconnect().catch(() => undefined);
-    await deleteGroup(kafka, groupId);
+    // Bounded: KafkaJS's disconnect waits for a join still under way (a broker that came back and
+    // whose group coordinator is still loading), and a failed read must be reported, not wait.
+    await atMost(consumer.disconnect(), CLEANUP_MS);
+    await atMost(deleteGroup(kafka, groupId), CLEANUP_MS);
   }
   if (st.failed !== undefined) {
     if (st.failed instanceof Error && st.failed.name === 'AssignorError') throw st.failed;
@@ -215,30 +217,45 @@ async function readAll(st: ReadState, consumer: Consumer, admin: Admin, topic: s
     // A retriable crash (e.g. the group coordinator still loading) is restarted by KafkaJS itself.
     if (!e.payload.restart) st.fail(e.payload.error);
   });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: true,
-    eachBatch: async ({ batch }) => {
-      if (st.failed !== undefined) return;
-      const rows: RawRecord[] = [];
-      for (const m of batch.messages) {
-        const o = Number(m.offset);
-        if (o < st.next) continue;
-        if (o >= result.high) break;
-        rows.push({ key: m.key, value: m.value, offset: m.offset });
-        result.bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0);
-      }
-      try {
-        apply(rows);
-        result.records += rows.length;
-      } catch (e) {
-        st.fail(e);
-      }
-    },
-  });
+  // The consumer's start (connect, subscribe, the group join inside run) races the read's end: a
+  // start that never completes is ended by the stall timer (watchStall) instead of hanging the read.
+  const start = async (): Promise<void> => {
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: true,
+      eachBatch: async ({ batch }) => {
+        if (st.failed !== undefined) return;
+        const rows: RawRecord[] = [];
+        for (const m of batch.messages) {
+          const o = Number(m.offset);
+          if (o < st.next) continue;
+          if (o >= result.high) break;
+          rows.push({ key: m.key, value: m.value, offset: m.offset });
+          result.bytes += (m.key?.length ?? 0) + (m.value?.length ?? 0);
+        }
+        try {
+          apply(rows);
+          result.records += rows.length;
+        } catch (e) {
+          st.fail(e);
+        }
+      },
+    });
+  };
+  start().catch((e: unknown) => st.fail(e));
   await st.done;
+}
+
+/** How long a read's cleanup (consumer disconnect, group deletion) may take before it is left to finish on its own. */
+const CLEANUP_MS = 10_000;
+
+/** Waits for `p` to settle, at most `ms`; it is then left running, its outcome ignored. */
+async function atMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
