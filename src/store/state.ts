@@ -237,8 +237,13 @@ export interface TypeState {
 }
 
 export class StoreState {
-  /** Types in first-write order. */
+  /**
+   * Types in first-write order. Only a write makes an entry, so a read never gives a type its
+   * place; compaction drops empty ones, as a reopened log would not know them.
+   */
   readonly types = new Map<string, TypeState>();
+  /** The SSP rows: one table for the store's life, so reading it needs no type entry. */
+  private readonly ssps = new SspTable();
   /** Envelope heads (JSON without `values`); compact rows refer to them by id. */
   readonly metas: string[] = [];
   readonly fields: string[] = [];
@@ -269,13 +274,13 @@ export class StoreState {
 
   typeState(type: string, create: boolean): TypeState | undefined {
     let t = this.types.get(type);
-    if (t === undefined && create) this.types.set(type, (t = { keyed: new KeyedTable(), ssp: type === SSP_TYPE ? new SspTable() : undefined }));
+    if (t === undefined && create) this.types.set(type, (t = { keyed: new KeyedTable(), ssp: type === SSP_TYPE ? this.ssps : undefined }));
     return t;
   }
 
   /** The canonical SSP assignment rows (empty when the type was never written). */
   sspTable(): SspTable {
-    return this.typeState(SSP_TYPE, true)!.ssp!;
+    return this.ssps;
   }
 
   get size(): number {

@@ -97,6 +97,63 @@ describe('compaction', () => {
   });
 });
 
+describe('type order: only a write gives a type its place', () => {
+  const ssps = (s: CoordinatorStore, partitions: number[]): void =>
+    s.writeBatch([], { streams: [{ system: 'kafka', stream: 'PVE' }], lists: ['["Partition 0"]'], n: partitions.length, stream: new Int32Array(partitions.length), partition: Int32Array.from(partitions), bucket: null, list: new Int32Array(partitions.length) });
+  const keys = (s: CoordinatorStore): string[] => [...s.messages()].map((m) => m.key);
+
+  // Found by the random-history property below (seed -197030625): compaction read the SSP table,
+  // which made an empty SSP type in first place; the reopened log had it after set-changelog.
+  it('a compaction before the first SSP write leaves the SSP type where its first write puts it', () => {
+    const dir = tempDir();
+    let now = 1;
+    const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => now++, autoCompact: false });
+    s.delete('set-changelog', 'Partition 0');
+    s.compact();
+    s.put('set-changelog', 'Partition 0', { Partition: '0' });
+    ssps(s, [0, 1]);
+    s.put('set-task-container-assignment', 'Partition 0', { containerId: '0' });
+    const order = ['[1,"set-changelog","Partition 0"]', ...[0, 1].map((p) => `[1,"set-task-partition-assignment","{\\"system\\":\\"kafka\\",\\"partition\\":${p},\\"stream\\":\\"PVE\\",\\"keyBucket\\":-1}"]`), '[1,"set-task-container-assignment","Partition 0"]'];
+    expect(keys(s)).toEqual(order);
+    s.compact();
+    expect(keys(s)).toEqual(order);
+    s.close();
+    const again = CoordinatorStore.open(dir, { readOnly: true });
+    expect(keys(again)).toEqual(order);
+    again.close();
+  });
+
+  it('reading the SSP assignment of a new store gives the type no place', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 1 });
+    const view = s.sspAssignment();
+    expect(view.live).toBe(0);
+    s.put('set-changelog', 'Partition 0', { Partition: '0' });
+    ssps(s, [7]);
+    expect(s.types()).toEqual(['set-changelog', 'set-task-partition-assignment']);
+    expect(s.sspAssignment().live).toBe(1);
+    s.close();
+    const again = CoordinatorStore.open(dir, { readOnly: true });
+    expect(again.types()).toEqual(['set-changelog', 'set-task-partition-assignment']);
+    again.close();
+  });
+
+  it('a type emptied and compacted away comes back after the types written since', () => {
+    const dir = tempDir();
+    const s = CoordinatorStore.open(dir, { host: 'h', username: 'u', now: () => 1, autoCompact: false });
+    s.put('a', 'k', 1);
+    s.put('b', 'k', 1);
+    s.delete('a', 'k');
+    s.compact();
+    s.put('a', 'k', 2);
+    expect(s.types()).toEqual(['b', 'a']);
+    s.close();
+    const again = CoordinatorStore.open(dir, { readOnly: true });
+    expect(again.types()).toEqual(['b', 'a']);
+    again.close();
+  });
+});
+
 describe('automatic compaction', () => {
   it('a writer compacts on its own once half the records are dead, keeping the state; the log stays near its live size', () => {
     const dir = tempDir();
