@@ -11,7 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KafkaCoordinatorStore } from '../src/store/kafka-store.js';
-import type { BackendRecord, SspRows } from '../src/store/backend.js';
+import type { StoreRecord, SspRows } from '../src/store/backend.js';
 
 const SSPS = Number(process.env.BENCH_SSPS ?? 10_000_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
@@ -19,7 +19,7 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 
 /** The model's records: per-task types (changelog, container, mode) as records, the SSP assignment as columns. */
-function model(): { records: BackendRecord[]; ssps: SspRows } {
+function model(): { records: StoreRecord[]; ssps: SspRows } {
   const per = Math.ceil(SSPS / STREAMS);
   const streams = Array.from({ length: STREAMS }, (_, i) => ({ system: 'kafka', stream: `events-${String(i).padStart(4, '0')}` }));
   const lists = Array.from({ length: TASKS }, (_, t) => JSON.stringify([`Partition ${t}`]));
@@ -31,7 +31,7 @@ function model(): { records: BackendRecord[]; ssps: SspRows } {
     partition[i] = i % per;
     list[i] = (i % per) % TASKS;
   }
-  const records: BackendRecord[] = [];
+  const records: StoreRecord[] = [];
   for (let t = 0; t < TASKS; t++) {
     const task = `Partition ${t}`;
     records.push({ type: 'set-changelog', key: task, value: { Partition: String(t) } });

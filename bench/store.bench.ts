@@ -57,8 +57,8 @@ if (child >= 0) {
   if (what === 'write') {
     const store = CoordinatorStore.open(dir);
     let writeMs = 0;
-    const write = store.writeBatch.bind(store);
-    store.writeBatch = (records, ssps) => {
+    const write = store.commit.bind(store);
+    store.commit = (records, ssps) => {
       const t = performance.now();
       write(records, ssps);
       writeMs += performance.now() - t;

@@ -7,8 +7,8 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AssignorError, describe } from '../errors.js';
-import { ReplayedState } from '../store/kafka-state.js';
-import type { BackendRecord, CoordinatorStoreBackend, SspAssignment, SspRows } from '../store/backend.js';
+import { ReplayedState } from '../store/replayed-state.js';
+import type { StoreRecord, CoordinatorStoreBackend, SspAssignment, SspRows } from '../store/backend.js';
 import { SSP_TYPE } from '../store/state.js';
 
 /** What a copy reads: the read side of a store. */
@@ -101,7 +101,7 @@ export async function copyStore(source: ReadableStore, target: CoordinatorStoreB
   if (target.size > 0) {
     throw new AssignorError('E_IMPORT_NOT_EMPTY', `${target.location} already holds ${target.size} messages; import into an empty store (a new directory or topic)`, target.location);
   }
-  const records: BackendRecord[] = [];
+  const records: StoreRecord[] = [];
   const types = source.types();
   const assignment = source.sspAssignment();
   for (const type of types) {

@@ -6,6 +6,7 @@ import type { SspAssignment, SspRows, TaskTable } from '../coordinator-stream/co
 
 export type { SspAssignment, SspRows, TaskTable };
 
+/** One message to write: `value` is the envelope's `values` (null: a tombstone). The one record type of every store. */
 export interface StoreRecord {
   type: string;
   key: string;

@@ -6,17 +6,11 @@
 import { fail } from '../errors.js';
 import type { Envelope } from '../coordinator-stream/messages.js';
 import type { SspAssignment, SspRows, SystemStream, TaskTable } from '../coordinator-stream/columns.js';
-import type { CoordinatorStoreReader } from '../samza/store-types.js';
+import type { CoordinatorStoreReader, StoreRecord } from '../samza/store-types.js';
 import { INT32_MAX } from '../basics.js';
 
-export type { SspAssignment, SspRows, SystemStream, TaskTable };
+export type { SspAssignment, SspRows, StoreRecord, SystemStream, TaskTable };
 
-/** One message to write; `value` is the envelope's `values` (null: a tombstone). */
-export interface BackendRecord {
-  type: string;
-  key: string;
-  value: unknown | null;
-}
 
 /** What `assignor store inspect` shows. */
 export interface StoreStats {
@@ -86,7 +80,7 @@ export interface CoordinatorStoreBackend extends CoordinatorStoreReader {
    * Writes the records in order, then the SSP rows, as one atomic, durable batch. The file store
    * completes synchronously; a network backend returns a promise (await it either way).
    */
-  commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): void | Promise<void>;
+  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void | Promise<void>;
   /** Every live message in Samza's layout: key JSON `[1,"<type>","<key>"]` and envelope JSON (export). */
   messages(): Iterable<{ key: string; value: string }>;
   stats(): StoreStats;

@@ -6,26 +6,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
-import { decodeBody, encodeBody, Malformed, MAX_BODY, sameStrings, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type KeyTableMemo, type Section, type SspColumns } from './body.js';
+import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeMessages, type Body, type EncodedBody } from './body.js';
 import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, HEADER_SIZE, newFileId, scanFrames, type Tail } from './format.js';
 import { scanFrames as scanFramesV1 } from './format-v1.js';
 import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
-import { decodeEnvelope, decodeKey, encodeEnvelope, encodeKey, envelopeHead, singleField, type Envelope, type EnvelopeMeta } from '../coordinator-stream/messages.js';
+import { decodeEnvelope, decodeKey, type Envelope } from '../coordinator-stream/messages.js';
 import { LOCK_FILE, LOG_FILE, resolveStorePaths, type StorePaths } from './paths.js';
-import { StoreState, SSP_TYPE, sspView, type KeyedTable } from './state.js';
-import { StringIndex } from '../columns/string-index.js';
-import { markDistinct } from './key-repeats.js';
-import { SspTable } from '../coordinator-stream/ssp-table.js';
-import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
-import { checkSspRows, type CoordinatorStoreBackend, type SspAssignment, type SspRows, type StoreStats, type TaskTable } from './backend.js';
+import { ReplayedState } from './replayed-state.js';
+import { encodeBatch } from './frame-encoding.js';
+import { compactedBodies } from './compaction.js';
+import { checkSspRows, type CoordinatorStoreBackend, type SspRows, type StoreRecord, type StoreStats } from './backend.js';
 
 export { LOCK_FILE, LOG_FILE };
 
 /** A writer compacts on its own once at least half the records in the log are dead and the log is at least this big. */
 export const AUTO_COMPACT_MIN_BYTES = 1 << 20;
-/** Rows per section and records per frame when compacting: frames stay far below the body limit. */
-const COMPACT_ROWS = 1 << 22;
 
 export interface StoreOptions {
   /** Open without the lock and never write or truncate; the state is a snapshot taken at open. */
@@ -54,12 +50,7 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-export interface StoreRecord {
-  type: string;
-  key: string;
-  /** null deletes the key (a tombstone). */
-  value: unknown | null;
-}
+export type { StoreRecord };
 
 /** What open found and did; useful for logs. */
 export interface OpenReport {
@@ -93,7 +84,7 @@ export interface CompactResult {
   rewrittenBytes: number;
 }
 
-export class CoordinatorStore implements CoordinatorStoreBackend {
+export class CoordinatorStore extends ReplayedState implements CoordinatorStoreBackend {
   /** The log file as named in the store directory (`<dir>/coordinator.log`). */
   readonly path: string;
   readonly dir: string;
@@ -101,14 +92,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   readonly openReport: OpenReport;
 
   private readonly paths: StorePaths;
-  private state = new StoreState();
   private fd: number | undefined;
   private lock: Lock | undefined;
   private fileId: Buffer;
   private version: number;
   private end: number;
   private frames: number;
-  private lastTimestamp: number | undefined;
   private closed = false;
   /** Set after an fsync failure: what is on disk is unknown, so no more writes until reopened. */
   private broken: string | undefined;
@@ -117,6 +106,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   private readonly autoCompactMinBytes: number;
 
   private constructor(paths: StorePaths, readOnly: boolean, options: StoreOptions) {
+    super();
     this.paths = paths;
     this.dir = paths.dir;
     this.path = paths.logName;
@@ -165,88 +155,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     return this.openReport.truncatedBytes;
   }
 
-  // ---- reads -------------------------------------------------------------------------------
-
-  /** The message's `values` payload (a fresh copy), or undefined if absent or deleted. */
-  get(type: string, key: string): unknown | undefined {
-    this.checkOpen();
-    checkNames(type, key);
-    return this.state.values(type, key);
-  }
-
-  has(type: string, key: string): boolean {
-    this.checkOpen();
-    checkNames(type, key);
-    return this.state.has(type, key);
-  }
-
-  /** The whole value envelope (host, username, source, timestamp, values), or undefined. */
-  message(type: string, key: string): Envelope | undefined {
-    this.checkOpen();
-    checkNames(type, key);
-    const text = this.state.envelope(type, key);
-    return text === undefined ? undefined : (JSON.parse(text) as Envelope);
-  }
-
-  /**
-   * key -> values for one type, in first-write order (a key deleted and re-put moves to the end).
-   * For set-task-partition-assignment, records with canonical SSP keys come first (see docs/store.md).
-   */
-  entries(type: string): Map<string, unknown> {
-    this.checkOpen();
-    checkNames(type, '');
-    return new Map(this.state.records(type, false));
-  }
-
-  /**
-   * key -> value of `field` for one type, when every live record of it is exactly { [field]: "<string>" }
-   * (Samza's usual shape); undefined when any is not (read entries() then). In first-write order.
-   */
-  singleFields(type: string, field: string): Map<string, string> | undefined {
-    this.checkOpen();
-    checkNames(type, field);
-    return this.state.singleFields(type, field);
-  }
-
-  /**
-   * Single-field types holding the same keys in the same order (Samza's per-task records) as
-   * columns sharing one key index; empty when none holds a record, undefined when they do not. A
-   * live view: read, do not keep across writes.
-   */
-  taskTable(specs: ReadonlyArray<readonly [type: string, field: string]>): TaskTable | undefined {
-    this.checkOpen();
-    for (const [type, field] of specs) checkNames(type, field);
-    return this.state.taskTable(specs);
-  }
-
-  /** Types that currently hold at least one live key, in first-write order. */
-  types(): string[] {
-    this.checkOpen();
-    return [...this.state.types.keys()].filter((t) => this.state.liveOf(t) > 0);
-  }
-
-  /** Number of live keys over all types. */
-  get size(): number {
-    return this.state.size;
-  }
+  // Reads (get, has, message, entries, singleFields, taskTable, types, size, sspAssignment,
+  // messages) are ReplayedState's: one read side for every store.
 
   /** Bytes of the log file that hold good frames (the append position). */
   get fileBytes(): number {
     return this.end;
-  }
-
-  /** The canonical set-task-partition-assignment records as columns (a live view: read, do not modify). */
-  sspAssignment(): SspAssignment {
-    this.checkOpen();
-    return sspView(this.state.sspTable(), this.state);
-  }
-
-  /** Every live message in Samza's coordinator-stream layout: key JSON and envelope JSON (export). */
-  *messages(): Generator<{ key: string; value: string }> {
-    this.checkOpen();
-    for (const type of this.state.types.keys()) {
-      for (const [key, envelope] of this.state.records(type, true)) yield { key: encodeKey(type, key), value: envelope as string };
-    }
   }
 
   /** Counts for `assignor store inspect`. */
@@ -285,12 +199,12 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
 
   /** Appends one record durably. A null value is a delete, as in Samza. */
   put(type: string, key: string, value: unknown): void {
-    this.writeBatch([{ type, key, value }]);
+    this.commit([{ type, key, value }]);
   }
 
   /** Appends a tombstone for the key (written even when the key is absent, as Samza does). */
   delete(type: string, key: string): void {
-    this.writeBatch([{ type, key, value: null }]);
+    this.commit([{ type, key, value: null }]);
   }
 
   /**
@@ -298,9 +212,9 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
    * fsync'd. The frame is atomic: after a crash either every record of the batch is there or none
    * is. Records apply in order. An empty batch writes nothing.
    */
-  writeBatch(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
+  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
     this.checkWritable();
-    if (!Array.isArray(records)) fail('E_STORE_ARG', 'writeBatch expects an array of { type, key, value }');
+    if (!Array.isArray(records)) fail('E_STORE_ARG', 'commit expects an array of { type, key, value }');
     const rows = ssps === undefined ? 0 : checkSspRows(ssps);
     if (records.length === 0 && rows === 0) return;
     const meta = { host: this.meta.host, username: this.meta.username, timestamp: this.meta.now() };
@@ -340,9 +254,9 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     this.afterWrite();
   }
 
-  /** The interface's write: the same as writeBatch (the file store completes it synchronously). */
-  commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
-    this.writeBatch(records, ssps);
+  /** @deprecated since 0.2.0: the same as commit, the one write every store has */
+  writeBatch(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
+    this.commit(records, ssps);
   }
 
   /**
@@ -483,7 +397,7 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
     }
   }
 
-  private checkOpen(): void {
+  protected override checkOpen(): void {
     if (this.closed) fail('E_STORE_CLOSED', `coordinator store ${this.path} is closed`, this.path);
   }
 
@@ -638,424 +552,6 @@ export class CoordinatorStore implements CoordinatorStoreBackend {
   }
 }
 
-// ---- encoding writes -----------------------------------------------------------------------
-
-/**
- * Encodes records in order as sections: runs of single-field values of one type and field become
- * a fields section; anything else a messages section (tombstones join the run of their type).
- */
-/**
- * `isEmpty(type)`: the store holds no live record of the type, so a type's first fields run with
- * distinct keys is marked fresh (loaded later without hashing its keys).
- */
-function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: EnvelopeMeta, isEmpty?: (type: string) => boolean): Section[] {
-  const sections: Section[] = [];
-  const touched = new Set<string>();
-  checkRecords(records);
-  // Types are independent, so records are encoded grouped by type (types in order of first
-  // appearance, each type's records in their order): long runs, few sections, the same state.
-  const order = groupByType(records);
-  let run: { kind: 'fields' | 'messages'; type: string; field: string } | undefined;
-  let keys: string[] = [];
-  let values: Array<string | null> = [];
-  let messages: Array<{ key: string; value: string | null }> = [];
-  // The last key column seen to repeat no key, and the last key table: Samza's per-task types write the same task keys.
-  let distinct: readonly string[] = [];
-  const keyTable: KeyTableMemo = { keys: [], table: undefined };
-  const noRepeats = (k: readonly string[]): boolean => {
-    if (sameStrings(k, distinct)) return true;
-    // (A typed-array index: a Set of a million names costs seconds of hashing and garbage.)
-    if (new StringIndex(k, k.length).repeated >= 0) return false;
-    distinct = k;
-    return true;
-  };
-  const flush = (): void => {
-    if (run?.kind === 'fields') {
-      const fresh = isEmpty !== undefined && !touched.has(run.type) && isEmpty(run.type) && noRepeats(keys);
-      touched.add(run.type);
-      const section = writeFields(out, { type: run.type, field: run.field, keys, values, meta: null, fresh }, keyTable);
-      if (fresh && section.kind === 'fields') markDistinct(section.keys as readonly string[]);
-      sections.push(section);
-    } else if (run?.kind === 'messages') sections.push(writeMessages(out, messages));
-    run = undefined;
-    keys = [];
-    values = [];
-    messages = [];
-  };
-  // A lower bound of the bytes (one per UTF-16 unit), so a write far over the limit fails before it is built.
-  let units = 0;
-  const grow = (n: number): void => {
-    units += n;
-    if (units > MAX_BODY) fail('E_STORE_TOO_LARGE', `a single write of ${records.length} records is more than ${MAX_BODY} bytes, the limit`);
-  };
-  for (let j = 0; j < order.length; j++) {
-    const i = order[j]!;
-    const r = records[i]!;
-    grow(r.type.length + r.key.length + 16);
-    const names = r.type.isWellFormed() && r.key.isWellFormed();
-    if (r.value === null) {
-      if (names && run?.kind === 'fields' && run.type === r.type) {
-        keys.push(r.key);
-        values.push(null);
-        continue;
-      }
-      if (run?.kind !== 'messages') flush();
-      run = { kind: 'messages', type: '', field: '' };
-      touched.add(r.type);
-      messages.push({ key: encodeKey(r.type, r.key), value: null });
-      continue;
-    }
-    const single = names ? singleField(r.value) : undefined;
-    if (single !== undefined) {
-      if (run?.kind !== 'fields' || run.type !== r.type || run.field !== single.field) {
-        flush();
-        run = { kind: 'fields', type: r.type, field: single.field };
-      }
-      keys.push(r.key);
-      values.push(single.value);
-      grow(single.value.length);
-      continue;
-    }
-    const envelope = encodeEnvelope(r.value, meta, `${r.type} ${JSON.stringify(r.key)}`);
-    grow(envelope.length);
-    if (run?.kind !== 'messages') flush();
-    run = { kind: 'messages', type: '', field: '' };
-    touched.add(r.type);
-    messages.push({ key: encodeKey(r.type, r.key), value: envelope });
-  }
-  flush();
-  return sections;
-}
-
-/**
- * One write as a frame body (records in order, then the SSP rows; `rows` of them, checked) and the
- * body the state applies: the file store appends the one and applies the other, the memory store
- * applies the same body read back. `isEmpty`: see encodeRecords.
- */
-export function encodeBatch(records: ReadonlyArray<StoreRecord>, ssps: SspRows | undefined, rows: number, meta: EnvelopeMeta, isEmpty: (type: string) => boolean): { body: EncodedBody; decoded: Body } {
-  const sink = new Sink();
-  const sections = encodeRecords(sink, records, meta, isEmpty);
-  if (ssps !== undefined && rows > 0) sections.push(...encodeSspRows(sink, ssps, meta));
-  const metas = [envelopeHead(meta)];
-  const body = encodeBody(metas, sink, records.length + rows);
-  // The state takes its own copies of the caller's columns (it keeps them, and may change `list`).
-  const own = sections.map((x) =>
-    x.kind !== 'ssps'
-      ? x
-      : { ...x, stream: x.stream.slice(0, x.n), partition: x.partition.slice(0, x.n), bucket: x.bucket?.slice(0, x.n) ?? null, list: x.list.slice(0, x.n), meta: x.meta?.slice(0, x.n) ?? null },
-  );
-  return { body, decoded: { metas, sections: own, records: records.length + rows } };
-}
-
-function checkRecords(records: ReadonlyArray<StoreRecord>): void {
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    const where = `records[${i}]`;
-    if (typeof r !== 'object' || r === null) fail('E_STORE_ARG', `${where} must be an object { type, key, value }`, where);
-    checkNames(r.type, r.key, where);
-  }
-}
-
-/** Record indices grouped by type, stably (types in order of first appearance). */
-function groupByType(records: ReadonlyArray<StoreRecord>): Int32Array {
-  const order = new Int32Array(records.length);
-  const next = new Int32Array(records.length).fill(-1); // a linked list of each type's records
-  const tail = new Map<string, number>();
-  const heads: number[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const t = records[i]!.type;
-    const last = tail.get(t);
-    if (last === undefined) heads.push(i);
-    else next[last] = i;
-    tail.set(t, i);
-  }
-  let w = 0;
-  for (const h of heads) for (let i = h; i >= 0; i = next[i]!) order[w++] = i;
-  return order;
-}
-
-
-/** SSP rows as an ssps section; rows whose names or list text are not well-formed strings go as plain messages. */
-function encodeSspRows(out: Sink, r: SspRows, meta: EnvelopeMeta): Section[] {
-  const plainStream = r.streams.map((s) => !s.system.isWellFormed() || !s.stream.isWellFormed());
-  const plainList = r.lists.map((l) => !l.isWellFormed());
-  const odd: StoreRecord[] = [];
-  let keep = r.n;
-  for (let i = 0; i < r.n; i++) if (plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!])) keep--;
-  let cols: SspColumns = { streams: r.streams, lists: r.lists, n: r.n, stream: r.stream, partition: r.partition, bucket: r.bucket, list: r.list, meta: null };
-  if (keep < r.n) {
-    const pick = (a: Int32Array): Int32Array => {
-      const o = new Int32Array(keep);
-      let w = 0;
-      for (let i = 0; i < r.n; i++) if (!(plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!]))) o[w++] = a[i]!;
-      return o;
-    };
-    for (let i = 0; i < r.n; i++) {
-      if (!(plainStream[r.stream[i]!] || (r.list[i]! >= 0 && plainList[r.list[i]!]))) continue;
-      const s = r.streams[r.stream[i]!]!;
-      const key = canonicalSspKey(s.system, s.stream, r.partition[i]!, r.bucket === null ? -1 : r.bucket[i]!);
-      odd.push({ type: SSP_TYPE, key, value: r.list[i]! < 0 ? null : { taskNames: r.lists[r.list[i]!]! } });
-    }
-    cols = { ...cols, n: keep, stream: pick(r.stream), partition: pick(r.partition), bucket: r.bucket === null ? null : pick(r.bucket), list: pick(r.list) };
-  }
-  const sections: Section[] = [];
-  if (cols.n > 0) sections.push(writeSsps(out, cols));
-  if (odd.length > 0) sections.push(...encodeRecords(out, odd, meta));
-  return sections;
-}
-
-// ---- compaction ----------------------------------------------------------------------------
-
-/** The live state as frame bodies: per type in first-write order, canonical SSP rows first. */
-function* compactedBodies(state: StoreState, tally: { records: number }): Generator<EncodedBody> {
-  const frame = new FrameBuilder(state, tally);
-  for (const [type, ts] of state.types) {
-    if (ts.ssp !== undefined && ts.ssp.live > 0) yield* sspSections(frame, ts.ssp);
-    yield* keyedSections(frame, state, type, ts.keyed);
-  }
-  const b = frame.take();
-  if (b !== undefined) yield b;
-}
-
-/** The frame being filled by compaction: its sections, its meta table (state meta id -> local) and record count. */
-class FrameBuilder {
-  sink = new Sink();
-  records = 0;
-  private metas: string[] = [];
-  private local = new Map<number, number>();
-
-  constructor(
-    private readonly state: StoreState,
-    private readonly tally: { records: number },
-  ) {}
-
-  /** The frame's id for the state's meta `global`, added to its table when new. */
-  metaOf(global: number): number {
-    let id = this.local.get(global);
-    if (id === undefined) {
-      id = this.metas.length;
-      this.metas.push(this.state.metas[global]!);
-      this.local.set(global, id);
-    }
-    return id;
-  }
-
-  /** True when rows without a meta column, which mean the frame's meta 0, can be of meta `global` here. */
-  canBeMetaZero(global: number): boolean {
-    return this.metas.length === 0 || this.local.get(global) === 0;
-  }
-
-  /** The frame's body, and a new empty frame; undefined when it holds nothing. */
-  take(): EncodedBody | undefined {
-    if (this.records === 0) return undefined;
-    const body = encodeBody(this.metas, this.sink, this.records);
-    this.tally.records += this.records;
-    this.sink = new Sink();
-    this.metas = [];
-    this.local = new Map();
-    this.records = 0;
-    return body;
-  }
-}
-
-/** A type's live canonical SSP rows as ssps sections: runs of one write without a meta column, overlays, or a meta column. */
-function* sspSections(frame: FrameBuilder, t: SspTable): Generator<EncodedBody> {
-  const localOf = new Int32Array(t.lists.length).fill(-1);
-  for (let from = 0; from < t.n; ) {
-    const cols = liveSspRows(t, from, COMPACT_ROWS, localOf);
-    from = cols.next;
-    const c = cols.c;
-    if (c.n > 0) {
-      const overlay = cols.single ? null : overlayRows(c);
-      if (cols.single || overlay !== null) {
-        // Rows without a meta column refer to the frame's meta 0: start a frame unless this one's meta 0 is theirs.
-        const major = overlay === null ? c.meta![0]! : overlay.major;
-        if (!frame.canBeMetaZero(major)) {
-          const b = frame.take();
-          if (b !== undefined) yield b;
-        }
-        frame.metaOf(major);
-        c.meta = null;
-      } else {
-        for (let i = 0; i < c.n; i++) c.meta![i] = frame.metaOf(c.meta![i]!);
-      }
-      writeSsps(frame.sink, c);
-      frame.records += c.n;
-      if (overlay !== null) {
-        // The other writes' rows again, with their metas: a key set again keeps its place.
-        const o = overlay.rows;
-        for (let i = 0; i < o.n; i++) o.meta![i] = frame.metaOf(o.meta![i]!);
-        writeSsps(frame.sink, o);
-        frame.records += o.n;
-      }
-    }
-    if (frame.records >= COMPACT_ROWS) {
-      const b = frame.take();
-      if (b !== undefined) yield b;
-    }
-  }
-}
-
-/** A type's other live records, in order: fresh fields sections for runs of one field, messages sections for the rest. */
-function* keyedSections(frame: FrameBuilder, state: StoreState, type: string, k: KeyedTable): Generator<EncodedBody> {
-  let r = 0;
-  while (r < k.n) {
-    if (!k.isLive(r)) {
-      r++;
-      continue;
-    }
-    const kind = k.kind[r]!;
-    if (kind >= 0) {
-      const keys: string[] = [];
-      const values: string[] = [];
-      const meta: number[] = [];
-      let oneMeta = true;
-      for (; r < k.n && keys.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r] === kind); r++) {
-        if (!k.isLive(r)) continue;
-        keys.push(k.keys[r]!);
-        values.push(k.vals[r]!);
-        const m = frame.metaOf(k.meta[r]!);
-        if (m !== 0) oneMeta = false;
-        meta.push(m);
-      }
-      // Compaction writes each key of a type once: every fields section is fresh.
-      writeFields(frame.sink, { type, field: state.fields[kind]!, keys, values, meta: oneMeta ? null : Int32Array.from(meta), fresh: true });
-      frame.records += keys.length;
-    } else {
-      const msgs: Array<{ key: string; value: string }> = [];
-      for (; r < k.n && msgs.length < COMPACT_ROWS && (!k.isLive(r) || k.kind[r]! < 0); r++) {
-        if (!k.isLive(r)) continue;
-        msgs.push({ key: encodeKey(type, k.keys[r]!), value: k.vals[r]! });
-      }
-      writeMessages(frame.sink, msgs);
-      frame.records += msgs.length;
-    }
-    if (frame.records >= COMPACT_ROWS || frame.sink.length >= 64 << 20) {
-      const b = frame.take();
-      if (b !== undefined) yield b;
-    }
-  }
-}
-
-/** Bytes an overlay section costs besides its rows and lists: section and stream tables, and perhaps a frame of its own. */
-const OVERLAY_OVERHEAD = 512;
-
-/**
- * A section of rows from several writes needs a 4-byte meta id per row, which the writes
- * themselves did not (each frame's rows share its meta 0): compacting a log whose later writes
- * touched a few rows each could grow it by a third. Cheaper, when few rows are of other writes:
- * every row under the most common meta (no column), then the rows of other writes once more with
- * their metas; a key set again keeps its place, so the state is the same. Returns those rows (meta
- * ids still the state's) and the common meta, or null when the meta column is smaller.
- */
-function overlayRows(c: SspColumns): { major: number; rows: SspColumns } | null {
-  const meta = c.meta!;
-  const count = new Map<number, number>();
-  let major = meta[0]!;
-  let best = 0;
-  for (let i = 0; i < c.n; i++) {
-    const k = (count.get(meta[i]!) ?? 0) + 1;
-    count.set(meta[i]!, k);
-    if (k > best) [best, major] = [k, meta[i]!];
-  }
-  const n = c.n - best;
-  const rowBytes = 16 + (c.bucket === null ? 0 : 4);
-  if (n * rowBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
-  const rows = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
-  const lists: string[] = [];
-  const localOf = new Map<number, number>();
-  let listBytes = 0;
-  for (let i = 0, w = 0; i < c.n; i++) {
-    if (meta[i] === major) continue;
-    rows.stream[w] = c.stream[i]!;
-    rows.partition[w] = c.partition[i]!;
-    rows.bucket[w] = c.bucket === null ? -1 : c.bucket[i]!;
-    let l = localOf.get(c.list[i]!);
-    if (l === undefined) {
-      l = lists.length;
-      localOf.set(c.list[i]!, l);
-      lists.push(c.lists[c.list[i]!]!);
-      listBytes += 4 + 3 * lists[l]!.length;
-    }
-    rows.list[w] = l;
-    rows.meta[w++] = meta[i]!;
-  }
-  if (n * rowBytes + listBytes + OVERLAY_OVERHEAD >= 4 * c.n) return null;
-  return { major, rows: { streams: c.streams, lists, n, stream: rows.stream, partition: rows.partition, bucket: c.bucket === null ? null : rows.bucket, list: rows.list, meta: rows.meta } };
-}
-
-/**
- * A run of at least this many rows written by one frame (one envelope meta) becomes a section of
- * its own, with no per-row meta column: a column costs 4 bytes a row, a section a few dozen bytes
- * and the lists its rows use. Shorter runs share a section with a meta column.
- */
-const META_RUN = 4096;
-
-/**
- * The next section of live canonical rows from row `from` (at most `max` rows): a run of one meta
- * (`single`), or a stretch of short runs that needs a meta column. Its lists table holds only the lists its rows use
- * (`localOf` is scratch, -1 for every list id, and is left so), so cutting sections at meta runs
- * repeats no list text beyond the lists two sections share.
- */
-function liveSspRows(t: SspTable, from: number, max: number, localOf: Int32Array): { c: SspColumns; single: boolean; next: number } {
-  // Where the section ends: after the first run when it is long, else before the first long run.
-  let n = 0;
-  let r = from;
-  let runStart = -1;
-  let runMeta = -1;
-  let runLength = 0;
-  let firstRunLong = false;
-  for (; r < t.n && n < max; r++) {
-    if (t.list[r]! < 0) continue;
-    const m = t.meta[r]!;
-    if (m !== runMeta) {
-      if (n > 0 && firstRunLong) break; // the long first run ends here
-      runMeta = m;
-      runStart = r;
-      runLength = 0;
-    }
-    runLength++;
-    n++;
-    if (runLength === META_RUN) {
-      if (n === runLength) firstRunLong = true;
-      else {
-        // A long run after short ones: the section ends where it starts.
-        n -= runLength;
-        r = runStart;
-        break;
-      }
-    }
-  }
-  const c = { stream: new Int32Array(n), partition: new Int32Array(n), bucket: new Int32Array(n), list: new Int32Array(n), meta: new Int32Array(n) };
-  const lists: string[] = [];
-  let anyBucket = false;
-  let oneMeta = true;
-  let w = 0;
-  for (let i = from; i < r; i++) {
-    const l = t.list[i]!;
-    if (l < 0) continue;
-    c.stream[w] = t.stream[i]!;
-    c.partition[w] = t.partition[i]!;
-    c.bucket[w] = t.bucket[i]!;
-    if (t.bucket[i] !== -1) anyBucket = true;
-    if (localOf[l] === -1) {
-      localOf[l] = lists.length;
-      lists.push(t.lists[l]!);
-    }
-    c.list[w] = localOf[l]!;
-    c.meta[w] = t.meta[i]!;
-    if (c.meta[w] !== c.meta[0]) oneMeta = false;
-    w++;
-  }
-  for (let i = from; i < r; i++) if (t.list[i]! >= 0) localOf[t.list[i]!] = -1;
-  // The meta column holds the state's meta ids; the caller maps them to the frame's (or drops the column).
-  return {
-    c: { streams: t.streams, lists, n, stream: c.stream, partition: c.partition, bucket: anyBucket ? c.bucket : null, list: c.list, meta: c.meta },
-    single: oneMeta,
-    next: r,
-  };
-}
-
 // ---- reading helpers -----------------------------------------------------------------------
 
 
@@ -1079,10 +575,6 @@ function decodeV1Entries(
   return out;
 }
 
-function checkNames(type: unknown, key: unknown, where?: string): asserts type is string {
-  if (typeof type !== 'string') fail('E_STORE_ARG', `message type must be a string, got ${typeof type}`, where);
-  if (typeof key !== 'string') fail('E_STORE_ARG', `message key must be a string, got ${typeof key}`, where);
-}
 
 function safeUsername(): string {
   try {

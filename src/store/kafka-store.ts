@@ -9,8 +9,8 @@ import { AssignorError, fail } from '../errors.js';
 import { encodeEnvelope, encodeKey, envelopeHead, joinEnvelope, KEY_VERSION, SAMZA_SOURCE } from '../coordinator-stream/messages.js';
 import { sspKeyParts } from '../coordinator-stream/ssp-key.js';
 import { StoreState, SSP_TYPE } from './state.js';
-import { checkSspRows, type BackendRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
-import { checkNames, ReplayedState } from './kafka-state.js';
+import { checkSspRows, type StoreRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
+import { checkNames, ReplayedState } from './replayed-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
 import { ContactLog, contactTimeoutMs, firstContact } from './kafka-contact.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
@@ -238,7 +238,7 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
    * checked before anything is sent. On E_STORE_FENCED the store never writes again; on any other
    * failure (E_STORE_KAFKA) the outcome may be unknown, so writes are refused until reopen().
    */
-  async commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): Promise<void> {
+  async commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): Promise<void> {
     this.checkWritable();
     // One transaction at a time per producer (KafkaJS's rule): a second commit must await the first.
     if (this.committing) fail('E_STORE_ARG', `a commit to ${this.location} is already in progress: await it before the next`, this.topic);

@@ -5,8 +5,8 @@
 import { fail } from '../errors.js';
 import { checkSspRows, type SspRows } from './backend.js';
 import { decodeBody } from './body.js';
-import { encodeBatch } from './coordinator-store.js';
-import { ReplayedState } from './kafka-state.js';
+import { encodeBatch } from './frame-encoding.js';
+import { ReplayedState } from './replayed-state.js';
 import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
 import type { StoreRecord, SyncCoordinatorStore } from '../samza/store-types.js';
 
@@ -38,11 +38,6 @@ export class MemoryCoordinatorStore extends ReplayedState implements SyncCoordin
 
   delete(type: string, key: string): void {
     this.commit([{ type, key, value: null }]);
-  }
-
-  /** The same as commit. */
-  writeBatch(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): void {
-    this.commit(records, ssps);
   }
 
   /** Applies the records in order, then the SSP rows, with the file store's checks and errors. */

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { AssignorError, type ErrorCode } from '../../src/errors.js';
 import { SamzaConfig } from '../../src/samza/config.js';
 import type { JobInput } from '../../src/samza/plan.js';
-import type { BackendRecord, CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats, TaskTable } from '../../src/store/backend.js';
+import type { StoreRecord, CoordinatorStoreBackend, SspAssignment, SspRows, StoreStats, TaskTable } from '../../src/store/backend.js';
 import type { Envelope } from '../../src/coordinator-stream/messages.js';
 import { CLI, ROOT } from '../helpers.js';
 
@@ -122,7 +122,7 @@ export class FlakyStore implements CoordinatorStoreBackend {
   stats(): StoreStats {
     return this.inner.stats();
   }
-  async commit(records: ReadonlyArray<BackendRecord>, ssps?: SspRows): Promise<void> {
+  async commit(records: ReadonlyArray<StoreRecord>, ssps?: SspRows): Promise<void> {
     this.attempts++;
     const start = Date.now();
     if (this.failCommits > 0) {

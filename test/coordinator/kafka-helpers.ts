@@ -3,7 +3,7 @@
 // the transactions that wrote them.
 import type { Kafka } from 'kafkajs';
 import { replayTopic, type RawRecord } from '../../src/store/kafka-replay.js';
-import { ReplayedState } from '../../src/store/kafka-state.js';
+import { ReplayedState } from '../../src/store/replayed-state.js';
 import { sharedKafka } from '../kafka/shared-broker.js';
 
 export interface Raw {

@@ -24,7 +24,7 @@ import { persistCycle } from '../../src/coordinator/persist.js';
 import { jobModelJsonBytes } from '../../src/samza/job-model.js';
 import type { JobModelPlan } from '../../src/samza/plan.js';
 import type { SamzaConfig } from '../../src/samza/config.js';
-import type { ReplayedState } from '../../src/store/kafka-state.js';
+import type { ReplayedState } from '../../src/store/replayed-state.js';
 import { cleanupTempDirs, contents, jobFileJson, sspTasks, startCli, statefulConfig, tempDir, until, type Running } from './helpers.js';
 import { commits, readRaw, replay, type Raw } from './kafka-helpers.js';
 

@@ -221,7 +221,7 @@ describe('the columnar cycle equals the previous per-record implementation', () 
             st.put(TYPES.taskContainer, 'Partition 0', { containerId: '0' });
           }
           const f = CoordinatorStore.open(dir);
-          f.writeBatch(memory.log.map((r) => ({ ...r })));
+          f.commit(memory.log.map((r) => ({ ...r })));
           f.close();
         }
         for (const step of sc.steps) {

@@ -22,15 +22,15 @@ import { assignChangelogPartitions } from '../../src/samza/changelog.js';
 describe('TaskPartitionAssignmentManager', () => {
   it('writes one record per SSP; an empty task list is a delete', () => {
     const store = new MemoryCoordinatorStore();
-    store.writeBatch([taskPartitionRecord(ssp('kafka', 'A', 0), ['Partition 0', 'Standby-Partition 0-0'])]);
+    store.commit([taskPartitionRecord(ssp('kafka', 'A', 0), ['Partition 0', 'Standby-Partition 0-0'])]);
     expect(readTaskPartitionAssignments(store).sspToTasks.size).toBe(1);
-    store.writeBatch([taskPartitionRecord(ssp('kafka', 'A', 0), [])]);
+    store.commit([taskPartitionRecord(ssp('kafka', 'A', 0), [])]);
     expect(readTaskPartitionAssignments(store).sspToTasks.size).toBe(0);
   });
 
   it('reads SSP -> task list keeping the list order, and inverts it for active tasks only', () => {
     const store = new MemoryCoordinatorStore();
-    store.writeBatch([
+    store.commit([
       taskPartitionRecord(ssp('kafka', 'A', 0), ['Partition 0', 'Standby-Partition 0-0']),
       taskPartitionRecord(ssp('kafka', 'A', 1), ['Partition 1']),
       ...taskContainerRecords('Standby-Partition 0-0', '0-0', 'Standby'),
@@ -45,9 +45,9 @@ describe('TaskPartitionAssignmentManager', () => {
 describe('ChangelogStreamManager and TaskAssignmentManager', () => {
   it('reads task -> changelog partition, skipping blank values; a null partition deletes', () => {
     const store = new MemoryCoordinatorStore();
-    store.writeBatch([changelogRecord('Partition 0', 3), { type: TYPES.changelog, key: 'Partition 1', value: { Partition: '' } }]);
+    store.commit([changelogRecord('Partition 0', 3), { type: TYPES.changelog, key: 'Partition 1', value: { Partition: '' } }]);
     expect([...readChangelogMapping(store)]).toEqual([['Partition 0', 3]]);
-    store.writeBatch([changelogRecord('Partition 0', null)]);
+    store.commit([changelogRecord('Partition 0', null)]);
     expect(readChangelogMapping(store).size).toBe(0);
   });
 
@@ -55,16 +55,16 @@ describe('ChangelogStreamManager and TaskAssignmentManager', () => {
     // Before: "1e300" read as a partition, and the next new task got Int32(1e300 + 1) = 0, a partition already in use.
     for (const bad of ['1e300', '2147483648', '-3', 'abc', '1.5']) {
       const store = new MemoryCoordinatorStore();
-      store.writeBatch([changelogRecord('Partition 0', 0), { type: TYPES.changelog, key: 'Partition 9', value: { Partition: bad } }]);
+      store.commit([changelogRecord('Partition 0', 0), { type: TYPES.changelog, key: 'Partition 9', value: { Partition: bad } }]);
       expect(() => readChangelogMapping(store)).toThrow(
         expect.objectContaining({ code: 'E_SAMZA_STORE_READ', path: 'set-changelog Partition 9', message: `the store's set-changelog record for "Partition 9" holds ${JSON.stringify(bad)}, not an integer in [0, 2147483647]` }),
       );
       const counts = new MemoryCoordinatorStore();
-      counts.writeBatch([{ type: TYPES.baseCount, key: 'kafka.A', value: { basePartitionCount: bad } }]);
+      counts.commit([{ type: TYPES.baseCount, key: 'kafka.A', value: { basePartitionCount: bad } }]);
       expect(() => readBaseCounts(counts)).toThrow(expect.objectContaining({ code: 'E_SAMZA_STORE_READ', path: 'set-stream-base-partition-count kafka.A' }));
     }
     const store = new MemoryCoordinatorStore();
-    store.writeBatch([changelogRecord('Partition 0', 2147483647)]);
+    store.commit([changelogRecord('Partition 0', 2147483647)]);
     expect(readChangelogMapping(store).get('Partition 0')).toBe(2147483647);
     expect(() => assignChangelogPartitions(['Partition 0', 'Partition 1'], readChangelogMapping(store))).toThrow('no changelog partition left for new task "Partition 1"');
   });
@@ -79,16 +79,16 @@ describe('ChangelogStreamManager and TaskAssignmentManager', () => {
 
   it('task -> container writes both container and mode; a null container deletes both', () => {
     const store = new MemoryCoordinatorStore();
-    store.writeBatch(taskContainerRecords('Partition 0', '1', 'Active'));
+    store.commit(taskContainerRecords('Partition 0', '1', 'Active'));
     expect([...readTaskAssignment(store)]).toEqual([['Partition 0', '1']]);
     expect([...readTaskModes(store)]).toEqual([['Partition 0', 'Active']]);
-    store.writeBatch(taskContainerRecords('Partition 0', null, 'Active'));
+    store.commit(taskContainerRecords('Partition 0', null, 'Active'));
     expect(readTaskAssignment(store).size + readTaskModes(store).size).toBe(0);
   });
 
   it('base counts live in their own message type', () => {
     const store = new MemoryCoordinatorStore();
-    store.writeBatch([baseCountRecord('kafka.A', 4)]);
+    store.commit([baseCountRecord('kafka.A', 4)]);
     expect(store.get('set-stream-base-partition-count', 'kafka.A')).toEqual({ basePartitionCount: '4' });
     expect([...readBaseCounts(store)]).toEqual([['kafka.A', 4]]);
   });

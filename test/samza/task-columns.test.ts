@@ -11,7 +11,7 @@ import { TYPES } from '../../src/samza/managers.js';
 import type { CoordinatorStoreReader } from '../../src/samza/store-types.js';
 import { CoordinatorStore } from '../../src/store/index.js';
 import { AsciiColumn } from '../../src/columns/ascii-column.js';
-import { ReplayedState } from '../../src/store/kafka-state.js';
+import { ReplayedState } from '../../src/store/replayed-state.js';
 import { StringIndex } from '../../src/columns/string-index.js';
 import { textsOf } from '../../src/columns/texts.js';
 import { config, STATEFUL } from './helpers.js';

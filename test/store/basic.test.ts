@@ -174,16 +174,30 @@ describe('CoordinatorStore basics', () => {
     expect(code(() => s.put('t', 'k', undefined))).toBe('E_STORE_VALUE');
     expect(code(() => s.put('t', 'k', () => 1))).toBe('E_STORE_VALUE');
     expect(code(() => s.put('t', 'k', cyclic))).toBe('E_STORE_VALUE');
-    expect(code(() => s.writeBatch([{ type: 't', key: 'a', value: 1 }, { type: 't', key: 'b', value: 2n }]))).toBe('E_STORE_VALUE');
+    expect(code(() => s.commit([{ type: 't', key: 'a', value: 1 }, { type: 't', key: 'b', value: 2n }]))).toBe('E_STORE_VALUE');
     expect(code(() => s.put(1 as unknown as string, 'k', 1))).toBe('E_STORE_ARG');
     expect(code(() => s.put('t', 2 as unknown as string, 1))).toBe('E_STORE_ARG');
-    expect(code(() => s.writeBatch([null as unknown as { type: string; key: string; value: unknown }]))).toBe('E_STORE_ARG');
+    expect(code(() => s.commit([null as unknown as { type: string; key: string; value: unknown }]))).toBe('E_STORE_ARG');
     expect(fs.statSync(s.path).size).toBe(size);
     expect(snapshot(s)).toEqual({ t: [['ok', 1]] });
     s.close();
   });
 
-  it('writeBatch appends thousands of records as one frame: two fsyncs (the frame, then its commit marker), applied in order', () => {
+  it('writeBatch, the 0.1.0 name, is commit: one frame, the same state and the same errors', () => {
+    const a = CoordinatorStore.open(tempDir(), { host: 'h', username: 'u', now: () => 5 });
+    const b = CoordinatorStore.open(tempDir(), { host: 'h', username: 'u', now: () => 5 });
+    const records = [{ type: 't', key: 'k', value: { v: '1' } }, { type: 't', key: 'j', value: null }];
+    a.commit(records);
+    b.writeBatch(records);
+    expect([...b.messages()]).toEqual([...a.messages()]);
+    expect(b.stats().frames).toBe(1);
+    expect(fs.statSync(b.path).size).toBe(fs.statSync(a.path).size);
+    expect(code(() => b.writeBatch(7 as unknown as []))).toBe('E_STORE_ARG');
+    a.close();
+    b.close();
+  });
+
+  it('commit appends thousands of records as one frame: two fsyncs (the frame, then its commit marker), applied in order', () => {
     const dir = tempDir();
     const s = CoordinatorStore.open(dir);
     const fsync = vi.spyOn(fs, 'fsyncSync');
@@ -191,9 +205,9 @@ describe('CoordinatorStore basics', () => {
     for (let i = 0; i < 5000; i++) records.push({ type: 'set-task-partition-assignment', key: `ssp-${i}`, value: { taskNames: `["Partition ${i}"]` } });
     records.push({ type: 'set-task-partition-assignment', key: 'ssp-0', value: null });
     records.push({ type: 'set-task-partition-assignment', key: 'ssp-1', value: { taskNames: '[]' } });
-    s.writeBatch(records);
+    s.commit(records);
     expect(fsync).toHaveBeenCalledTimes(2);
-    s.writeBatch([]); // nothing to write, no fsync
+    s.commit([]); // nothing to write, no fsync
     expect(fsync).toHaveBeenCalledTimes(2);
     s.put('x', 'y', 1);
     expect(fsync).toHaveBeenCalledTimes(4); // every put is fsync'd and committed
@@ -215,7 +229,7 @@ describe('CoordinatorStore basics', () => {
     expect(ro.get('t', 'k')).toBe('v');
     expect(code(() => ro.put('t', 'k', 1))).toBe('E_STORE_READONLY');
     expect(code(() => ro.delete('t', 'k'))).toBe('E_STORE_READONLY');
-    expect(code(() => ro.writeBatch([]))).toBe('E_STORE_READONLY');
+    expect(code(() => ro.commit([]))).toBe('E_STORE_READONLY');
     expect(code(() => ro.compact())).toBe('E_STORE_READONLY');
     ro.close();
     w.close();

@@ -73,7 +73,7 @@ describe('big string tables kept as bytes', () => {
             }
           }
           const lists = keys.map((k) => JSON.stringify([k]));
-          s.writeBatch(batch, { streams: [{ system: 'kafka', stream: 'A' }], lists, n, stream: new Int32Array(n), partition: Int32Array.from({ length: n }, (_, p) => p), bucket: null, list: Int32Array.from({ length: n }, (_, p) => p) });
+          s.commit(batch, { streams: [{ system: 'kafka', stream: 'A' }], lists, n, stream: new Int32Array(n), partition: Int32Array.from({ length: n }, (_, p) => p), bucket: null, list: Int32Array.from({ length: n }, (_, p) => p) });
           s.compact();
           const before = snapshot(s);
           s.close();

@@ -18,7 +18,7 @@ const LISTS = Array.from({ length: 200 }, (_, i) => JSON.stringify([`Partition $
 
 /** One write of SSP rows (one frame, one envelope head: one write meta). */
 function writeRows(s: CoordinatorStore, partitions: number[], list: (p: number) => number): void {
-  s.writeBatch([], {
+  s.commit([], {
     streams: [{ system: 'kafka', stream: 'PVE' }],
     lists: LISTS,
     n: partitions.length,
@@ -118,7 +118,7 @@ describe('compaction over random histories never grows the log and keeps the sta
           } else if (w.op === 'fields') {
             const batch = [];
             for (let k = w.from; k < w.from + w.count; k += w.step) batch.push({ type: w.type, key: `Partition ${k}`, value: w.type === 'set-changelog' ? { Partition: String(k + w.value) } : { containerId: String(w.value) } });
-            s.writeBatch(batch);
+            s.commit(batch);
           } else if (w.op === 'delete') s.delete(w.type, `Partition ${w.key}`);
           else s.compact();
         }

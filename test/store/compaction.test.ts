@@ -15,7 +15,7 @@ function busyStore(dir: string): CoordinatorStore {
   for (let round = 0; round < 10; round++) {
     const batch = [];
     for (let p = 0; p < 50; p++) batch.push({ type: 'set-changelog', key: `Partition ${p}`, value: { Partition: String(p + round) } });
-    s.writeBatch(batch);
+    s.commit(batch);
     s.delete('set-changelog', `Partition ${round}`);
   }
   s.put('set-config', '__proto__', { value: 'v' });
@@ -99,7 +99,7 @@ describe('compaction', () => {
 
 describe('type order: only a write gives a type its place', () => {
   const ssps = (s: CoordinatorStore, partitions: number[]): void =>
-    s.writeBatch([], { streams: [{ system: 'kafka', stream: 'PVE' }], lists: ['["Partition 0"]'], n: partitions.length, stream: new Int32Array(partitions.length), partition: Int32Array.from(partitions), bucket: null, list: new Int32Array(partitions.length) });
+    s.commit([], { streams: [{ system: 'kafka', stream: 'PVE' }], lists: ['["Partition 0"]'], n: partitions.length, stream: new Int32Array(partitions.length), partition: Int32Array.from(partitions), bucket: null, list: new Int32Array(partitions.length) });
   const keys = (s: CoordinatorStore): string[] => [...s.messages()].map((m) => m.key);
 
   // Found by the random-history property below (seed -197030625): compaction read the SSP table,
@@ -160,7 +160,7 @@ describe('automatic compaction', () => {
     const s = CoordinatorStore.open(dir, { autoCompactMinBytes: 4096, host: 'h', username: 'u', now: () => 1 });
     let largest = 0;
     for (let round = 0; round < 40; round++) {
-      s.writeBatch(Array.from({ length: 100 }, (_, p) => ({ type: 'set-changelog', key: `Partition ${p}`, value: { Partition: String(p + round) } })));
+      s.commit(Array.from({ length: 100 }, (_, p) => ({ type: 'set-changelog', key: `Partition ${p}`, value: { Partition: String(p + round) } })));
       const st = s.stats();
       expect(st.records).toBeLessThan(2 * st.liveKeys + 100 + 1); // never more than one batch past the trigger
       largest = Math.max(largest, st.fileBytes);
@@ -177,7 +177,7 @@ describe('automatic compaction', () => {
   it('a mostly dead log is compacted when a writer opens it; readers never compact', () => {
     const dir = tempDir();
     const s = CoordinatorStore.open(dir, { autoCompact: false });
-    for (let round = 0; round < 10; round++) s.writeBatch(Array.from({ length: 50 }, (_, p) => ({ type: 't', key: String(p), value: round })));
+    for (let round = 0; round < 10; round++) s.commit(Array.from({ length: 50 }, (_, p) => ({ type: 't', key: String(p), value: round })));
     const state = snapshot(s);
     s.close();
     const bytes = fs.readFileSync(path.join(dir, LOG_FILE));
@@ -225,7 +225,7 @@ describe('compaction of SSP rows written at different times', () => {
   // envelope; it must not make the log bigger doing so (it once added a 4-byte meta column per row).
   function writeRows(s: CoordinatorStore, partitions: number[], list: (p: number) => number): void {
     const lists = Array.from({ length: 50 }, (_, i) => JSON.stringify([`Partition ${i}`]));
-    s.writeBatch([], {
+    s.commit([], {
       streams: [{ system: 'kafka', stream: 'a' }],
       lists,
       n: partitions.length,
@@ -274,7 +274,7 @@ describe('per-task key columns read back from one frame', () => {
     for (let p = 0; p < n; p++) batch.push({ type: 'set-task-mode-assignment', key: `Partition ${p}`, value: { taskMode: 'Active' } });
     // Same count, one key differs in its last byte: must not be taken for the twin.
     for (let p = 0; p < n; p++) batch.push({ type: 'set-changelog', key: p === n - 1 ? `Partition ${p}x` : `Partition ${p}`, value: { Partition: String(p) } });
-    s.writeBatch(batch);
+    s.commit(batch);
     s.compact();
     const before = snapshot(s);
     s.close();

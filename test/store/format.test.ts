@@ -202,7 +202,7 @@ describe('documented layout', () => {
     const dir = tempDir();
     const s = CoordinatorStore.open(dir, { autoCompact: false });
     s.put('set-changelog', 'Partition 0', { Partition: '0' });
-    s.writeBatch([
+    s.commit([
       { type: 'set-changelog', key: 'Partition 1', value: { Partition: '1' } },
       { type: 'set-task-mode-assignment', key: 'Partition 1', value: { taskMode: 'Standby' } },
       { type: 'set-changelog', key: 'Partition 0', value: null },
@@ -212,7 +212,7 @@ describe('documented layout', () => {
     ]);
     s.put('set-config', 'ünï', { value: '🎉' });
     s.put('set-config', 'lone \ud800', { value: 'stays a message' });
-    s.writeBatch([], {
+    s.commit([], {
       streams: [{ system: 'kafka', stream: 'PVE' }, { system: 'kafka', stream: 'Ω' }],
       lists: ['["Partition 0"]', '["Partition 1","Standby-Partition 1-0"]'],
       n: 4,
@@ -321,7 +321,7 @@ describe('frame size limit', () => {
     // 1024 records sharing one 1 MiB value: more than 2^30 bytes.
     const value = { value: 'x'.repeat(1 << 20) };
     const records = Array.from({ length: 1024 }, (_, i) => ({ type: 't', key: String(i), value }));
-    const e = caught(() => s.writeBatch(records));
+    const e = caught(() => s.commit(records));
     expect(e.code).toBe('E_STORE_TOO_LARGE');
     expect(e.message).toBe(`a single write of 1024 records is more than ${MAX_BODY} bytes, the limit`);
     expect(fs.statSync(s.path).size).toBe(size);

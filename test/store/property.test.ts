@@ -85,13 +85,13 @@ describe('store vs Map model', () => {
                 setModel(model, o.type, o.key, null);
                 break;
               case 'batch':
-                s.writeBatch(o.records);
+                s.commit(o.records);
                 for (const r of o.records) setModel(model, r.type, r.key, r.value);
                 break;
               case 'ssps': {
                 const n = o.rows.length;
                 const col = (f: (r: { stream: number; partition: number; bucket: number; list: number }) => number) => Int32Array.from(o.rows, f);
-                s.writeBatch(o.records, { streams: SSP_STREAMS, lists: SSP_LISTS, n, stream: col((r) => r.stream), partition: col((r) => r.partition), bucket: col((r) => r.bucket), list: col((r) => r.list) });
+                s.commit(o.records, { streams: SSP_STREAMS, lists: SSP_LISTS, n, stream: col((r) => r.stream), partition: col((r) => r.partition), bucket: col((r) => r.bucket), list: col((r) => r.list) });
                 for (const r of o.records) setModel(model, r.type, r.key, r.value);
                 for (const r of o.rows) {
                   const st = SSP_STREAMS[r.stream]!;

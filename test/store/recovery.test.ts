@@ -28,7 +28,7 @@ function lastWriteFixture(last: (s: CoordinatorStore) => void): {
   const dir = tempDir();
   const s = CoordinatorStore.open(dir);
   s.put('set-changelog', 'Partition 0', { Partition: '0' });
-  s.writeBatch([
+  s.commit([
     { type: 'set-task-container-assignment', key: 'Partition 0', value: { containerId: '0' } },
     { type: 'set-task-mode-assignment', key: 'Partition 0', value: { taskMode: 'Active' } },
   ]);
@@ -50,7 +50,7 @@ const lastWrites: Array<[string, (s: CoordinatorStore) => void]> = [
   [
     'a batch',
     (s) =>
-      s.writeBatch([
+      s.commit([
         { type: 'set-changelog', key: 'Partition 3', value: { Partition: '3' } },
         { type: 'set-task-container-assignment', key: 'Partition 0', value: null },
         { type: 'set-config', key: '__proto__', value: { value: 'x' } },
@@ -60,7 +60,7 @@ const lastWrites: Array<[string, (s: CoordinatorStore) => void]> = [
   [
     'a batch with SSP rows',
     (s) =>
-      s.writeBatch([{ type: 'set-changelog', key: 'Partition 4', value: { Partition: '4' } }], {
+      s.commit([{ type: 'set-changelog', key: 'Partition 4', value: { Partition: '4' } }], {
         streams: [{ system: 'kafka', stream: 'PVE' }],
         lists: ['["Partition 0"]', '["Partition 1"]'],
         n: 3,
@@ -120,7 +120,7 @@ describe('torn tail (kill mid-append)', () => {
     for (let i = 0; i < 20_000; i++) {
       batch.push({ type: 'set-task-partition-assignment', key: `{"system":"kafka","partition":${i},"stream":"PVE","keyBucket":-1}`, value: { taskNames: `["Partition ${i}"]` } });
     }
-    s.writeBatch(batch);
+    s.commit(batch);
     const end = s.fileBytes;
     s.close();
     fs.truncateSync(path.join(dir, LOG_FILE), end - COMMIT_SIZE - 1);

@@ -1,13 +1,15 @@
-// Coordinator-stream state replayed from Samza's records (key JSON `[1,"<type>","<key>"]`, value
-// envelope JSON or null), with the read side of CoordinatorStoreBackend: the Kafka store replays its
-// topic into it, and `samza import` replays a dump of messages into it. Last record wins per
-// (type, key), a null value deletes, first-write order (StoreState, shared with the file store).
+// The one read side of every coordinator store: the state replayed from Samza's records (key JSON
+// `[1,"<type>","<key>"]`, value envelope JSON or null) and the reads of CoordinatorStoreBackend.
+// The file store replays its log into it, the Kafka store its topic, the memory store its writes,
+// and `samza import` a dump of messages. Last record wins per (type, key), a null value deletes,
+// first-write order (StoreState).
 import { fail } from '../errors.js';
 import { decodeEnvelope, decodeKey, encodeKey, joinEnvelope, KEY_VERSION, type Envelope } from '../coordinator-stream/messages.js';
 import { StoreState, sspView } from './state.js';
 import type { SspAssignment, TaskTable } from './backend.js';
 
 export class ReplayedState {
+  /** What the store holds; subclasses apply their log or topic to it. */
   protected state = new StoreState();
   protected lastTimestamp: number | undefined;
 
