@@ -107,16 +107,6 @@ export function plainIntOf(s: string): number {
 }
 
 /**
- * Texts over either form a backend may hand out: an array of strings is wrapped, and so is a
- * column of another make (read once into strings), so readers meet only this module's two.
- */
-export function textsOf(x: Texts | readonly string[]): Texts {
-  if (Array.isArray(x)) return new ArrayTexts(x as readonly string[]);
-  const t = x as Texts;
-  return typeof t.equals === 'function' && typeof t.holdsAt === 'function' && typeof t.toArray === 'function' ? t : new ArrayTexts(Array.from({ length: t.length }, (_, i) => t.at(i)));
-}
-
-/**
  * A table's string column: bytes taken over from the log (a Texts) until someone needs the
  * strings, then an array of strings its owner may change.
  */

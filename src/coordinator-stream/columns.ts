@@ -64,10 +64,10 @@ export interface SspAssignment {
 export interface TaskTable {
   /** Rows (live records per type). */
   n: number;
-  /** Row -> key, the same for every type (first-write order of the first type); Texts read it in place. */
-  keys: Texts | readonly string[];
+  /** Row -> key, the same for every type (first-write order of the first type), read in place. */
+  keys: Texts;
   /** Key -> row, or -1; the index is built on first use. */
   rowOf(key: string): number;
   /** Per type asked for, row -> the field's string. */
-  values: ReadonlyArray<Texts | readonly string[]>;
+  values: readonly Texts[];
 }

@@ -33,7 +33,7 @@ import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { ArrayColumn, ColumnMap, TaskRows, type ValueColumn } from './task-columns.js';
 import { TASK_FIELD_LIST, TASK_FIELDS, taskRecord, type TaskField } from './task-fields.js';
-import { textsOf, type Texts } from '../columns/texts.js';
+import type { Texts } from '../columns/texts.js';
 import { byCodeUnits } from '../basics.js';
 
 /** The field of Samza's value for each single-field type the cycle writes. */
@@ -96,7 +96,7 @@ export interface StoreSnapshot {
 
 /** Rows over a task table's keys. */
 function rowsOf(t: TaskTable): TaskRows {
-  return new TaskRows(textsOf(t.keys), t.rowOf);
+  return new TaskRows(t.keys, t.rowOf);
 }
 
 /** The per-task types as one table of columns, or undefined (their keys differ, or a value has another shape: read them one by one). */
@@ -105,7 +105,7 @@ function readTaskColumns(store: CoordinatorStoreReader): { rows: TaskRows; store
   // (Empty, a first plan: empty Maps; columns over no rows would make every lookup a miss by name.)
   if (table === undefined || table.n === 0) return undefined;
   const rows = rowsOf(table);
-  const [changelog, containers, modes] = table.values.map(textsOf) as [Texts, Texts, Texts];
+  const [changelog, containers, modes] = table.values as [Texts, Texts, Texts];
   for (let r = 0; r < rows.n; r++) if (!modes.is(r, 'Active') && !modes.is(r, 'Standby')) return undefined; // parse skips those: read one by one
   return {
     rows,
@@ -120,7 +120,7 @@ function readTaskColumns(store: CoordinatorStoreReader): { rows: TaskRows; store
 function readStoredType(store: CoordinatorStoreReader, type: string): StoredType {
   const field = FIELD[type];
   const table = field === undefined ? undefined : store.taskTable([[type, field]]);
-  if (table !== undefined) return StoredType.ofTable(field!, rowsOf(table), textsOf(table.values[0]!));
+  if (table !== undefined) return StoredType.ofTable(field!, rowsOf(table), table.values[0]!);
   return new StoredType(field ?? '', store.entries(type));
 }
 

@@ -93,7 +93,7 @@ function propertyPath(path: string | undefined): string {
  * consecutive partitions in consecutive slots (lists in partition order then walk
  * the table instead of jumping) and scatters the runs.
  */
-class TaskTable {
+class TaskInterner {
   readonly ids: TaskId[] = [];
   /** 1 + input index of the client holding the task as active; 0: none. Indexed by task number. */
   owner: Int32Array<ArrayBuffer>;
@@ -122,7 +122,7 @@ class TaskTable {
   intern(s: number, p: number): number {
     const table = this.table;
     const mask = this.mask;
-    let h = TaskTable.slot(s, p, mask);
+    let h = TaskInterner.slot(s, p, mask);
     for (;;) {
       const at = h << 2;
       if (table[at + 2] === 0) break;
@@ -153,7 +153,7 @@ class TaskTable {
     let found = -1;
     for (let from = 0; from < old.length; from += 4) {
       if (old[from + 2] === 0) continue;
-      let h = TaskTable.slot(old[from]!, old[from + 1]!, mask);
+      let h = TaskInterner.slot(old[from]!, old[from + 1]!, mask);
       while (table[(h << 2) + 2] !== 0) h = (h + 1) & mask;
       const at = h << 2;
       table[at] = old[from]!;
@@ -172,7 +172,7 @@ class TaskTable {
  * Parses a list of task ids into interned task numbers; equal ids (also "01_2"
  * and "1_2") share one TaskId object, so later checks go by number.
  */
-function taskList(v: unknown, path: string, tt: TaskTable): { ids: TaskId[]; nums: Int32Array } {
+function taskList(v: unknown, path: string, tt: TaskInterner): { ids: TaskId[]; nums: Int32Array } {
   if (v === undefined) return { ids: [], nums: new Int32Array(0) };
   const list = stringArray(v, path);
   const n = list.length;
@@ -264,7 +264,7 @@ export function readSettings(spec: unknown): { spec: Record<string, unknown>; sh
 export function normalizeObjects(input: unknown): Cluster {
   const { spec, shared, numStandbys, tagKeys } = readSettings(input);
   const rawClients = stringArray(spec.clients, 'clients');
-  const tt = new TaskTable(expectedTasks(spec.tasks, rawClients));
+  const tt = new TaskInterner(expectedTasks(spec.tasks, rawClients));
   const byId = new Map<string, number>();
   const clientIds: string[] = [];
   const clients: Client[] = rawClients.map((item, i) => {

@@ -9,7 +9,7 @@ import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.j
 import { columnStrings, Malformed, sameStrings, type Body, type Column, type SspColumns } from './body.js';
 import { StringIndex } from '../columns/string-index.js';
 import { AsciiColumn } from '../columns/ascii-column.js';
-import { StringColumn, type Texts } from '../columns/texts.js';
+import { ArrayTexts, StringColumn, type Texts } from '../columns/texts.js';
 import { repeatsAKey } from './key-repeats.js';
 import type { SspAssignment, TaskTable } from './backend.js';
 
@@ -435,7 +435,7 @@ export class StoreState {
       if (t !== undefined && t.ssp !== undefined && t.ssp.live > 0) return undefined;
       tables.push(t === undefined || t.keyed.live === 0 ? undefined : t.keyed);
     }
-    if (tables.every((t) => t === undefined)) return { n: 0, keys: [], values: specs.map(() => []), rowOf: () => -1 };
+    if (tables.every((t) => t === undefined)) return { n: 0, keys: new ArrayTexts([]), values: specs.map(() => new ArrayTexts([])), rowOf: () => -1 };
     if (tables.some((t) => t === undefined)) return undefined;
     // One index over the first type's keys, built on first use (an unchanged re-plan finds every
     // task at the row it was written in and never needs it); the others are checked key by key

@@ -13,7 +13,6 @@ import { CoordinatorStore } from '../../src/store/index.js';
 import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { ReplayedState } from '../../src/store/replayed-state.js';
 import { StringIndex } from '../../src/columns/string-index.js';
-import { textsOf } from '../../src/columns/texts.js';
 import { config, STATEFUL } from './helpers.js';
 
 const job = (cfg: Record<string, string>, counts: Record<string, number>) => ({ config: config(cfg), partitionCounts: new Map(Object.entries(counts)) });
@@ -145,8 +144,8 @@ describe('per-task records as columns', () => {
     // One task table, its keys unique: Partition 0 at its first position with its last value.
     const table = s.taskTable(TASK_TYPES)!;
     expect(table.n).toBe(2);
-    expect([0, 1].map((r) => textsOf(table.keys).at(r))).toEqual(['Partition 0', 'Partition 1']);
-    expect([0, 1].map((r) => textsOf(table.values[0]!).at(r))).toEqual(['7', '6']);
+    expect([0, 1].map((r) => table.keys.at(r))).toEqual(['Partition 0', 'Partition 1']);
+    expect([0, 1].map((r) => table.values[0]!.at(r))).toEqual(['7', '6']);
     expect(s.singleFields(TYPES.changelog, 'Partition')).toEqual(new Map([['Partition 0', '7'], ['Partition 1', '6']]));
     const j = job({ ...STATEFUL, 'task.inputs': 'kafka.A', 'job.container.count': '1' }, { 'kafka.A': 2 });
     const warned: string[] = [];
@@ -178,8 +177,8 @@ describe('per-task records as columns', () => {
     r.apply(asciiColumnOf(names), asciiColumnOf(ids));
     const table = r.taskTable([[TYPES.taskContainer, 'containerId']])!;
     expect(table.n).toBe(n - 1);
-    expect(textsOf(table.keys).at(3)).toBe('Partition 3');
-    expect(textsOf(table.values[0]!).at(3)).toBe(String(n - 1));
+    expect(table.keys.at(3)).toBe('Partition 3');
+    expect(table.values[0]!.at(3)).toBe(String(n - 1));
     expect(r.singleFields(TYPES.taskContainer, 'containerId')).toEqual(new Map(names.map((k, i) => [k, ids[i]!] as [string, string]).filter(([k], i) => k !== 'Partition 3' || i === n - 1)));
   });
 });

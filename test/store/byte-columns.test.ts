@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AsciiColumn } from '../../src/columns/ascii-column.js';
 import { CoordinatorStore } from '../../src/store/index.js';
-import { ArrayTexts, plainIntOf, textsOf, type Texts } from '../../src/columns/texts.js';
+import { ArrayTexts, plainIntOf, type Texts } from '../../src/columns/texts.js';
 import { cleanupTempDirs, snapshot, tempDir } from './helpers.js';
 
 afterEach(cleanupTempDirs);
@@ -81,9 +81,9 @@ describe('big string tables kept as bytes', () => {
           // Read in place: no strings made for the columns, and every read agrees with the strings written.
           const shared = s.taskTable(TASK_TYPES)!;
           expect(shared.keys instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
-          expectTexts(textsOf(shared.keys), keys);
-          expectTexts(textsOf(shared.values[2]!), keys.map(() => 'Active'));
-          expectTexts(textsOf(shared.values[0]!), keys.map((_, p) => String(p)));
+          expectTexts(shared.keys, keys);
+          expectTexts(shared.values[2]!, keys.map(() => 'Active'));
+          expectTexts(shared.values[0]!, keys.map((_, p) => String(p)));
           const a = s.sspAssignment();
           expect(a.listTexts!() instanceof AsciiColumn).toBe(kind !== 'non-ascii key');
           expectTexts(a.listTexts!(), lists);
