@@ -7,7 +7,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
-import { getKernels } from '../src/engine/kernels.js';
+import { loadKernels } from '../src/engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../src/engine/abi.js';
 import { planChannels, validatePlan, planToJson } from '../src/channels/index.js';
 import { flinkStartIndex } from '../src/channels/plan.js';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const start = flinkStartIndex(TOPIC, W);
   const all: [string, () => unknown][] = [];
   for (const engine of ENGINES) {
-    const k = getKernels({ engine });
+    const k = loadKernels({ engine });
     const channelOf = k.channelPlan(STRATEGY_ROTATE, N, W, start);
     const tasks: [string, () => unknown][] = [
       ['kernel plan contiguous', () => k.channelPlan(STRATEGY_CONTIGUOUS, N, W, 0)],

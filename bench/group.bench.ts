@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { Bench } from 'tinybench';
 import { PartitionAssigners, type Cluster, type GroupMember, type Logger } from 'kafkajs';
-import { getKernels, type EngineName } from '../src/engine/kernels.js';
+import { loadKernels, type EngineName } from '../src/engine/kernels.js';
 import { createStickyAssigner, type StickyAssignmentReport } from '../src/kafkajs/index.js';
 import { planGroup, type PlanMember, type PlanTopic } from '../src/group/sticky/plan.js';
 import { decodeAssignment, decodeAssignmentNote, decodeClaims, decodeSubscription, encodeClaims, encodeSubscription, TopicListCache, type Claims } from '../src/group/protocol.js';
@@ -198,7 +198,7 @@ function calibrate(): number {
 }
 
 async function main(): Promise<void> {
-  const wasm: EngineName = getKernels({ engine: 'wasm' }).name;
+  const wasm: EngineName = loadKernels({ engine: 'wasm' }).name;
   const calibrationBefore = calibrate();
   console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model}); load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; 1e8 adds ${calibrationBefore.toFixed(0)} ms`);
   console.log(`${TOPICS} topics x ${PARTITIONS} partitions = ${TOPICS * PARTITIONS} partitions, ${MEMBERS} members`);
@@ -237,8 +237,8 @@ async function main(): Promise<void> {
       const input = planInput(s.members, s.counts);
       const plan = await p50(() => planGroup(input.planMembers, input.topics, { growthSkew: 2, coPartitioned: [], engine }));
       // The planner's kernel alone (groupPlan), on the problem the planner builds (captured by a wrapper).
-      let problem: Parameters<ReturnType<typeof getKernels>['groupPlan']>[0] | undefined;
-      const k = getKernels({ engine });
+      let problem: Parameters<ReturnType<typeof loadKernels>['groupPlan']>[0] | undefined;
+      const k = loadKernels({ engine });
       const original = k.groupPlan;
       k.groupPlan = (p) => {
         problem = p;

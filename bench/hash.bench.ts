@@ -20,7 +20,7 @@ import kafkajs from 'kafkajs';
 import murmurhash from 'murmurhash';
 import { createKeyBatch, partitionForKey, partitionForString, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../src/hashing/index.js';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
-import { getKernels } from '../src/engine/kernels.js';
+import { loadKernels } from '../src/engine/kernels.js';
 import { loadWasmCore } from '../src/engine/core.js';
 import { encodeJavaUtf8Into, javaUtf8Bound } from '../src/hashing/java-utf8.js';
 
@@ -409,7 +409,7 @@ function javaInput(keys: { kind: 'strings'; strings: string[] } | { kind: 'bytes
 // ---- 2. Byte keys ---------------------------------------------------------
 async function byteKeys(name: 'fixed16' | 'variable'): Promise<void> {
   const p = bytesData[name];
-  const want = getKernels({ engine: 'reference' }).hashVar(p.data, p.offsets, N, PARTITIONS);
+  const want = loadKernels({ engine: 'reference' }).hashVar(p.data, p.offsets, N, PARTITIONS);
   const tasks: Record<string, () => Int32Array> = {};
   for (const engine of ENGINES) {
     tasks[engine] = name === 'fixed16'

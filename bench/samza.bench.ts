@@ -26,7 +26,7 @@ import { previousRowsOfGrouping } from '../src/samza/previous.js';
 import { taskSsps, type Grouping } from '../src/samza/grouping.js';
 import { ssp, type SSP } from '../src/samza/model.js';
 import { foldPartitions } from '../src/expansion/index.js';
-import { getKernels, type EngineChoice, type SamzaProxyInput } from '../src/engine/kernels.js';
+import { loadKernels, type EngineChoice, type SamzaProxyInput } from '../src/engine/kernels.js';
 import { compileJava, runJava } from '../test/kafka/jvm.js';
 import { byCodeUnits } from '../src/basics.js';
 
@@ -214,7 +214,7 @@ function timeKernel(label: string, f: () => unknown): void {
     rowTask,
     nTasks: taskNames.length,
   };
-  for (const engine of ['wasm', 'reference'] as const) timeKernel(`samza kernel (${engine}), C`, () => getKernels({ engine }).samzaProxy(input));
+  for (const engine of ['wasm', 'reference'] as const) timeKernel(`samza kernel (${engine}), C`, () => loadKernels({ engine }).samzaProxy(input));
 }
 
 // B, the original: Samza's own classes on the 1M job, in a JVM of their own.

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { columnarOf, normalizeCluster, placeStandbys, placeStandbysColumnar, type ClusterSpec } from '../src/standby/index.js';
 import { flatten } from '../src/standby/problem.js';
 import { javaHashMapOrderOf } from '../src/standby/hash-order.js';
-import { getKernels } from '../src/engine/kernels.js';
+import { loadKernels } from '../src/engine/kernels.js';
 import { KAFKA_TAG_AWARE, NEED_EXACT } from '../src/engine/abi.js';
 
 /** The benchmark's cluster as plain JSON-shaped data: UUID clients tagged cluster x zone (3 x 3), 1-4 threads, tasks of 8 subtopologies on random clients. */
@@ -71,7 +71,7 @@ export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): Whol
   const obj: { wall: number; cpu: number }[] = [];
   const colT: { wall: number; cpu: number }[] = [];
   const phases = { normalize: [] as number[], flatten: [] as number[], order: [] as number[], kernel: [] as number[], kafkaPhase: [] as number[] };
-  const kernels = getKernels({});
+  const kernels = loadKernels({});
   let check = true;
   for (let r = 0; r < rounds; r++) {
     let objSlots: Int32Array = new Int32Array(0);

@@ -15,7 +15,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
-import { getKernels, type EngineName } from '../src/engine/kernels.js';
+import { loadKernels, type EngineName } from '../src/engine/kernels.js';
 import { KAFKA_TAG_AWARE } from '../src/engine/abi.js';
 import { normalizeCluster, javaHashMapOrder, type Cluster, type ClusterSpec } from '../src/standby/index.js';
 import { placeCluster } from '../src/standby/place.js';
@@ -99,7 +99,7 @@ function calibrate(): number {
 }
 
 async function main(): Promise<void> {
-  const wasm: EngineName = getKernels({ engine: 'wasm' }).name;
+  const wasm: EngineName = loadKernels({ engine: 'wasm' }).name;
   const calibrationBefore = calibrate();
   console.log(`node ${process.version}, ${cpus().length} cpus (${cpus()[0]?.model}); engines: ${wasm}, reference; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; 1e8 adds ${calibrationBefore.toFixed(0)} ms`);
 
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   console.log(`flatten only: ${flattenMs.toFixed(0)} ms`);
   let check: ReturnType<typeof placeCluster> | undefined;
   for (const engine of [wasm, 'reference'] as EngineName[]) {
-    const k = getKernels({ engine });
+    const k = loadKernels({ engine });
     const e2e = await measure(`balanced e2e ${engine}`, () => {
       check = placeCluster(big, 'balanced', { engine });
       check.totals();
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   const order = javaHashMapOrder(mid.tasks).order;
   const results: Record<string, number> = {};
   for (const engine of [wasm, 'reference'] as EngineName[]) {
-    const k = getKernels({ engine });
+    const k = loadKernels({ engine });
     results[`kafka ${engine}`] = await measure(`kafka e2e ${engine}`, () => void placeCluster(mid, 'kafka', { engine }).totals());
     results[`kafka kernel ${engine}`] = await measure(`kafka kernel ${engine}`, () => void k.standbyKafka(midKafka, KAFKA_TAG_AWARE, order));
     results[`balanced ${engine}`] = await measure(`balanced e2e ${engine}`, () => void placeCluster(mid, 'balanced', { engine }).totals(), { iterations: 10, time: 0, warmupIterations: 2 });

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { AssignorError } from '../src/errors.js';
-import { getKernels, type Kernels } from '../src/engine/kernels.js';
+import { loadKernels, type Kernels } from '../src/engine/kernels.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 /** Every engine: the reference twin, WASM scalar and WASM SIMD. */
 export function engines(): Kernels[] {
-  return [getKernels({ engine: 'reference' }), getKernels({ engine: 'wasm-scalar' }), getKernels({ engine: 'wasm-simd' })];
+  return [loadKernels({ engine: 'reference' }), loadKernels({ engine: 'wasm-scalar' }), loadKernels({ engine: 'wasm-simd' })];
 }
 
 /** Runs `assignor <args>` (the built dist/ binary) with optional stdin. */

@@ -2,7 +2,7 @@
 // A plan is held as typed arrays (channelOf per partition plus a grouping by
 // channel); per-partition objects only appear when a plan is emitted.
 import { AssignorError, describe, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions } from '../engine/kernels.js';
+import { loadKernels, type EngineOptions } from '../engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/abi.js';
 import { clipDots, type IdSource } from './ranges.js';
 
@@ -104,7 +104,7 @@ export function planChannels(options: PlanOptions): ChannelPlan {
   const topic = options.topic ?? null;
   let start = 0;
   if (strategy === 'flink') start = flinkStartIndex(requireTopic(options.topic), w);
-  const layout = getKernels(options).channelLayout(strategy === 'contiguous' ? STRATEGY_CONTIGUOUS : STRATEGY_ROTATE, n, w, start);
+  const layout = loadKernels(options).channelLayout(strategy === 'contiguous' ? STRATEGY_CONTIGUOUS : STRATEGY_ROTATE, n, w, start);
   return fromChannelOf(
     { strategy, topic, partitions: n, basePartitions: n, width: w, startIndex: strategy === 'flink' ? start : undefined, ...layout },
     options,
@@ -147,7 +147,7 @@ export function fromChannelOf(
   },
   options?: EngineOptions,
 ): ChannelPlan {
-  const { offsets, members } = p.offsets !== undefined && p.members !== undefined ? { offsets: p.offsets, members: p.members } : getKernels(options).channelGroup(p.channelOf, p.width);
+  const { offsets, members } = p.offsets !== undefined && p.members !== undefined ? { offsets: p.offsets, members: p.members } : loadKernels(options).channelGroup(p.channelOf, p.width);
   const warnings = [...(p.warnings ?? [])];
   const idle = countIdle(offsets);
   if (idle > 0) warnings.push(idleWarning(idle, p.width, p.partitions, offsets));

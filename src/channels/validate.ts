@@ -7,7 +7,7 @@
 // they are never gathered into a list on the CLI's path: findings keep the
 // kernel's per-partition state and the outputs read it in one pass.
 import { requireInt } from '../errors.js';
-import { getKernels, type EngineOptions } from '../engine/kernels.js';
+import { loadKernels, type EngineOptions } from '../engine/kernels.js';
 import type { ChannelCheck } from '../engine/abi.js';
 import { CHUNK, readPlan, writtenEntry, type PlanInput, type PlanLike } from './json.js';
 import { MAX_PLAN_PARTITIONS, type ChannelPlan } from './plan.js';
@@ -102,7 +102,7 @@ function restAfterMissing(r: Omit<Findings, 'missing' | 'missingCount' | 'idleRu
 
 /** Runs the kernel and builds the lists bounded by the input; `missing` stays a scan of the kernel state. */
 export function findings(input: PlanInput, n: number, options?: EngineOptions): Findings {
-  const check = getKernels(options).channelValidate(input.start, input.entryPartition, n);
+  const check = loadKernels(options).channelValidate(input.start, input.entryPartition, n);
   const { width: w, entryPartition, start } = input;
   const duplicated: ValidationReport['duplicated'] = [];
   const outOfRange: ValidationReport['outOfRange'] = [];

@@ -5,7 +5,7 @@ import { readSync, readFileSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { AssignorError, describe } from '../errors.js';
-import { ENGINE_CHOICES, getKernels, type EngineChoice } from '../engine/kernels.js';
+import { ENGINE_CHOICES, loadKernels, type EngineChoice } from '../engine/kernels.js';
 import { jsonError } from './json-text.js';
 
 export interface OptionSpec {
@@ -175,7 +175,7 @@ export function engineOption(value: string | undefined): EngineChoice | undefine
     throw new AssignorError('E_ENGINE', `--engine must be one of ${ENGINE_CHOICES.join(', ')}, got ${describe(value)}`, '--engine');
   }
   const engine = value as EngineChoice | undefined;
-  getKernels(engine === undefined ? {} : { engine });
+  loadKernels(engine === undefined ? {} : { engine });
   return engine;
 }
 

@@ -3,7 +3,7 @@
 //   expansion: the key-movement analysis of going from B to C partitions with the task set fixed at B.
 import { AssignorError, EXIT_FINDING, EXIT_OK } from '../errors.js';
 import { analyzeExpansion, reassignWithKeyMovement } from '../expansion/index.js';
-import { getKernels } from '../engine/kernels.js';
+import { loadKernels } from '../engine/kernels.js';
 import { CoordinatorStore } from '../store/index.js';
 import { calculateJobModel, emptyPrevious, type MapperMode } from '../samza/plan.js';
 import { prepareCycle, runCycle } from '../samza/cycle.js';
@@ -93,7 +93,7 @@ async function plan(argv: string[]): Promise<number> {
   }
   if (values['dry-run'] && values.repair) throw new AssignorError('E_USAGE', '--repair writes to the store, so it cannot be combined with --dry-run', '--repair');
   const engine = engineOption(values.engine);
-  getKernels({ engine });
+  loadKernels({ engine });
   // Large jobs (a store of millions of SSPs, a JobModel of hundreds of MB) take seconds: a bar on a
   // terminal's stderr once the run has lasted 2 s (progress.ts), naming each step; it counts while
   // the JobModel is written. It is erased before the JobModel when that goes to the same terminal.

@@ -1,6 +1,6 @@
 // The package's public view of the engine: which one runs, not the kernel ABI behind it
 // (that stays internal, in ./kernels.ts and ./abi.ts).
-import { getKernels as kernelsFor } from './kernels.js';
+import { loadKernels } from './kernels.js';
 import type { EngineName, EngineOptions } from './abi.js';
 
 /** What `getKernels` tells a user: the engine that runs for these options. */
@@ -10,5 +10,5 @@ export interface EngineInfo {
 
 /** The engine from options, else ASSIGNOR_ENGINE, else WASM (SIMD when available); refuses an unknown one (E_ENGINE). */
 export function getKernels(options?: EngineOptions): EngineInfo {
-  return { name: kernelsFor(options).name };
+  return { name: loadKernels(options).name };
 }

@@ -1,5 +1,5 @@
 // The one boundary between domain code and the kernels. Domain code asks for
-// `getKernels()` and calls these methods with typed arrays; only src/engine/
+// `loadKernels()` and calls these methods with typed arrays; only src/engine/
 // knows about WASM pointers, the arena and memory growth.
 //
 // Every kernel family (hash, fold, channels, standby, samza, group, streams) declares its interface in
@@ -74,7 +74,7 @@ export function engineLeftToUs(options?: EngineOptions): boolean {
 }
 
 /** The engine from options, else ASSIGNOR_ENGINE (read once), else WASM (SIMD when available). */
-export function getKernels(options: EngineOptions = {}): Kernels {
+export function loadKernels(options: EngineOptions = {}): Kernels {
   const choice = options.engine !== undefined ? parseChoice(options.engine, 'options.engine') : defaultChoice();
   const name = resolve(choice);
   let k = cache.get(name);

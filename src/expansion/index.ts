@@ -10,7 +10,7 @@
 //  - otherwise the best any assignment can do keeps g/B of each partition's
 //    keys, so a share of exactly 1 - g/B of all keys changes slot.
 import { AssignorError, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions } from '../engine/kernels.js';
+import { loadKernels, type EngineOptions } from '../engine/kernels.js';
 import { formatPercent, INT32_MAX } from '../basics.js';
 
 
@@ -70,7 +70,7 @@ export function foldPartitions(streams: Int32Array, partitions: Int32Array, base
     throw new AssignorError('E_FOLD_INPUT', `streams has ${streams.length} entries but partitions has ${partitions.length}`, 'streams');
   }
   for (let s = 0; s < bases.length; s++) requireInt(bases[s], 1, INT32_MAX, 'base partition count', `bases[${s}]`);
-  const r = getKernels(options).foldPartitions(streams, partitions, bases);
+  const r = loadKernels(options).foldPartitions(streams, partitions, bases);
   if (r instanceof Int32Array) return r;
   const i = r.bad;
   if (partitions[i]! < 0) throw new AssignorError('E_FOLD_INPUT', `partition ${partitions[i]} is negative`, `partitions[${i}]`);

@@ -4,7 +4,7 @@
 // gives the caller the kernel's own memory: write the keys there (or copy a buffer
 // in once), hash them in place as often as needed, read the partitions from a view.
 import { AssignorError, requireInt } from '../errors.js';
-import { getKernels, type EngineOptions, type PinnedKeys } from '../engine/kernels.js';
+import { loadKernels, type EngineOptions, type PinnedKeys } from '../engine/kernels.js';
 import { partitionCount } from './single-key.js';
 
 export interface KeyBatchOptions extends EngineOptions {
@@ -34,7 +34,7 @@ export class KeyBatch {
   constructor(options: KeyBatchOptions = {}) {
     const maxBytes = requireInt(options.maxBytes ?? 1 << 20, 1, MAX_BYTES, 'maxBytes', 'options.maxBytes');
     this.maxKeys = requireInt(options.maxKeys ?? 1 << 16, 1, (MAX_BYTES - maxBytes) >> 3, 'maxKeys', 'options.maxKeys');
-    this.pinned = getKernels(options).pinKeys(maxBytes, this.maxKeys);
+    this.pinned = loadKernels(options).pinKeys(maxBytes, this.maxKeys);
     this.bytes = this.pinned.bytes;
     this.offsets = this.pinned.offsets;
   }

@@ -7,7 +7,7 @@
 // Single keys run in plain JS (single-key.ts) unless a caller names an engine:
 // every engine gives the same answer, and a WASM call costs more than one key.
 import { AssignorError, requireInt } from '../errors.js';
-import { engineLeftToUs, getKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
+import { engineLeftToUs, loadKernels, type EngineOptions, type StringRuns } from '../engine/kernels.js';
 import { stringPathOf } from './string-path.js';
 import { javaUtf8Bytes } from './java-utf8.js';
 import { int32Bytes, int64Bytes } from './key-encoding.js';
@@ -42,7 +42,7 @@ export function murmur2(key: string | Uint8Array, options?: EngineOptions): numb
     if (key instanceof Uint8Array) return murmur2OfBytes(key);
   }
   const bytes = keyBytes(key, 'key');
-  return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, 0)[0]!;
+  return loadKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, 0)[0]!;
 }
 
 /**
@@ -62,7 +62,7 @@ export function partitionForKey(key: Key, numPartitions: number, options?: Engin
   const n = partitionCount(numPartitions);
   if (key === null || key === undefined) return NO_PARTITION;
   const bytes = keyBytes(key, 'key');
-  return getKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, n)[0]!;
+  return loadKernels(options).hashVar(bytes, Int32Array.of(0, bytes.length), 1, n)[0]!;
 }
 
 /** Partition of an IntegerSerializer key (4 bytes big-endian). */
@@ -103,7 +103,7 @@ function hashKeys(keys: readonly Key[], n: number, options?: EngineOptions): Int
 
 /** The kernel's path: keys copied into WASM memory run by run (hashInRuns). */
 export function hashKeysInWasm(keys: readonly Key[], n: number, options?: EngineOptions): Int32Array {
-  return getKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
+  return loadKernels(options).hashRuns(keys.length, RUN_UNITS, n, (runs) => hashInRuns(keys, n, runs));
 }
 
 /**
@@ -260,7 +260,7 @@ function finalize(h: number, n: number): number {
 export function partitionsForPacked(bytes: Uint8Array, offsets: Int32Array, numPartitions: number, options?: EngineOptions): Int32Array {
   const n = partitionCount(numPartitions);
   checkPacked(bytes, offsets);
-  return getKernels(options).hashVar(bytes, offsets, offsets.length - 1, n);
+  return loadKernels(options).hashVar(bytes, offsets, offsets.length - 1, n);
 }
 
 /** Partitions of fixed-width keys: key i is bytes[i*keyLength .. (i+1)*keyLength). */
@@ -271,7 +271,7 @@ export function partitionsForFixed(bytes: Uint8Array, keyLength: number, numPart
   if (bytes.length % keyLength !== 0) {
     throw new AssignorError('E_PACKED', `bytes.length ${bytes.length} is not a multiple of keyLength ${keyLength}`, 'bytes');
   }
-  return getKernels(options).hashFixed(bytes, keyLength, bytes.length / keyLength, n);
+  return loadKernels(options).hashFixed(bytes, keyLength, bytes.length / keyLength, n);
 }
 
 /**

@@ -1,8 +1,7 @@
 // `assignor/kafkajs`: adapters for KafkaJS (an optional peer dependency). Thin: they translate
 // KafkaJS's shapes into calls of hashing/ and the engine; no algorithm lives here. The types these
-// name from other rooms are exported there (KeyEncoding by assignor/hashing; CoPartitionGroup by
-// assignor/group; the report's parts are GroupReport['growth'] and ['coPartitioned']), as
-// assignor/platformatic does.
+// name from other rooms are exported there (CoPartitionGroup by assignor/group; the report's parts
+// are GroupReport['growth'] and ['coPartitioned']), as assignor/platformatic does.
 export {
   JavaCompatiblePartitioner,
   createJavaCompatiblePartitioner,

@@ -14,16 +14,16 @@ import { partitionForString } from '../hashing/single-key.js';
 import type { EngineOptions } from '../engine/kernels.js';
 
 /** How string keys become bytes before hashing. */
-export type KeyEncoding = 'java' | 'kafkajs';
+type KafkaJsKeyBytes = 'java' | 'kafkajs';
 
 export interface PartitionerOptions {
   /** `java` (default): Java's StringSerializer bytes. `kafkajs`: Node's UTF-8, as KafkaJS hashes. */
-  keyEncoding?: KeyEncoding;
+  keyEncoding?: KafkaJsKeyBytes;
 }
 
 const nodeUtf8 = new TextEncoder();
 
-function checkEncoding(value: unknown, where: string): KeyEncoding {
+function checkEncoding(value: unknown, where: string): KafkaJsKeyBytes {
   if (value === undefined || value === 'java') return 'java';
   if (value === 'kafkajs') return 'kafkajs';
   throw new AssignorError('E_CHOICES', `keyEncoding must be "java" or "kafkajs", got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`, where);
@@ -34,7 +34,7 @@ function checkEncoding(value: unknown, where: string): KeyEncoding {
  * KafkaJS's bytes were asked for; Buffers and Uint8Arrays are hashed as they are. Other values are
  * turned into strings, as KafkaJS does before hashing.
  */
-function hashableKey(key: unknown, encoding: KeyEncoding): Key {
+function hashableKey(key: unknown, encoding: KafkaJsKeyBytes): Key {
   if (key === null || key === undefined) return null;
   if (key instanceof Uint8Array) return key;
   const text = typeof key === 'string' ? key : String(key);

@@ -15,7 +15,7 @@ import { toPositive } from '../hashing/partitioner.js';
 import { murmur2OfBytes, murmur2OfString } from '../hashing/single-key.js';
 
 /** How a string key becomes the bytes that are hashed. */
-export type KeyEncoding = 'java' | 'serialized';
+type PlatformaticKeyBytes = 'java' | 'serialized';
 
 export interface PartitionerOptions {
   /**
@@ -23,7 +23,7 @@ export interface PartitionerOptions {
    * surrogate is '?'), other keys from their serialized bytes. `serialized`: every key from the
    * bytes the producer's key serializer wrote (Node's UTF-8 for strings with the stock serializer).
    */
-  keyEncoding?: KeyEncoding;
+  keyEncoding?: PlatformaticKeyBytes;
   /** Bytes a keyless message's sticky partition takes before the next is chosen: Java's `batch.size`. Default 16384. */
   batchSize?: number;
 }
@@ -78,7 +78,7 @@ function nextPartition(context: PartitionerContext, topic: string): number {
   return random % parts.length; // not reached
 }
 
-function checkOptions(options: PartitionerOptions): { encoding: KeyEncoding; batchSize: number } {
+function checkOptions(options: PartitionerOptions): { encoding: PlatformaticKeyBytes; batchSize: number } {
   if (options === null || typeof options !== 'object') throw new AssignorError('E_INPUT', `options must be an object, got ${describe(options)}`, 'options');
   const e = options.keyEncoding;
   if (e !== undefined && e !== 'java' && e !== 'serialized') throw new AssignorError('E_CHOICES', `keyEncoding must be "java" or "serialized", got ${describe(e)}`, 'options.keyEncoding');

@@ -3,7 +3,7 @@
 // kernel (WASM by default). Same results and errors as the object-based
 // sspGrouperProxy (samza-proxy.ts), which stays the readable statement of the
 // rules; this path plans 10 million SSPs without an object per SSP.
-import { getKernels, EVERY_TASK, FAIL_NOT_MULTIPLE, type EngineChoice, type SamzaProxyInput } from '../engine/kernels.js';
+import { loadKernels, EVERY_TASK, FAIL_NOT_MULTIPLE, type EngineChoice, type SamzaProxyInput } from '../engine/kernels.js';
 import { SamzaError, MSG } from './errors.js';
 import { KEYS, type JobSettings } from './config.js';
 import { allSspTaskName } from './groupers.js';
@@ -139,7 +139,7 @@ function runProxy(input: SamzaMapperInput, tasks: readonly string[], rows: TaskR
     ...rows,
     nTasks: tasks.length,
   };
-  const kernels = getKernels(input.engine !== undefined ? { engine: input.engine } : {});
+  const kernels = loadKernels(input.engine !== undefined ? { engine: input.engine } : {});
   let r = kernels.samzaProxy(kernelInput);
   // An SSP listed under several previous tasks: Samza keeps the last one iterated; we iterate in name order.
   if (r.needsRanks) r = kernels.samzaProxy({ ...kernelInput, prevRank: javaRanks(previous.tasks) });

@@ -2,7 +2,7 @@
 // one pass per array and handed to the kernels without an object per task or
 // client. Same placements as the JSON-shaped input for the same cluster
 // (docs/standby.md, "Columnar input"). Errors name the array and the element.
-import { getKernels } from '../engine/kernels.js';
+import { loadKernels } from '../engine/kernels.js';
 import { AssignorError, describe } from '../errors.js';
 import { finishProblem, type Mode } from './problem.js';
 import { runKernel, type AssignorName, type PlaceOptions } from './place.js';
@@ -93,7 +93,7 @@ export function placeStandbysColumnar(input: ColumnarCluster, options: PlaceOpti
   const { clientValues, values, distinct } = renumberTags(tags, C, K);
   const zeroGuard = options.zeroStandbyGuard ?? true;
   const p = finishProblem(mode, zeroGuard, S, { clients: C, keys: K, tasks: T, clientValues, values, distinct, load, capacity, active, holderStart, holders });
-  const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
+  const kernels = loadKernels(options.engine === undefined ? {} : { engine: options.engine });
   const { out, orderExact } = runKernel(kernels, p, { subtopologies: subs, partitions: parts }, { mode, tagAware: K > 0, keepKafka: false });
   const n = T * p.width;
   return {

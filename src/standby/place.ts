@@ -1,6 +1,6 @@
 // placeStandbys: validate -> flatten -> kernel -> a placement whose report is
 // built on demand (a million tasks stay flat arrays unless someone asks).
-import { getKernels, type EngineChoice } from '../engine/kernels.js';
+import { loadKernels, type EngineChoice } from '../engine/kernels.js';
 import { KAFKA_TAG_AWARE, KEEP_KAFKA, kafkaPlacementOf, type StandbyProblem } from '../engine/abi.js';
 import { AssignorError } from '../errors.js';
 import { isNormalized, type Cluster, type ClusterSpec } from './input.js';
@@ -78,7 +78,7 @@ export interface KernelRun {
  * `keepKafka`, balanced only). Both modes start from Kafka's placement (balanced then
  * improves on it), so both need its fallback order, from the tasks' ids.
  */
-export function runKernel(kernels: ReturnType<typeof getKernels>, p: StandbyProblem, ids: Pick<FlatCluster, 'subtopologies' | 'partitions'>, run: KernelRun): { out: Int32Array; orderExact: boolean } {
+export function runKernel(kernels: ReturnType<typeof loadKernels>, p: StandbyProblem, ids: Pick<FlatCluster, 'subtopologies' | 'partitions'>, run: KernelRun): { out: Int32Array; orderExact: boolean } {
   const { mode, tagAware, keepKafka } = run;
   let order: Int32Array = new Int32Array(0);
   let orderExact = true;
@@ -93,7 +93,7 @@ export function runKernel(kernels: ReturnType<typeof getKernels>, p: StandbyProb
 }
 
 export function placeCluster(cluster: Cluster, mode: Mode, options: PlaceOptions = {}): StandbyPlacement {
-  const kernels = getKernels(options.engine === undefined ? {} : { engine: options.engine });
+  const kernels = loadKernels(options.engine === undefined ? {} : { engine: options.engine });
   const zeroGuard = options.zeroStandbyGuard ?? true;
   const flat = flatten(cluster, mode, zeroGuard);
   const p = flat.problem;

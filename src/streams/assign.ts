@@ -3,7 +3,7 @@
 // standbys then spread over its members. What the broker plugin will answer, previewed from the
 // same input.
 import { AssignorError } from '../errors.js';
-import { getKernels, type StreamsActivesProblem } from '../engine/kernels.js';
+import { loadKernels, type StreamsActivesProblem } from '../engine/kernels.js';
 import { placeStandbys, type StandbyPlacement } from '../standby/place.js';
 import { processStarts, readStreamsGroup, subtopologyOf, taskName, type StreamsGroup, type StreamsGroupSpec } from './input.js';
 import { clusterOf, compareSpreads, tagSpreads } from './cluster.js';
@@ -45,7 +45,7 @@ type Answer = Pick<StreamsAssignment, 'activeOwner' | 'standbyTasks' | 'placemen
 
 /** assignor's own: actives by the streams kernel, standbys by the KIP-708 engine over the processes. */
 function assignorAnswer(group: StreamsGroup, mode: 'balanced' | 'kafka', options: StreamsOptions): Answer {
-  const activeOwner = getKernels(options).streamsActives(activesProblem(group));
+  const activeOwner = loadKernels(options).streamsActives(activesProblem(group));
   if (group.numStandbys === 0 || !group.subtopologies.some((s) => s.stateful)) {
     return { activeOwner, standbyTasks: standbysOfMembers(group, activeOwner, [], null), placement: null };
   }

@@ -1,7 +1,7 @@
 // tag-aware mode (issue 31): the broker's own answer, then its standbys moved over the tags by the
 // streamsSpread kernel, never making a task's spread worse than the broker's and keeping every
 // process inside the broker's range of loads (src/engine/reference/streams-spread.ts says how).
-import { getKernels, type EngineOptions, type StreamsSpreadProblem } from '../engine/kernels.js';
+import { loadKernels, type EngineOptions, type StreamsSpreadProblem } from '../engine/kernels.js';
 import { processStarts, type StreamsGroup } from './input.js';
 
 /** The spread problem of a placement: owner per flat task, standbys per member (flat task indices). */
@@ -34,7 +34,7 @@ export function spreadProblem(group: StreamsGroup, owner: Int32Array, standbys: 
 /** The standbys per member after the kernel's moves. */
 export function spreadStandbys(group: StreamsGroup, owner: Int32Array, standbys: readonly ArrayLike<number>[], options: EngineOptions): Int32Array[] {
   const { problem, stateful } = spreadProblem(group, owner, standbys);
-  const moved = problem.keys === 0 || problem.width === 0 ? problem.standbyMember : getKernels(options).streamsSpread(problem);
+  const moved = problem.keys === 0 || problem.width === 0 ? problem.standbyMember : loadKernels(options).streamsSpread(problem);
   const lists: number[][] = group.members.map(() => []);
   const W = problem.width;
   stateful.forEach((t, i) => {

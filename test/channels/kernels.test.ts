@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { engines } from '../helpers.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../../src/engine/abi.js';
-import { getKernels } from '../../src/engine/kernels.js';
+import { loadKernels } from '../../src/engine/kernels.js';
 import { loadWasmCore } from '../../src/engine/core.js';
 
 /** Byte equality: much faster than a deep toEqual on 100,000-entry arrays. */
@@ -95,7 +95,7 @@ describe.each(wasms.map((k) => [k.name, k] as const))('channel kernels: %s = ref
 });
 
 describe('reference kernels: the document cases', () => {
-  const k = getKernels({ engine: 'reference' });
+  const k = loadKernels({ engine: 'reference' });
   it('contiguous 6/3 and 5/3', () => {
     expect(Array.from(k.channelPlan(STRATEGY_CONTIGUOUS, 6, 3, 0))).toEqual([0, 0, 1, 1, 2, 2]);
     expect(Array.from(k.channelPlan(STRATEGY_CONTIGUOUS, 5, 3, 0))).toEqual([0, 0, 1, 1, 2]);

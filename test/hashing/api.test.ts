@@ -1,7 +1,7 @@
 // The API's boundary: bad input gets a clear AssignorError, never a wrong answer.
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { getKernels, rereadEngineSetting } from '../../src/engine/kernels.js';
+import { loadKernels, rereadEngineSetting } from '../../src/engine/kernels.js';
 import { partitionForKey, partitionsForFixed, partitionsForInt32s, partitionsForInt64s, partitionsForKeys, partitionsForPacked, partitionForInt32, partitionForInt64 } from '../../src/hashing/index.js';
 import { decodeKey } from '../../src/hashing/key-encoding.js';
 
@@ -66,15 +66,15 @@ describe('key validation', () => {
 
 describe('engine selection', () => {
   it('rejects unknown engines by option and by ASSIGNOR_ENGINE', () => {
-    expect(code(() => getKernels({ engine: 'gpu' as never }))).toBe('E_ENGINE');
+    expect(code(() => loadKernels({ engine: 'gpu' as never }))).toBe('E_ENGINE');
     const before = process.env.ASSIGNOR_ENGINE;
     process.env.ASSIGNOR_ENGINE = 'fast';
     rereadEngineSetting();
     try {
-      expect(() => getKernels()).toThrow(/ASSIGNOR_ENGINE/);
+      expect(() => loadKernels()).toThrow(/ASSIGNOR_ENGINE/);
       process.env.ASSIGNOR_ENGINE = 'reference';
       rereadEngineSetting();
-      expect(getKernels().name).toBe('reference');
+      expect(loadKernels().name).toBe('reference');
     } finally {
       if (before === undefined) delete process.env.ASSIGNOR_ENGINE;
       else process.env.ASSIGNOR_ENGINE = before;
@@ -82,6 +82,6 @@ describe('engine selection', () => {
     }
   });
   it('defaults to WASM with SIMD on this runtime', () => {
-    expect(getKernels({ engine: 'wasm' }).name).toBe('wasm-simd');
+    expect(loadKernels({ engine: 'wasm' }).name).toBe('wasm-simd');
   });
 });

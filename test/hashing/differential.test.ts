@@ -3,13 +3,13 @@
 // one SIMD group, astral characters and unpaired surrogates.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getKernels } from '../../src/engine/kernels.js';
+import { loadKernels } from '../../src/engine/kernels.js';
 import { murmur2Ref } from '../../src/engine/reference/hash.js';
 import { partitionsForKeys, partitionsForPacked, partitionsForFixed, murmur2Batch } from '../../src/hashing/index.js';
 
-const ref = getKernels({ engine: 'reference' });
-const scalar = getKernels({ engine: 'wasm-scalar' });
-const simd = getKernels({ engine: 'wasm-simd' });
+const ref = loadKernels({ engine: 'reference' });
+const scalar = loadKernels({ engine: 'wasm-scalar' });
+const simd = loadKernels({ engine: 'wasm-simd' });
 const RUNS = { numRuns: 250 };
 
 const partitionCount = fc.oneof(

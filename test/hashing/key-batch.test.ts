@@ -4,11 +4,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AssignorError } from '../../src/errors.js';
-import { getKernels } from '../../src/engine/kernels.js';
+import { loadKernels } from '../../src/engine/kernels.js';
 import { createKeyBatch, encodeJavaUtf8Into, javaUtf8Bound, partitionsForFixed, partitionsForKeys, partitionsForPacked } from '../../src/hashing/index.js';
 
 const ENGINES = ['reference', 'wasm-scalar', 'wasm-simd'] as const;
-const ref = getKernels({ engine: 'reference' });
+const ref = loadKernels({ engine: 'reference' });
 const partitionCount = fc.oneof(fc.constantFrom(1, 2, 12, 1000, 2147483647), fc.integer({ min: 1, max: 2147483647 }));
 
 function code(f: () => unknown): string {

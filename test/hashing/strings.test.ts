@@ -6,11 +6,11 @@
 // two unpaired surrogates ('?' each), also where a run of joined keys ends.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { getKernels, type Kernels } from '../../src/engine/kernels.js';
+import { loadKernels, type Kernels } from '../../src/engine/kernels.js';
 import { murmur2Ref } from '../../src/engine/reference/hash.js';
 import { javaUtf8Bytes, murmur2Batch, partitionsForKeys, type Key } from '../../src/hashing/index.js';
 
-const engines = [getKernels({ engine: 'reference' }), getKernels({ engine: 'wasm-scalar' }), getKernels({ engine: 'wasm-simd' })];
+const engines = [loadKernels({ engine: 'reference' }), loadKernels({ engine: 'wasm-scalar' }), loadKernels({ engine: 'wasm-simd' })];
 const RUN_KEYS = 2048; // partitioner.ts joins this many keys at most per run (and at most 2^16 units)
 
 /** Each key alone: Java's bytes, the reference murmur2, toPositive % n; -1 for null. */

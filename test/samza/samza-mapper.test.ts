@@ -8,7 +8,7 @@ import { jobModelJson } from '../../src/samza/job-model.js';
 import { SamzaConfig } from '../../src/samza/config.js';
 import { SamzaError } from '../../src/samza/errors.js';
 import { ssp, type SSP } from '../../src/samza/model.js';
-import { getKernels, type SamzaProxyInput } from '../../src/engine/kernels.js';
+import { loadKernels, type SamzaProxyInput } from '../../src/engine/kernels.js';
 import { loadWasmCore } from '../../src/engine/core.js';
 import { oracleSamzaGrouping } from './oracle-plan.js';
 import { after, STATEFUL } from './helpers.js';
@@ -254,11 +254,11 @@ describe('samza kernel: WASM equals the reference twin', () => {
     });
 
   it('on random tables, rows, counts and failures', () => {
-    const ref = getKernels({ engine: 'reference' });
+    const ref = loadKernels({ engine: 'reference' });
     fc.assert(
       fc.property(kernelInput, (input) => {
         const want = ref.samzaProxy(input);
-        for (const engine of ['wasm-scalar', 'wasm-simd'] as const) expect(getKernels({ engine }).samzaProxy(input)).toEqual(want);
+        for (const engine of ['wasm-scalar', 'wasm-simd'] as const) expect(loadKernels({ engine }).samzaProxy(input)).toEqual(want);
       }),
       { numRuns: 500 },
     );
@@ -270,7 +270,7 @@ describe('samza kernel: WASM equals the reference twin', () => {
       limit: new Int32Array(0), offset: new Int32Array(1), width: 1, curCount: new Int32Array(0), exclude: new Int32Array(0),
       stream: new Int32Array(0), partition: new Int32Array(0), bucket: null, rowTask: new Int32Array(0), nTasks: 0,
     };
-    for (const engine of ENGINES) expect(getKernels({ engine }).samzaProxy(empty)).toEqual({ needsRanks: false, task: new Int32Array(0), prevCount: new Int32Array(0), failedRow: -1, failKind: 0, failPrevTask: -1 });
+    for (const engine of ENGINES) expect(loadKernels({ engine }).samzaProxy(empty)).toEqual({ needsRanks: false, task: new Int32Array(0), prevCount: new Int32Array(0), failedRow: -1, failKind: 0, failPrevTask: -1 });
   });
 });
 

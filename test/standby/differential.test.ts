@@ -2,13 +2,13 @@
 // bigger seeded cluster and a memory-flatness check.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { getKernels } from '../../src/engine/kernels.js';
+import { loadKernels } from '../../src/engine/kernels.js';
 import { loadWasmCore } from '../../src/engine/core.js';
 import { placeStandbys, type ClusterSpec } from '../../src/standby/index.js';
 import { arbCluster, seededCluster } from './generators.js';
 
-const ref = getKernels({ engine: 'reference' });
-const wasm = [getKernels({ engine: 'wasm-scalar' }), getKernels({ engine: 'wasm-simd' })];
+const ref = loadKernels({ engine: 'reference' });
+const wasm = [loadKernels({ engine: 'wasm-scalar' }), loadKernels({ engine: 'wasm-simd' })];
 
 function same(spec: ClusterSpec, mode: 'kafka' | 'balanced', zeroStandbyGuard = true): void {
   const a = placeStandbys(spec, { mode, engine: 'reference', zeroStandbyGuard });

@@ -8,7 +8,7 @@
 //    from B (inferGrowth), and growthSkew is 2;
 //  - racks when a member has one: member racks interned in name order, each partition's replica
 //    racks that some member is in, ascending.
-import { getKernels } from '../../engine/kernels.js';
+import { loadKernels } from '../../engine/kernels.js';
 import type { Group } from '../input.js';
 import { formatTopicId, type TopicId } from '../topic-id.js';
 import { byCodeUnits } from '../../basics.js';
@@ -30,7 +30,7 @@ export function assignConsumerSticky(group: Group, ids: readonly TopicId[], curr
   let at = 0;
   for (const t of topicOrder) for (const o of current[t]!) owner[at++] = o < 0 ? -1 : pos[o]!;
   const racks = rackTables(group, byId, topicOrder);
-  const result = getKernels().groupPlan({ members: M, counts, from: new Int32Array(counts.length), inferGrowth: true, growthSkew: BROKER_GROWTH_SKEW, subStart, subs, owner, ...racks, coStart: new Int32Array(1), coTopics: new Int32Array(0) });
+  const result = loadKernels().groupPlan({ members: M, counts, from: new Int32Array(counts.length), inferGrowth: true, growthSkew: BROKER_GROWTH_SKEW, subStart, subs, owner, ...racks, coStart: new Int32Array(1), coTopics: new Int32Array(0) });
   const out: Int32Array[] = new Array<Int32Array>(group.assigned.length);
   at = 0;
   topicOrder.forEach((t, i) => {

@@ -6,7 +6,7 @@
 // lower member); if the group is exactly the one the claimed assignment was made for, keep it;
 // otherwise turn topics into kernel topics (a topic, a topic folded after a growth to a multiple,
 // or a co-partitioned set), find the balanced classes, run the kernel, and read the owners back.
-import { getKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
+import { loadKernels, type EngineChoice, type EngineName } from '../../engine/kernels.js';
 import { CO_COUNTS_DIFFER, CO_SUBSCRIBERS_DIFFER, CO_TOO_FEW, GROWTH_FOLDED, GROWTH_ORPHANS, GROWTH_SKEW } from '../../engine/abi.js';
 import { analyzeExpansion } from '../../expansion/index.js';
 import type { Claims } from './claims.js';
@@ -194,7 +194,7 @@ interface Racks {
  * topics, run the kernel); then group the owners per member and report.
  */
 export function planGroup(members: readonly PlanMember[], topicInfo: readonly PlanTopic[], options: PlanOptions): Plan {
-  const kernels = getKernels({ engine: options.engine });
+  const kernels = loadKernels({ engine: options.engine });
   const sorted = [...members].sort((x, y) => byCodeUnits(x.memberId, y.memberId));
   // Members usually share one subscription array (decodeSubscription's cache): every step that
   // reads a subscription does it once per distinct array.
@@ -390,7 +390,7 @@ interface Group {
 }
 
 /** A new assignment: the kernel's planner (co-partitioned sets, growth folds, balance) on the flat group, then its reports. */
-function rebalance(g: Group, options: PlanOptions, kernels: ReturnType<typeof getKernels>, reports: { growth: GrowthReport[]; coPartitioned: CoPartitionReport[] }): Int32Array[] {
+function rebalance(g: Group, options: PlanOptions, kernels: ReturnType<typeof loadKernels>, reports: { growth: GrowthReport[]; coPartitioned: CoPartitionReport[] }): Int32Array[] {
   const { topics, subscriptions, ownership } = g;
   const present = options.coPartitioned.map((c) => c.topics.map((t) => topics.index.get(t)).filter((i): i is number => i !== undefined));
   const coStart = new Int32Array(present.length + 1);
