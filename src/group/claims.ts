@@ -56,9 +56,11 @@ export function claimsOf(held: Holding | null, subscription: readonly string[], 
   };
 }
 
-/** The leader's note in a member's assignment (a KafkaJS leader writes one): its group fingerprint and each topic's count; null without one. */
-export function leaderNote(a: DecodedAssignment): { fingerprint: string; counts: Map<string, number> } | null {
-  const note = decodeAssignmentNote(a.userData);
+/**
+ * The leader's note in a member's assignment (a KafkaJS leader writes one): its group fingerprint
+ * and each topic's count; null without one. `note`: the note when the caller decoded it already.
+ */
+export function leaderNote(a: DecodedAssignment, note = decodeAssignmentNote(a.userData)): { fingerprint: string; counts: Map<string, number> } | null {
   if (note === null || note.counts.length !== a.topics.length) return null;
   return { fingerprint: note.fingerprint, counts: new Map(a.topics.map((t, k) => [t, note.counts[k]!])) };
 }

@@ -19,7 +19,8 @@ function holdingOf(tracker: Tracker): Holding | null {
   const a = st.assignment;
   if (a === null) return null;
   const topics = a.topics.map((topic, k) => ({ topic, partitions: a.partitions[k]! }));
-  return { generation: st.generation, fingerprint: decodeAssignmentNote(a.userData)?.fingerprint ?? '', topics, counts: leaderNote(a)?.counts ?? new Map() };
+  const note = decodeAssignmentNote(a.userData); // decoded once: its fingerprint counts even where its counts do not fit
+  return { generation: st.generation, fingerprint: note?.fingerprint ?? '', topics, counts: leaderNote(a, note)?.counts ?? new Map() };
 }
 
 /** Partition counts and replica racks of `topics`, fresh from a broker when possible. */
