@@ -4,13 +4,9 @@
 import { CHUNK } from './json.js';
 import { channelPartitions, type ChannelPlan } from './plan.js';
 import { clipRuns, idsOf } from './ranges.js';
-import { asFindings, placeOf, runsSource, type Findings, type ValidationReport } from './validate.js';
+import { placeOf, runsSource, type Findings } from './validate.js';
 
 const MAX_CELL = 100;
-
-export function planTable(plan: ChannelPlan): string {
-  return [...planTableChunks(plan)].join('');
-}
 
 export function* planTableChunks(plan: ChannelPlan): Generator<string> {
   const head =
@@ -43,10 +39,6 @@ export function* planTableChunks(plan: ChannelPlan): Generator<string> {
   }
   for (const w of plan.warnings) buf += `warning: ${w}\n`;
   yield buf;
-}
-
-export function reportTable(r: ValidationReport): string {
-  return reportTableOf(asFindings(r));
 }
 
 export function reportTableOf(r: Findings): string {

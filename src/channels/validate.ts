@@ -224,7 +224,7 @@ export function reportJsonText(r: ValidationReport): string {
   return [...reportJsonChunks(asFindings(r))].join('');
 }
 
-export function asFindings(r: ValidationReport): Findings {
+function asFindings(r: ValidationReport): Findings {
   const { idleChannels, ...rest } = r;
   const idleRuns: [number, number][] = [];
   idsOf(idleChannels).runs(0, idleChannels.length, (lo, hi) => {

@@ -86,10 +86,6 @@ export function namesAreBytes(g: Grouping): boolean {
   return byteNames.has(g);
 }
 
-export function rowCount(g: Grouping): number {
-  return g.stream.length;
-}
-
 /** SSP at position k of the task-ordered rows (builds an object: for output and tests, not hot paths). */
 export function rowSsp(g: Grouping, k: number): SSP {
   const i = g.order[k]!;

@@ -7,14 +7,13 @@ import { SamzaError, MSG } from './errors.js';
 import { ssp, systemStreamId, systemStreamName, type SSP, type SystemStream, type TaskMode } from './model.js';
 import type { PreviousRows } from './previous.js';
 import type { CoordinatorStoreReader, StoreRecord } from './store-types.js';
-import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
+import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
 import { MessageType } from '../coordinator-stream/messages.js';
 import type { SspAssignment } from '../coordinator-stream/columns.js';
 import { ArrayTexts, type Texts } from '../columns/texts.js';
 import { ColumnMap } from './task-columns.js';
-import { INT32_MAX } from '../basics.js';
-import { byCodeUnits } from '../basics.js';
+import { byCodeUnits, INT32_MAX } from '../basics.js';
 
 /** The coordinator-stream message types the planner reads and writes (Samza's, from the one table, and one of ours). */
 export const TYPES = {
@@ -79,47 +78,6 @@ export function field(v: unknown, name: string): unknown {
   return o !== undefined && Object.hasOwn(o, name) ? o[name] : undefined;
 }
 
-export interface StoredAssignment {
-  /** SSP -> task names, keyed by the SSP's canonical key (sspKeyJson). */
-  sspToTasks: Map<string, { ssp: SSP; tasks: string[] }>;
-  /** Canonical key -> old-form keys stored for the same SSP (only SSPs that have any). */
-  oldKeys: Map<string, string[]>;
-}
-
-/**
- * TaskPartitionAssignmentManager.readTaskPartitionAssignments. `entries` is
- * the type's key -> values map (read once by the caller). The canonical key
- * form wins over an old one for the same SSP.
- */
-export function readTaskPartitionAssignments(store: Pick<CoordinatorStoreReader, 'entries'>, entries = store.entries(TYPES.taskPartition)): StoredAssignment {
-  const sspToTasks = new Map<string, { ssp: SSP; tasks: string[] }>();
-  const oldKeys = new Map<string, string[]>();
-  try {
-    for (const [key, v] of entries) {
-      const fast = parseCanonicalSspKey(key);
-      const s = fast ?? parseSspKey(key);
-      const raw = field(v, 'taskNames');
-      const tasks: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-      if (!Array.isArray(tasks) || !tasks.every((t) => typeof t === 'string')) throw new Error(`taskNames of ${key} is not a list of strings`);
-      const canonical = fast !== undefined ? key : sspKeyJson(s);
-      if (canonical !== key) {
-        const ks = oldKeys.get(canonical) ?? [];
-        ks.push(key);
-        oldKeys.set(canonical, ks);
-        if (sspToTasks.has(canonical)) continue;
-      }
-      sspToTasks.set(canonical, { ssp: s, tasks: tasks as string[] });
-    }
-  } catch (e) {
-    throw new SamzaError('E_SAMZA_STORE_READ', 'SamzaException', MSG.readAssignments, TYPES.taskPartition, e as Error);
-  }
-  return { sspToTasks, oldKeys };
-}
-
-export function taskPartitionRecord(s: SSP, tasks: readonly string[]): StoreRecord {
-  return { type: TYPES.taskPartition, key: sspKeyJson(s), value: tasks.length === 0 ? null : { taskNames: JSON.stringify(tasks) } };
-}
-
 /** What the per-type readers below read: a type's records, or its single-field values as a one-type task table. */
 export type TypeReads = Pick<CoordinatorStoreReader, 'entries' | 'taskTable'>;
 
@@ -131,22 +89,6 @@ export function singleFields(store: TypeReads, type: string, field: string): Map
   const vals = t.values[0]!;
   const out = new Map<string, string>();
   for (let r = 0; r < t.n; r++) out.set(keys.at(r), vals.at(r));
-  return out;
-}
-
-/** ChangelogStreamManager.readPartitionMapping: task -> partition, blank values skipped. */
-export function readChangelogMapping(store: TypeReads): Map<string, number> {
-  const out = new Map<string, number>();
-  const fast = singleFields(store, TYPES.changelog, 'Partition');
-  if (fast !== undefined) {
-    for (const [task, p] of fast) if (p.trim() !== '') out.set(task, storedInt(p, TYPES.changelog, task, 0));
-    return out;
-  }
-  for (const [task, v] of store.entries(TYPES.changelog)) {
-    const p = field(v, 'Partition');
-    if (p === undefined || p === null || String(p).trim() === '') continue;
-    out.set(task, storedInt(p, TYPES.changelog, task, 0));
-  }
   return out;
 }
 
@@ -167,45 +109,6 @@ export function changelogColumn(keys: Texts, strings: Texts): Array<number | und
     out[r] = p.trim() === '' ? undefined : storedInt(p, TYPES.changelog, keys.at(r), 0);
   }
   return out;
-}
-
-export function changelogRecord(task: string, partition: number | null): StoreRecord {
-  return { type: TYPES.changelog, key: task, value: partition === null ? null : { Partition: String(partition) } };
-}
-
-/** TaskAssignmentManager.readTaskAssignment: task -> container id. */
-export function readTaskAssignment(store: TypeReads): Map<string, string> {
-  const fast = singleFields(store, TYPES.taskContainer, 'containerId');
-  if (fast !== undefined) return fast;
-  const out = new Map<string, string>();
-  for (const [task, v] of store.entries(TYPES.taskContainer)) {
-    const c = field(v, 'containerId');
-    if (typeof c === 'string') out.set(task, c);
-  }
-  return out;
-}
-
-export function readTaskModes(store: TypeReads): Map<string, TaskMode> {
-  const fast = singleFields(store, TYPES.taskMode, 'taskMode');
-  if (fast !== undefined) {
-    let valid = true;
-    for (const m of fast.values()) if (m !== 'Active' && m !== 'Standby') valid = false;
-    if (valid) return fast as Map<string, TaskMode>;
-  }
-  const out = new Map<string, TaskMode>();
-  for (const [task, v] of store.entries(TYPES.taskMode)) {
-    const m = field(v, 'taskMode');
-    if (m === 'Active' || m === 'Standby') out.set(task, m);
-  }
-  return out;
-}
-
-/** writeTaskContainerMappings: both the container and the mode record; a null container deletes both. */
-export function taskContainerRecords(task: string, containerId: string | null, mode: TaskMode): StoreRecord[] {
-  return [
-    { type: TYPES.taskContainer, key: task, value: containerId === null ? null : { containerId } },
-    { type: TYPES.taskMode, key: task, value: containerId === null ? null : { taskMode: mode } },
-  ];
 }
 
 export function readContainerHosts(store: TypeReads): Map<string, string> {
@@ -249,25 +152,11 @@ export function baseCountRecord(name: string, base: number | null): StoreRecord 
   return { type: TYPES.baseCount, key: name, value: base === null ? null : { basePartitionCount: String(base) } };
 }
 
-/** previousTaskToSSPAssignment: the inversion of SSP -> [tasks], active tasks only (no mode = active). */
-export function previousTaskToSsps(assignment: StoredAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, SSP[]> {
-  const out = new Map<string, SSP[]>();
-  for (const { ssp: s, tasks } of assignment.sspToTasks.values()) {
-    for (const t of tasks) {
-      if ((modes.get(t) ?? 'Active') !== 'Active') continue;
-      let l = out.get(t);
-      if (l === undefined) out.set(t, (l = []));
-      l.push(s);
-    }
-  }
-  return new Map([...out].sort((a, b) => byCodeUnits(a[0], b[0])));
-}
-
 // ---- the stored SSP assignment in columns -----------------------------------------------------
 // The same reading as readTaskPartitionAssignments (Samza's manager), without one key string and
 // one object per SSP: canonical records come as the store's columns (SspTable), each distinct
 // taskNames text is parsed once, and every other record (older key forms, other value shapes) is
-// read the Map way. The cycle works on this; readTaskPartitionAssignments stays the reference.
+// read the Map way. The cycle works on this; readTaskPartitionAssignments (test/support) stays the reference.
 
 export interface PreviousAssignment {
   /** Canonical rows: the store's columns (live rows have list >= 0). */

@@ -25,10 +25,6 @@ export function processKey(id: string): ProcessKey {
   };
 }
 
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
-
 /** ProcessId order: UUIDs by signed (msb, lsb), then plain strings by code units. */
 export function compareProcessKeys(a: ProcessKey, b: ProcessKey): number {
   if (a.msb !== null && b.msb !== null) {

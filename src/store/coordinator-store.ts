@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AssignorError, fail } from '../errors.js';
 import { decodeBody, encodeBody, Malformed, MAX_BODY, Sink, writeMessages, type Body, type EncodedBody } from './body.js';
-import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, HEADER_SIZE, newFileId, scanFrames, type Tail } from './format.js';
+import { COMMIT_SIZE, decodeHeader, encodeCommit, encodeFrame, encodeHeader, FORMAT_VERSION, newFileId, scanFrames, type Tail } from './format.js';
 import { scanFrames as scanFramesV1 } from './format-v1.js';
 import { fsyncDir, ioError, readFully, unlinkQuietly, writeFully, writeNewFile } from './fsutil.js';
 import { acquireLock, type Lock, type LockHolder } from './lock.js';
@@ -626,6 +626,3 @@ function backUp(file: string, buf: Buffer): string {
   fsyncDir(path.dirname(file));
   return backup;
 }
-
-/** Header size, re-exported for tests and tools that locate the first frame. */
-export const LOG_HEADER_SIZE = HEADER_SIZE;

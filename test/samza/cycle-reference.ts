@@ -11,24 +11,8 @@
 // differ from the snapshot are written.
 import { calculateJobModel, type JobInput, type JobModelPlan, type PlanOptions, type PreviousState } from '../../src/samza/plan.js';
 import { containerLayouts, taskNameIn } from '../../src/samza/job-model.js';
-import {
-  TYPES,
-  baseCountRecord,
-  changelogRecord,
-  configRecord,
-  previousTaskToSsps,
-  readBaseCounts,
-  readChangelogMapping,
-  readConfig,
-  readContainerHosts,
-  readTaskAssignment,
-  readTaskModes,
-  readTaskPartitionAssignments,
-  parseSspKey,
-  sspKeyJson,
-  field,
-  type StoredAssignment,
-} from '../../src/samza/managers.js';
+import { TYPES, baseCountRecord, configRecord, readBaseCounts, readConfig, readContainerHosts, parseSspKey, sspKeyJson, field } from '../../src/samza/managers.js';
+import { changelogRecord, previousTaskToSsps, readChangelogMapping, readTaskAssignment, readTaskModes, readTaskPartitionAssignments, type StoredAssignment } from '../support/samza-managers.js';
 import { type TaskMode } from '../../src/samza/model.js';
 import type { CoordinatorStoreReader, StoreRecord, SyncCoordinatorStore } from '../../src/samza/store-types.js';
 import type { TypeReads } from '../../src/samza/managers.js';

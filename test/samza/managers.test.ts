@@ -1,19 +1,8 @@
 // The Samza managers over the store, and the job file parser.
 import { describe, expect, it } from 'vitest';
 import { MemoryCoordinatorStore } from '../../src/store/memory-store.js';
-import {
-  baseCountRecord,
-  changelogRecord,
-  previousTaskToSsps,
-  readBaseCounts,
-  readChangelogMapping,
-  readTaskAssignment,
-  readTaskModes,
-  readTaskPartitionAssignments,
-  taskContainerRecords,
-  taskPartitionRecord,
-  TYPES,
-} from '../../src/samza/managers.js';
+import { baseCountRecord, readBaseCounts, TYPES } from '../../src/samza/managers.js';
+import { changelogRecord, previousTaskToSsps, readChangelogMapping, readTaskAssignment, readTaskModes, readTaskPartitionAssignments, taskContainerRecords, taskPartitionRecord } from '../support/samza-managers.js';
 import { parseJobFile } from '../../src/samza/job-file.js';
 import { calculateJobModel, emptyPrevious } from '../../src/samza/plan.js';
 import { ssp } from '../../src/samza/model.js';
