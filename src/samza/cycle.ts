@@ -13,7 +13,6 @@ import { standbyTaskName } from './container-groupers.js';
 import {
   TYPES,
   activeTaskOf,
-  anyStandby,
   baseCountRecord,
   changelogColumn,
   configRecord,
@@ -84,8 +83,16 @@ function* allTexts(t: Texts): IterableIterator<string> {
   for (let i = 0; i < t.length; i++) yield t.at(i);
 }
 
+/** The previous state as the store held it: its per-task maps always as columns, one way to read them. */
+export interface StoredPrevious extends PreviousState {
+  partitionCounts: Map<string, number>;
+  changelog: ColumnMap<number>;
+  taskContainer: ColumnMap<string>;
+  taskModes: ColumnMap<TaskMode>;
+}
+
 export interface StoreSnapshot {
-  previous: PreviousState;
+  previous: StoredPrevious;
   assignment: PreviousAssignment;
   config: Map<string, string>;
   /** Every per-task type read (not the SSP assignment). */
@@ -150,9 +157,10 @@ export function readPrevious(store: CoordinatorStoreReader): StoreSnapshot {
   if (cols !== undefined) TASK_FIELD_LIST.forEach((f, i) => stored.set(f.type, cols.stored[i]!));
   for (const t of Object.values(TYPES)) if (t !== TYPES.taskPartition && !stored.has(t)) stored.set(t, readStoredType(store, t));
   const assignment = readStoredAssignment(store);
-  const perTask = <V>(f: TaskField<V>): Map<string, V> => fieldValues(stored.get(f.type)!, f);
+  // Types of another shape were read one by one: their maps become columns too (rare: older Samza).
+  const perTask = <V>(f: TaskField<V>): ColumnMap<V> => ColumnMap.of(fieldValues(stored.get(f.type)!, f));
   const taskModes = cols?.taskModes ?? perTask(TASK_FIELDS.mode);
-  const previous: PreviousState & { partitionCounts: Map<string, number> } = {
+  const previous: StoredPrevious = {
     baseCounts: readBaseCounts(store),
     taskToSsps: new LazyTaskToSsps(assignment, taskModes),
     partitionCounts: previousPartitionCounts(assignment, taskModes),
@@ -459,12 +467,8 @@ function taskRecords(snap: StoreSnapshot, tasks: PlanTasks, records: StoreRecord
 }
 
 /** The standby tasks before (by mode record), sorted, when they are not the plan's standby tasks; else none. */
-function standbyBeforeIfChanged(prevModes: ReadonlyMap<string, TaskMode>, tasks: PlanTasks): string[] {
-  const prevStandby: string[] = [];
-  // (No [key, value] pair per task, and no push(...) of a list that can hold a million names: arguments have a limit.)
-  if (prevModes instanceof ColumnMap) for (const t of prevModes.keysOf('Standby')) prevStandby.push(t);
-  else prevModes.forEach((m, t) => m === 'Standby' && prevStandby.push(t));
-  prevStandby.sort(byCodeUnits);
+function standbyBeforeIfChanged(prevModes: ColumnMap<TaskMode>, tasks: PlanTasks): string[] {
+  const prevStandby = prevModes.keysOf('Standby').sort(byCodeUnits);
   const nowStandby: string[] = [];
   for (let i = 0; i < tasks.total; i++) if (tasks.modes[i] === 'Standby') nowStandby.push(tasks.nameAt(i));
   nowStandby.sort(byCodeUnits);
@@ -477,9 +481,7 @@ function changelogRecords(snap: StoreSnapshot, tasks: PlanTasks, aligned: boolea
   const prevChangelog = snap.previous.changelog;
   for (let i = 0; i < tasks.total; i++) {
     // (Aligned: row i is task i, and the stored changelog is a column over those rows.)
-    if (aligned && prevChangelog instanceof ColumnMap) {
-      if (prevChangelog.hasRow(i)) continue;
-    } else if (prevChangelog instanceof ColumnMap ? prevChangelog.getAt(tasks.all()[i]!, i) !== undefined : prevChangelog.has(tasks.all()[i]!)) continue;
+    if (aligned ? prevChangelog.hasRow(i) : prevChangelog.getAt(tasks.all()[i]!, i) !== undefined) continue;
     const p = tasks.changelog[i]!;
     if (!changelog.holds(tasks.nameAt(i), TASK_FIELDS.changelog.write(p), i, aligned)) records.push(taskRecord(TASK_FIELDS.changelog, tasks.nameAt(i), p));
   }
@@ -499,7 +501,7 @@ function taskChanges(snap: StoreSnapshot, plan: JobModelPlan, tasks: PlanTasks, 
   const prev = snap.previous;
   // Tasks added and removed: when the assignment is unchanged, no task is standby and there are no
   // standby copies, the tasks holding SSPs are the same before and after, so no set of names is built.
-  const same = sspsSame && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !anyStandby(prev.taskModes);
+  const same = sspsSame && snap.assignment.extra.size === 0 && plan.settings.replicationFactor <= 1 && !prev.taskModes.includes('Standby');
   const prevTasks = same ? undefined : previousActiveTasks(snap);
   // (No set of a million names for a first plan: with no task before, none was added or removed.)
   const nowTasks = prevTasks === undefined || prevTasks.size === 0 ? undefined : new Set(plan.grouping.tasks);
@@ -507,12 +509,7 @@ function taskChanges(snap: StoreSnapshot, plan: JobModelPlan, tasks: PlanTasks, 
   const tc = prev.taskContainer;
   const ids = tasks.containerIds;
   for (let i = 0; i < tasks.total; i++) {
-    if (tc instanceof ColumnMap) {
-      if (aligned ? tc.differsAtRow(i, ids[i]!) : tc.differsAt(tasks.all()[i]!, i, false, ids[i]!)) tasksChangedContainer++;
-      continue;
-    }
-    const before = tc.get(tasks.all()[i]!);
-    if (before !== undefined && before !== ids[i]) tasksChangedContainer++;
+    if (aligned ? tc.differsAtRow(i, ids[i]!) : tc.differsAt(tasks.all()[i]!, i, false, ids[i]!)) tasksChangedContainer++;
   }
   const configChanged: string[] = [];
   if (snap.config.size > 0) {
@@ -527,9 +524,9 @@ function taskChanges(snap: StoreSnapshot, plan: JobModelPlan, tasks: PlanTasks, 
   };
 }
 /** Tasks with a container record that are active (no mode record: active). */
-function countActive(containers: ReadonlyMap<string, string>, modes: ReadonlyMap<string, TaskMode>): number {
+function countActive(containers: ColumnMap<string>, modes: ColumnMap<TaskMode>): number {
   let n = 0;
-  if (containers instanceof ColumnMap && modes instanceof ColumnMap && containers.rows === modes.rows) {
+  if (containers.rows === modes.rows) {
     // Same rows: compared row by row, no lookups (every row of a full column has a value).
     if (containers.size === containers.rows.n) return containers.size - modes.count('Standby');
     for (let r = 0; r < containers.rows.n; r++) if (containers.hasRow(r) && !modes.vals.is(r, 'Standby')) n++;
@@ -607,7 +604,7 @@ function matchRows(snap: StoreSnapshot, plan: JobModelPlan, now: NewAssignment, 
   const nt = now.table;
   const dropStale = plan.mapper === 'base';
   const modes = snap.previous.taskModes;
-  const standbyBefore = anyStandby(modes);
+  const standbyBefore = modes.includes('Standby');
   const activeBefore = (t: string): boolean => (modes.get(t) ?? 'Active') === 'Active';
   const oldStream = nt.streams.map((s) => old.streamId(s.system, s.stream));
   const oneName = now.oneName;

@@ -334,13 +334,6 @@ export class LazyTaskToSsps implements ReadonlyMap<string, readonly SSP[]> {
   }
 }
 
-/** Whether any task is in Standby mode (when none is, every task counts as active: no lookups needed). */
-export function anyStandby(modes: ReadonlyMap<string, TaskMode>): boolean {
-  if (modes instanceof ColumnMap) return modes.includes('Standby');
-  for (const m of modes.values()) if (m === 'Standby') return true;
-  return false;
-}
-
 /** The one active task (by `modes`) in a list's names, '' for none, NUL for several. */
 export function activeTaskOf(tasks: readonly string[], modes: ReadonlyMap<string, TaskMode>, standby: boolean): string {
   if (!standby) return tasks.length === 0 ? '' : tasks.length === 1 ? tasks[0]! : '\u0000';
@@ -404,9 +397,9 @@ function fastPartitionCounts(a: PreviousAssignment, activeList: Uint8Array): Map
 }
 
 /** Distinct partitions per stream name held by active tasks: what calculateJobModel derives from taskToSsps. */
-export function previousPartitionCounts(a: PreviousAssignment, modes: ReadonlyMap<string, TaskMode>): Map<string, number> {
+export function previousPartitionCounts(a: PreviousAssignment, modes: ColumnMap<TaskMode>): Map<string, number> {
   const { table, listTasks } = a;
-  const standby = anyStandby(modes);
+  const standby = modes.includes('Standby');
   const activeList = new Uint8Array(listTasks.length);
   for (let l = 0; l < listTasks.length; l++) activeList[l] = (standby ? listTasks.at(l).some((t) => isActive(modes, t)) : listTasks.count(l) > 0) ? 1 : 0;
   const fast = fastPartitionCounts(a, activeList);

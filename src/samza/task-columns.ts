@@ -4,7 +4,7 @@
 // The cycle walks its tasks in the order it wrote them, so a lookup first tries the row a hint
 // names (no hashing when the order is unchanged) and falls back to the index.
 
-import type { Texts } from '../columns/texts.js';
+import { ArrayTexts, type Texts } from '../columns/texts.js';
 
 /** A column of values by row (undefined: no value), compared in place where it can be. */
 export interface ValueColumn<V> {
@@ -108,6 +108,13 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
     }
     this.size = size;
     this.full = size === rows.n;
+  }
+
+  /** The same Map as columns: rows in its order, looked up through an index of its keys. */
+  static of<V>(map: ReadonlyMap<string, V>): ColumnMap<V> {
+    const keys = [...map.keys()];
+    const index = new Map(keys.map((k, r) => [k, r]));
+    return new ColumnMap(new TaskRows(new ArrayTexts(keys), (k) => index.get(k) ?? -1), new ArrayColumn([...map.values()]), true);
   }
 
   /** The value of `names` row j, trying row `hint` first (see TaskRows.rowOfName). */
