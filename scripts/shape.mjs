@@ -26,6 +26,9 @@ export const LIMITS = Object.freeze({
   // Bun 8-14% slower on fixed keys (docs/design.md, "Four lanes as scalars").
   over5Params: 5,
   stringColumnTypes: 8,
+  // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
+  publicNames: 253,
+  srcLines: 30_800,
 });
 
 /**
@@ -268,7 +271,10 @@ export function brokenLimits(shape) {
     ['over5Params', 'functions over 5 parameters', shape.over5Params.map((f) => `${f.params} ${f.where} ${f.name}`)],
     ['stringColumnTypes', 'string-column types', shape.stringColumnTypes],
   ];
-  return checks.filter(([key, , offenders]) => offenders.length > LIMITS[key]).map(([key, what, offenders]) => `${offenders.length} ${what} (limit ${LIMITS[key]}):\n  ${offenders.join('\n  ')}`);
+  const broken = checks.filter(([key, , offenders]) => offenders.length > LIMITS[key]).map(([key, what, offenders]) => `${offenders.length} ${what} (limit ${LIMITS[key]}):\n  ${offenders.join('\n  ')}`);
+  if (shape.publicNames > LIMITS.publicNames) broken.push(`${shape.publicNames} public names (limit ${LIMITS.publicNames})`);
+  if (shape.srcLines > LIMITS.srcLines) broken.push(`${shape.srcLines} src/ lines (limit ${LIMITS.srcLines})`);
+  return broken;
 }
 
 /** The one-line summary `npm run shape` ends with. */
