@@ -329,7 +329,11 @@ function kernelProblem(): void {
   kRackStart = 0;
   kRacks = 0;
   kRackN = 0;
-  if (pRackCount > 0) {
+  // Direct: every item is one partition, so its common racks are its own racks, as given.
+  if (pRackCount > 0 && wDirect) {
+    kRackStart = pRackStart;
+    kRacks = pRacks;
+  } else if (pRackCount > 0) {
     kRackStart = scratch(N + 1, 0);
     kRacks = scratch(ld(pRackStart, ld(wTopicStart, pT)), 0);
   }
@@ -348,7 +352,7 @@ function itemsOf(k: i32): void {
   if (!wDirect && b - a == 1) memory.copy(kPrev + (<usize>i0 << 2), pOwner + (<usize>ld(wTopicStart, ld(wReal, a)) << 2), <usize>base << 2);
   else if (!wDirect) for (let j = 0; j < base; j++) st(kPrev, i0 + j, majority(wReal, a, b, j));
   if (from > 0) for (let j = from; j < base; j++) st(kSoft, i0 + j, majority(wReal, a, b, j % from));
-  if (pRackCount > 0) for (let j = 0; j < base; j++) commonRacks(a, b, j, i0 + j);
+  if (pRackCount > 0 && !wDirect) for (let j = 0; j < base; j++) commonRacks(a, b, j, i0 + j);
 }
 
 /** Racks of item `item` (partition j of the real topics wReal[a..b)): those of the first that every other one is on too. */

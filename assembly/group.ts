@@ -473,7 +473,14 @@ export function subscriberRuns(subStart: usize, subs: usize, T: i32): usize {
     const b = ld(subStart, t);
     const n = b - a;
     if (ld(subStart, t + 1) - b != n) continue;
-    let j = 0;
+    // Two subscribers per load: this scan reads every subscriber slot (10M in a 10,000-member
+    // homogeneous group of 1,000 topics) and was the kernel's largest cost.
+    const pa = subs + (<usize>a << 2);
+    const pb = subs + (<usize>b << 2);
+    const pairs = <usize>(n >> 1) << 3;
+    let at: usize = 0;
+    while (at < pairs && load<i64>(pa + at) == load<i64>(pb + at)) at += 8;
+    let j = <i32>(at >> 2);
     while (j < n && ld(subs, a + j) == ld(subs, b + j)) j++;
     if (j == n) st(run, t, ld(run, t - 1));
   }
