@@ -19,7 +19,7 @@ interface CaseTopic { id: string; partitions: number; racks?: string[][] }
 interface CaseMember { id: string; rack?: string; topics: string[]; owned?: Record<string, number[]> }
 interface Case { topics: CaseTopic[]; members: CaseMember[]; mode: Mode }
 type Plain = Record<string, Record<string, number[]>>;
-interface Answer { assignment: Plain | null; error: string | null; fallbacks: number }
+interface Answer { assignment: Plain | null; error: string | null; fallbacks: number; reused?: string[] }
 
 function run(cases: readonly Case[]): Answer[] {
   return JSON.parse(runJava(pluginDriver(DRIVER), 'BrokerPluginDriver', [], JSON.stringify(cases), '2g').stdout) as Answer[];
@@ -138,6 +138,7 @@ const nonEmpty = (a: Plain): Plain => Object.fromEntries(Object.entries(a).map((
 
 const T1 = id('orders');
 const T2 = id('payments');
+const T3 = id('refunds');
 const GONE = id('deleted-topic');
 
 /** The three inputs the broker's UniformAssignor cannot take as they are. */
@@ -199,6 +200,30 @@ describe('the broker plugin (assignor-sticky in the 4.4.0 coordinator)', () => {
       // Why the cleaning: the broker's uniform on the same spec throws or hands a partition out twice.
       if (uniform!.error === null) expect(() => valid({ ...DIRTY[name]!, mode: 'uniform' }, uniform!.assignment!)).toThrow();
     });
+  });
+
+  it('hands a member whose claims it keeps exactly its own map back, and rebuilds any map it cleaned', () => {
+    const topics = [{ id: T1, partitions: 6 }, { id: T2, partitions: 4 }, { id: T3, partitions: 2 }];
+    const ids = ['a', 'b', 'c'];
+    const first: Case = { mode: 'kernel', topics, members: ids.map((m) => ({ id: m, topics: [T1, T2] })) };
+    const answer = run([first])[0]!.assignment!;
+    const owning = (extra: Record<string, Record<string, number[]>> = {}): Case => ({
+      mode: 'kernel',
+      topics,
+      members: ids.map((m) => ({ id: m, topics: [T1, T2], owned: { ...answer[m], ...extra[m] } })),
+    });
+    const aT1 = answer['a']![T1]!;
+    const [same, unsubscribed, twice] = run([
+      owning(),
+      owning({ b: { [T3]: [0] } }), // b claims a topic it does not subscribe
+      owning({ c: { [T1]: [...(answer['c']![T1] ?? []), aT1[0]!] } }), // c claims a partition a holds
+    ]);
+    expect(same!.assignment).toEqual(answer);
+    expect(same!.reused).toEqual(ids);
+    expect(unsubscribed!.assignment).toEqual(answer);
+    expect(unsubscribed!.reused).toEqual(['a', 'c']);
+    expect(twice!.assignment).toEqual(answer);
+    expect(twice!.reused).toEqual(['a', 'b']);
   });
 
   it('keeps every key when a topic grows 8 -> 16: partition p goes to the owner of p mod 8', () => {

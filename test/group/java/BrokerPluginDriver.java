@@ -11,7 +11,8 @@
 // claims may name unknown topics, partitions beyond the count, or a partition two members hold.
 //
 // stdout: a JSON array, per case { "assignment": { member: { topic: [p ascending] } } (ids sorted),
-// "fallbacks": how many calls fell back, "error": null or the exception assign() threw }.
+// "reused": ids of members whose answer is the spec's own map object, "fallbacks": how many calls
+// fell back, "error": null or the exception assign() threw }.
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,8 +138,16 @@ public class BrokerPluginDriver {
             ObjectNode answer = out.addObject();
             long before = StickyAssignor.fallbackCount();
             try {
-                answer.set("assignment", plain(assignor.assign(spec(group), metadata(group))));
+                GroupSpecImpl spec = spec(group);
+                GroupAssignment result = assignor.assign(spec, metadata(group));
+                answer.set("assignment", plain(result));
                 answer.putNull("error");
+                // Members answered with the very map the spec holds for them (not a copy).
+                ArrayNode reused = answer.putArray("reused");
+                for (String id : new TreeSet<>(spec.memberIds())) {
+                    MemberAssignment a = result.members().get(id);
+                    if (a != null && a.partitions() == spec.memberAssignment(id).partitions()) reused.add(id);
+                }
             } catch (Throwable e) {
                 answer.putNull("assignment");
                 answer.put("error", e.toString());

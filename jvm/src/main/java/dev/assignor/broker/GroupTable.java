@@ -44,13 +44,16 @@ final class GroupTable {
     final int[] subs;
     /** Indexed by flat partition: its current owner (member number), or -1. */
     final int[] owner;
+    /** Indexed by member number: the broker's current map of the member, and how many partitions
+     *  it claims, or -1 when cleaning dropped any of its claims (so the map cannot be handed back). */
+    final Claims claims;
     /** Distinct member racks in code-unit order; partition i's replica racks that some member is in: racks[rackStart[i] .. rackStart[i + 1]). */
     final String[] rackNames;
     final int[] rackStart;
     final int[] racks;
 
     private GroupTable(String[] memberIds, int[] memberRack, int[][] memberTopics, Uuid[] topicIds, int[] counts,
-                       Map<Uuid, Integer> topicIndex, int[] owner, String[] rackNames, int[] rackStart, int[] racks) {
+                       Map<Uuid, Integer> topicIndex, Claims claims, String[] rackNames, int[] rackStart, int[] racks) {
         this.memberIds = memberIds;
         this.memberRack = memberRack;
         this.memberTopics = memberTopics;
@@ -59,7 +62,8 @@ final class GroupTable {
         this.topicIndex = topicIndex;
         this.topicStart = new int[counts.length + 1];
         for (int t = 0; t < counts.length; t++) topicStart[t + 1] = Math.addExact(topicStart[t], counts[t]);
-        this.owner = owner;
+        this.owner = claims.owner;
+        this.claims = claims;
         this.rackNames = rackNames;
         this.rackStart = rackStart;
         this.racks = racks;
@@ -153,11 +157,11 @@ final class GroupTable {
 
         int total = 0;
         for (int c : counts) total = Math.addExact(total, c);
-        int[] owner = currentOwners(spec, ids, memberTopics, topicIndex, counts, total);
+        Claims claims = Claims.read(spec, ids, memberTopics, topicIndex, counts);
 
         int[] rackStart = new int[rackNames.length == 0 ? 1 : total + 1];
         int[] racks = rackNames.length == 0 ? new int[0] : partitionRacks(describer, topicIds, counts, rackIndex, rackStart);
-        return new GroupTable(ids, memberRack, memberTopics, topicIds, counts, topicIndex, owner, rackNames, rackStart, racks);
+        return new GroupTable(ids, memberRack, memberTopics, topicIds, counts, topicIndex, claims, rackNames, rackStart, racks);
     }
 
     /** Per member (id order), the set of topic ids it subscribes; one shared set when the group is homogeneous. */
@@ -212,34 +216,77 @@ final class GroupTable {
     }
 
     /**
-     * Owner per flat partition from the members' current assignments, members in id order: the first
-     * claim wins. A claim of a topic the member no longer subscribes is dropped, as the Node preview
+     * The members' current assignments, cleaned, members in id order: the owner per flat partition
+     * (the first claim wins), and per member its map and claim count (-1 when a claim was dropped).
+     * A claim of a topic the member no longer subscribes is dropped, as the Node preview
      * (src/group/consumer/assign.ts) drops it: that partition has to move anyway.
      */
-    private static int[] currentOwners(GroupSpec spec, String[] ids, int[][] memberTopics, Map<Uuid, Integer> topicIndex, int[] counts, int total) {
-        int[] start = new int[counts.length];
-        for (int t = 1; t < counts.length; t++) start[t] = start[t - 1] + counts[t - 1];
-        int[] owner = new int[total];
-        Arrays.fill(owner, -1);
-        int[] subscribedBy = new int[counts.length];
-        Arrays.fill(subscribedBy, -1);
-        for (int m = 0; m < ids.length; m++) {
-            MemberAssignment current = spec.memberAssignment(ids[m]);
-            if (current == null || current.partitions() == null) continue;
-            for (int t : memberTopics[m]) subscribedBy[t] = m;
-            final int member = m;
-            // forEach, not iterators: half a million one-partition sets cost an iterator each.
-            current.partitions().forEach((id, parts) -> {
-                Integer t = topicIndex.get(id);
-                if (t == null || subscribedBy[t] != member || parts == null) return;
-                parts.forEach(p -> {
-                    if (p == null || p < 0 || p >= counts[t]) return;
-                    int at = start[t] + p;
-                    if (owner[at] < 0) owner[at] = member;
-                });
-            });
+    static final class Claims {
+        final int[] owner;
+        final int[] claimed;
+        final Map<Uuid, Set<Integer>>[] maps;
+
+        @SuppressWarnings("unchecked")
+        private Claims(int partitions, int members) {
+            owner = new int[partitions];
+            Arrays.fill(owner, -1);
+            claimed = new int[members];
+            maps = new Map[members];
         }
-        return owner;
+
+        static Claims read(GroupSpec spec, String[] ids, int[][] memberTopics, Map<Uuid, Integer> topicIndex, int[] counts) {
+            int[] start = new int[counts.length + 1];
+            for (int t = 0; t < counts.length; t++) start[t + 1] = Math.addExact(start[t], counts[t]);
+            Claims c = new Claims(start[counts.length], ids.length);
+            int[] subscribedBy = new int[counts.length];
+            Arrays.fill(subscribedBy, -1);
+            for (int m = 0; m < ids.length; m++) {
+                MemberAssignment current = spec.memberAssignment(ids[m]);
+                c.maps[m] = current == null ? null : current.partitions();
+                if (c.maps[m] == null) continue;
+                for (int t : memberTopics[m]) subscribedBy[t] = m;
+                final int member = m;
+                // forEach, not iterators: half a million one-partition sets cost an iterator each.
+                c.maps[m].forEach((id, parts) -> {
+                    Integer t = topicIndex.get(id);
+                    if (t == null || subscribedBy[t] != member || parts == null || parts.isEmpty()) {
+                        c.claimed[member] = -1;
+                        return;
+                    }
+                    parts.forEach(p -> c.claim(member, p == null ? -1 : p, counts[t], start[t]));
+                });
+            }
+            return c;
+        }
+
+        /** Member m's claim of partition p of a topic of `count` partitions starting at flat `at`. */
+        private void claim(int m, int p, int count, int at) {
+            if (p >= 0 && p < count && owner[at + p] < 0) {
+                owner[at + p] = m;
+                if (claimed[m] >= 0) claimed[m]++;
+            } else {
+                claimed[m] = -1;
+            }
+        }
+
+        /**
+         * Per member, whether `owners` gives it exactly the partitions it claims, all kept: then
+         * its answer is the broker's own map, as the broker's UniformAssignor hands back unchanged
+         * assignments (no copy, and the broker's comparison of old and new is one identity check).
+         */
+        boolean[] unchanged(int[] owners) {
+            int[] stay = new int[claimed.length];
+            int[] now = new int[claimed.length];
+            for (int i = 0; i < owners.length; i++) {
+                int o = owners[i];
+                if (o < 0) continue;
+                now[o]++;
+                if (owner[i] == o) stay[o]++;
+            }
+            boolean[] same = new boolean[claimed.length];
+            for (int m = 0; m < same.length; m++) same[m] = claimed[m] > 0 && stay[m] == claimed[m] && now[m] == claimed[m];
+            return same;
+        }
     }
 
     /** Per flat partition, the member-rack numbers of its replica racks, distinct and ascending. */
@@ -271,10 +318,23 @@ final class GroupTable {
         return Arrays.copyOf(racks, n);
     }
 
-    /** The assignment a flat owner table gives: every member present, each topic's partitions ascending. */
+    /** The planner's answer: {@link #assignment(int[], boolean[])}, members whose claims it keeps exactly answered with their own map. */
     GroupAssignment assignment(int[] owners) {
+        return assignment(owners, claims.unchanged(owners));
+    }
+
+    /** The members' current assignments after cleaning, all built afresh (unmodifiable maps): what the fallback hands to uniform, or back. */
+    GroupAssignment current() {
+        return assignment(owner, new boolean[memberIds.length]);
+    }
+
+    /**
+     * The assignment a flat owner table gives: every member present, each topic's partitions
+     * ascending; a member marked in `reuse` gets the broker's current map instead of a copy.
+     */
+    private GroupAssignment assignment(int[] owners, boolean[] reuse) {
         List<Map<Uuid, Set<Integer>>> byMember = new ArrayList<>(memberIds.length);
-        for (int m = 0; m < memberIds.length; m++) byMember.add(new HashMap<>());
+        for (int m = 0; m < memberIds.length; m++) byMember.add(reuse[m] ? null : new HashMap<>());
         int[] held = new int[memberIds.length];
         int[] touched = new int[memberIds.length];
         int[][] parts = new int[memberIds.length][];
@@ -285,6 +345,7 @@ final class GroupTable {
                 int o = owners[s + p];
                 if (o < 0) continue;
                 if (o >= memberIds.length) throw new IllegalStateException("owner " + o + " out of range");
+                if (reuse[o]) continue;
                 if (held[o]++ == 0) touched[touchedCount++] = o;
             }
             for (int i = 0; i < touchedCount; i++) {
@@ -294,7 +355,7 @@ final class GroupTable {
             }
             for (int p = 0; p < counts[t]; p++) {
                 int o = owners[s + p];
-                if (o >= 0) parts[o][held[o]++] = p;
+                if (o >= 0 && !reuse[o]) parts[o][held[o]++] = p;
             }
             for (int i = 0; i < touchedCount; i++) {
                 int o = touched[i];
@@ -306,13 +367,11 @@ final class GroupTable {
         Map<String, MemberAssignment> members = new HashMap<>(memberIds.length * 2);
         // Unmodifiable maps: the broker's UniformAssignor refuses a current assignment in any other map
         // (AssignorHelpers.isImmutableMap), and the fallback hands this back to it as the current one.
-        for (int m = 0; m < memberIds.length; m++) members.put(memberIds[m], new MemberAssignmentImpl(Collections.unmodifiableMap(byMember.get(m))));
+        for (int m = 0; m < memberIds.length; m++) {
+            Map<Uuid, Set<Integer>> map = reuse[m] ? claims.maps[m] : Collections.unmodifiableMap(byMember.get(m));
+            members.put(memberIds[m], new MemberAssignmentImpl(map));
+        }
         return new GroupAssignment(members);
-    }
-
-    /** The members' current assignments after cleaning: what the fallback of last resort hands back. */
-    GroupAssignment current() {
-        return assignment(owner);
     }
 
     /** The cleaned group as the broker's own types, for the broker's UniformAssignor. */
