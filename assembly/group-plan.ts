@@ -7,7 +7,7 @@
 import { ld, st, inc, dec, scratch, unfilled } from './mem';
 import {
   groupAssign, B_MEMBERS, B_TOPICS, B_ITEMS, B_RACK_COUNT, B_MEMBER_RACK, B_TOPIC_CLASS, B_TOPIC_WEIGHT, B_SUB_START,
-  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SUB_LIST, B_SLOTS, subscriberRuns, sameList,
+  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SUB_LIST, B_SLOTS, subscriberListIds, sameList,
 } from './group';
 
 // Header byte offsets: PLAN_HEADER in src/engine/abi.ts, which the TypeScript binding and the
@@ -79,7 +79,7 @@ let kRackStart: usize = 0;
 let kRacks: usize = 0;
 let kRackN: i32 = 0;
 let kClass: usize = 0;
-let kSubList: usize = 0; // k: the first kernel topic of its run of equal subscriber lists
+let kSubList: usize = 0; // k: the first kernel topic with its subscriber list (its list id)
 
 export function groupPlan(h: usize): i32 {
   readHeader(h);
@@ -338,7 +338,7 @@ function kernelProblem(): void {
     kRacks = scratch(ld(pRackStart, ld(wTopicStart, pT)), 0);
   }
   for (let k = 0; k < wK; k++) itemsOf(k);
-  kSubList = subscriberRuns(kSubStart, kSubs, wK);
+  kSubList = subscriberListIds(kSubStart, kSubs, wK);
   kClass = balancedClasses();
 }
 
@@ -389,7 +389,7 @@ function balancedClasses(): usize {
   st(size, 0, M);
   let classes = 1;
   for (let k = 0; k < K; k++) {
-    if (ld(kSubList, k) != k) continue; // the same subscribers as the topic before: no split
+    if (ld(kSubList, k) != k) continue; // an earlier topic had these subscribers: no new split
     for (let i = ld(kSubStart, k); i < ld(kSubStart, k + 1); i++) {
       const m = ld(kSubs, i);
       const c = ld(classOf, m);

@@ -354,14 +354,14 @@ let gNSoft: i32 = 0;
 let gRackStart: usize = 0;
 let gRacks: usize = 0;
 let gOwner: usize = 0;
-let gSubList: usize = 0; // per topic: the first topic of its run of equal subscriber lists
+let gSubList: usize = 0; // per topic: the first topic with its subscriber list (its list id)
 
 let qHeld: usize = 0;
 let qExtra: usize = 0;
 let qGain: usize = 0;
 let qItemSlot: usize = 0;
 let qPosOf: usize = 0;
-let qPosTopic: usize = 0; // per member: the run (gSubList) qPosOf is for
+let qPosTopic: usize = 0; // per member: the list id (gSubList) qPosOf is for
 let qIndexed: i32 = -1;
 let qFloor: usize = 0;
 let qRem: usize = 0;
@@ -446,45 +446,80 @@ function quotas(N: i32): void {
   qRoom = unfilled(maxS); // written per topic before it is read
 }
 
-/** Makes topic t's subscribers the ones qPosOf / qPosTopic answer for (once per run of equal lists). */
+/** Makes topic t's subscribers the ones qPosOf / qPosTopic answer for (indexed again only when its list differs from the last one's). */
 function indexSubscribers(t: i32): void {
-  const run = ld(gSubList, t);
-  if (qIndexed == run) return;
-  qIndexed = run;
+  const list = ld(gSubList, t);
+  if (qIndexed == list) return;
+  qIndexed = list;
   const subs = gSubs;
   const s0 = ld(gSubStart, t);
   const S = ld(gSubStart, t + 1) - s0;
   for (let j = 0; j < S; j++) {
     st(qPosOf, ld(subs, s0 + j), j);
-    st(qPosTopic, ld(subs, s0 + j), run);
+    st(qPosTopic, ld(subs, s0 + j), list);
   }
 }
 
-/** Per topic of subStart / subs (T topics): the first topic of its run of adjacent topics with the same subscribers. */
-export function subscriberRuns(subStart: usize, subs: usize, T: i32): usize {
-  // The comparison loop stays a statement: inlined into an expression (a call of sameList), it
+/**
+ * Per topic of subStart / subs (T topics): the first topic with the same subscriber list, so that
+ * equal lists share one id wherever they stand (topics are numbered by id, which interleaves the
+ * lists of a heterogeneous group). A topic equal to the one before takes its id; any other is
+ * looked up by a hash of its list.
+ */
+export function subscriberListIds(subStart: usize, subs: usize, T: i32): usize {
+  const first = scratch(T, 0);
+  let size = 2;
+  while (size < 2 * T) size <<= 1;
+  const slots = scratch(size, -1); // open addressing: a topic whose list no earlier topic has
+  const hashes = scratch(T, 0);
+  for (let t = 0; t < T; t++) {
+    st(first, t, t);
+    if (t > 0 && sameAsBefore(subStart, subs, t)) {
+      st(first, t, ld(first, t - 1));
+      continue;
+    }
+    const h = listHash(subStart, subs, t);
+    st(hashes, t, h);
+    let at = h & (size - 1);
+    while (ld(slots, at) >= 0) {
+      const u = ld(slots, at);
+      if (ld(hashes, u) == h && sameList(subStart, subs, u, t)) break;
+      at = (at + 1) & (size - 1);
+    }
+    if (ld(slots, at) >= 0) st(first, t, ld(slots, at));
+    else st(slots, at, t);
+  }
+  return first;
+}
+
+/** True when topic t's subscriber list is topic t - 1's. */
+function sameAsBefore(subStart: usize, subs: usize, t: i32): bool {
+  // The comparison loops stay statements: inlined into an expression (a call of sameList), one
   // left a value on the JVM stack at the loop, and Chicory's output was then never compiled by
   // the JVM (no on-stack replacement with a non-empty stack): 1 s at 10M subscriber slots.
-  const run = scratch(T, 0);
-  for (let t = 0; t < T; t++) {
-    st(run, t, t);
-    if (t == 0) continue;
-    const a = ld(subStart, t - 1);
-    const b = ld(subStart, t);
-    const n = b - a;
-    if (ld(subStart, t + 1) - b != n) continue;
-    // Two subscribers per load: this scan reads every subscriber slot (10M in a 10,000-member
-    // homogeneous group of 1,000 topics) and was the kernel's largest cost.
-    const pa = subs + (<usize>a << 2);
-    const pb = subs + (<usize>b << 2);
-    const pairs = <usize>(n >> 1) << 3;
-    let at: usize = 0;
-    while (at < pairs && load<i64>(pa + at) == load<i64>(pb + at)) at += 8;
-    let j = <i32>(at >> 2);
-    while (j < n && ld(subs, a + j) == ld(subs, b + j)) j++;
-    if (j == n) st(run, t, ld(run, t - 1));
-  }
-  return run;
+  const a = ld(subStart, t - 1);
+  const b = ld(subStart, t);
+  const n = b - a;
+  if (ld(subStart, t + 1) - b != n) return false;
+  // Two subscribers per load: in a homogeneous group every slot is read here (10M at 10,000
+  // members x 1,000 topics), and this was the kernel's largest cost.
+  const pa = subs + (<usize>a << 2);
+  const pb = subs + (<usize>b << 2);
+  const pairs = <usize>(n >> 1) << 3;
+  let at: usize = 0;
+  while (at < pairs && load<i64>(pa + at) == load<i64>(pb + at)) at += 8;
+  let j = <i32>(at >> 2);
+  while (j < n && ld(subs, a + j) == ld(subs, b + j)) j++;
+  return j == n;
+}
+
+/** FNV-1a over a topic's subscriber count and members. */
+function listHash(subStart: usize, subs: usize, t: i32): i32 {
+  const a = ld(subStart, t);
+  const b = ld(subStart, t + 1);
+  let h: u32 = (0x811c9dc5 ^ <u32>(b - a)) * 0x01000193;
+  for (let i = a; i < b; i++) h = (h ^ <u32>ld(subs, i)) * 0x01000193;
+  return <i32>(h & 0x7fffffff);
 }
 
 /** True when topics t and u of subStart / subs have the same subscriber list. */

@@ -369,8 +369,8 @@ export interface GroupProblem {
   subStart: Int32Array;
   subs: Int32Array;
   /**
-   * Per topic: the first topic of its run of adjacent topics with the same subscribers
-   * (subscriberRuns in reference/group.ts), so a list read once serves the whole run.
+   * Per topic: the first topic with the same subscriber list, its list id (subscriberListIds in
+   * reference/group.ts), so that work done for a list serves every topic that has it.
    */
   subList: Int32Array;
   /** Items of topic t: itemStart[t] .. itemStart[t+1]. */

@@ -2,7 +2,7 @@
 // the kernel guarantees (balance per topic and per class; weighted moves; owners are subscribers).
 import fc from 'fast-check';
 import type { GroupProblem } from '../../src/engine/abi.js';
-import { subscriberRuns } from '../../src/engine/reference/group.js';
+import { subscriberListIds } from '../../src/engine/reference/group.js';
 
 export interface ProblemSpec {
   members: number;
@@ -88,7 +88,7 @@ export function buildProblem(spec: ProblemSpec): GroupProblem {
     topicWeight: Int32Array.from(spec.weight.slice(0, T)),
     subStart,
     subs: Int32Array.from(subs),
-    subList: subscriberRuns(subStart, Int32Array.from(subs)),
+    subList: subscriberListIds(subStart, Int32Array.from(subs)),
     itemStart,
     prevOwner: Int32Array.from(prevOwner),
     softOwner: Int32Array.from(softOwner),

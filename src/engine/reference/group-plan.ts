@@ -8,7 +8,7 @@ import {
   GROWTH_FOLDED, GROWTH_NOT_FOLDABLE, GROWTH_ORPHANS, GROWTH_SKEW,
   type GroupKernels, type GroupPlanProblem, type GroupPlanResult, type GroupProblem,
 } from '../abi.js';
-import { referenceGroupAssign, sameList, subscriberRuns } from './group.js';
+import { referenceGroupAssign, sameList, subscriberListIds } from './group.js';
 
 /** The planner's tables of one call; index spaces in the comments (t: topic, k: kernel topic, m: member). */
 interface Planner {
@@ -188,7 +188,7 @@ function kernelProblem(w: Planner): GroupProblem {
     if (kt.from > 0) for (let j = kt.from; j < kt.base; j++) softOwner[i0 + j] = majority(w, kt.real, j % kt.from);
     if (useRacks) commonRacks(w, k, rackStart, rackList, i0);
   }
-  const subList = subscriberRuns(subStart, subs);
+  const subList = subscriberListIds(subStart, subs);
   return {
     members: p.members,
     rackCount: p.rackCount,
@@ -242,7 +242,7 @@ function balancedClasses(M: number, lists: Pick<GroupProblem, 'subStart' | 'subs
   const unused: number[] = [];
   let classes = 1;
   for (let k = 0; k < K; k++) {
-    if (subList[k] !== k) continue; // the same subscribers as the topic before: no split
+    if (subList[k] !== k) continue; // an earlier topic had these subscribers: no new split
     for (let i = subStart[k]!; i < subStart[k + 1]!; i++) {
       const c = classOf[subs[i]!]!;
       if (stamp[c] !== k) {

@@ -390,8 +390,8 @@ interface Quotas {
   gain: Int32Array; // per slot: what an extra saves (topicWeight when held > floor)
   itemSlot: Int32Array; // per item: slot of its valid previous owner, -1
   posOf: Int32Array; // per member: its position among the current topic's subscribers
-  posTopic: Int32Array; // per member: the run of topics (subList) posOf is for (-1: none yet)
-  indexed: number; // the run posOf / posTopic answer for
+  posTopic: Int32Array; // per member: the list id (subList) posOf is for (-1: none yet)
+  indexed: number; // the list id posOf / posTopic answer for
   floor: Int32Array; // per topic: floor(N / S)
   rem: Int32Array; // per topic: N mod S, the extras to hand out
   kept: Int32Array; // per position in the current topic: items kept by step 3
@@ -429,7 +429,7 @@ function quotas(p: GroupProblem): Quotas {
   };
 }
 
-/** Makes topic t's subscribers the ones posOf / posTopic answer for (once per run of equal lists). */
+/** Makes topic t's subscribers the ones posOf / posTopic answer for (indexed again only when its list differs from the last one's). */
 function indexSubscribers(p: GroupProblem, q: Quotas, t: number): void {
   if (q.indexed === p.subList[t]) return;
   q.indexed = p.subList[t]!;
@@ -470,12 +470,17 @@ function countHeld(p: GroupProblem, q: Quotas): void {
   }
 }
 
-/** Per topic: the first topic of its run of adjacent topics with the same subscribers. */
-export function subscriberRuns(subStart: Int32Array, subs: Int32Array): Int32Array {
+/** Per topic: the first topic with the same subscriber list (its list id), wherever that topic stands. */
+export function subscriberListIds(subStart: Int32Array, subs: Int32Array): Int32Array {
   const T = subStart.length - 1;
-  const run = new Int32Array(T);
-  for (let t = 0; t < T; t++) run[t] = t > 0 && sameList(subStart, subs, t - 1, t) ? run[t - 1]! : t;
-  return run;
+  const first = new Int32Array(T);
+  const byList = new Map<string, number>();
+  for (let t = 0; t < T; t++) {
+    const key = subs.subarray(subStart[t]!, subStart[t + 1]!).join(',');
+    first[t] = byList.get(key) ?? t;
+    if (first[t] === t) byList.set(key, t);
+  }
+  return first;
 }
 
 /** True when topics t and u of subStart / subs have the same subscriber list. */
