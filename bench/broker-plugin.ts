@@ -5,7 +5,8 @@
 // The plugin runs its WebAssembly planner through Chicory, compiled to bytecode and (on the cells
 // of 1,000 members and 100,000 partitions only, where it finishes in reasonable time) interpreted.
 // Time: the first call in the JVM (cold), WARMUPS untimed calls, the median of RUNS timed calls
-// (the interpreter: 1 warm-up, 3 runs). Both sides are timed from a GroupSpec built outside the timing.
+// (the interpreter: 1 warm-up, 3 runs). Both sides are timed from a GroupSpec built outside the timing,
+// in a JVM whose heap is committed and touched at start (see main).
 //
 //   npx tsx bench/broker-plugin.ts                          every cell
 //   BENCH_GRID_CELLS=10k/500k npx tsx bench/broker-plugin.ts
@@ -47,6 +48,10 @@ function harness(): string {
 
 function main(): void {
   const cp = harness();
+  // The whole heap committed and touched at start, as a broker runs (Kafka's scripts set -Xms to
+  // -Xmx): without it the first touches of fresh heap pages land in the timed calls, and a cell
+  // moved 30-100% between runs on this machine (homogeneous full at 10k/500k: 585 and 272 ms).
+  process.env.JAVA_TOOL_OPTIONS = `-Xms${JAVA_HEAP} -XX:+AlwaysPreTouch`;
   const pick = process.env.BENCH_GRID_CELLS?.split(',');
   const interpreter = process.env.BENCH_INTERPRETER ?? 'small';
   const rows: Row[] = [];
