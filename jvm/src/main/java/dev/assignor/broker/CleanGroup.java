@@ -88,7 +88,7 @@ final class CleanGroup implements GroupSpec, SubscribedTopicDescriber {
     @Override
     public boolean isPartitionAssigned(Uuid topicId, int partitionId) {
         Integer t = table.topicIndex.get(topicId);
-        return t != null && partitionId >= 0 && partitionId < table.counts[t] && table.owner[table.topicStart[t] + partitionId] >= 0;
+        return t != null && partitionId >= 0 && partitionId < table.counts[t] && table.claims.owner[table.topicStart[t] + partitionId] >= 0;
     }
 
     @Override

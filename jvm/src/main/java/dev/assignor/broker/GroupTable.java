@@ -42,10 +42,7 @@ final class GroupTable {
     /** Subscribers of topic t: subs[subStart[t] .. subStart[t + 1]), ascending member numbers. */
     final int[] subStart;
     final int[] subs;
-    /** Indexed by flat partition: its current owner (member number), or -1. */
-    final int[] owner;
-    /** Indexed by member number: the broker's current map of the member, and how many partitions
-     *  it claims, or -1 when cleaning dropped any of its claims (so the map cannot be handed back). */
+    /** The cleaned current assignment: claims.owner[flat partition] is its owner (member number) or -1. */
     final Claims claims;
     /** Distinct member racks in code-unit order; partition i's replica racks that some member is in: racks[rackStart[i] .. rackStart[i + 1]). */
     final String[] rackNames;
@@ -62,7 +59,6 @@ final class GroupTable {
         this.topicIndex = topicIndex;
         this.topicStart = new int[counts.length + 1];
         for (int t = 0; t < counts.length; t++) topicStart[t + 1] = Math.addExact(topicStart[t], counts[t]);
-        this.owner = claims.owner;
         this.claims = claims;
         this.rackNames = rackNames;
         this.rackStart = rackStart;
@@ -216,8 +212,9 @@ final class GroupTable {
     }
 
     /**
-     * The members' current assignments, cleaned, members in id order: the owner per flat partition
-     * (the first claim wins), and per member its map and claim count (-1 when a claim was dropped).
+     * The members' current assignments, cleaned, members in id order. owner: per flat partition, its
+     * owner (the first claim wins) or -1; per member, the broker's map (maps) and how many partitions
+     * it claims (claimed), -1 when cleaning dropped any of its claims (its map cannot be handed back).
      * A claim of a topic the member no longer subscribes is dropped, as the Node preview
      * (src/group/consumer/assign.ts) drops it: that partition has to move anyway.
      */
@@ -246,7 +243,8 @@ final class GroupTable {
                 if (c.maps[m] == null) continue;
                 for (int t : memberTopics[m]) subscribedBy[t] = m;
                 final int member = m;
-                // forEach, not iterators: half a million one-partition sets cost an iterator each.
+                // Half a million one-partition sets cost a few cache misses each, however they are
+                // walked (forEach and iterator loops measured alike): about 100 ms at 10k x 500k.
                 c.maps[m].forEach((id, parts) -> {
                     Integer t = topicIndex.get(id);
                     if (t == null || subscribedBy[t] != member || parts == null || parts.isEmpty()) {
@@ -325,7 +323,7 @@ final class GroupTable {
 
     /** The members' current assignments after cleaning, all built afresh (unmodifiable maps): what the fallback hands to uniform, or back. */
     GroupAssignment current() {
-        return assignment(owner, new boolean[memberIds.length]);
+        return assignment(claims.owner, new boolean[memberIds.length]);
     }
 
     /**

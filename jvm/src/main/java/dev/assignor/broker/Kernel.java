@@ -204,7 +204,7 @@ final class Kernel {
         int from = a.put(new int[topics]);
         int subStart = a.put(g.subStart);
         int subs = a.put(g.subs);
-        int owner = a.put(g.owner);
+        int owner = a.put(g.claims.owner);
         boolean racks = g.rackNames.length > 0;
         int memberRack = a.put(racks ? g.memberRack : new int[0]);
         int rackStart = a.put(racks ? g.rackStart : new int[0]);
