@@ -24,7 +24,7 @@ export const LIMITS = Object.freeze({
   // Functions over 5 parameters: 58 then; the 5 left are the SIMD murmur2 lane helpers of
   // assembly/simd.ts (four keys' pointers and lengths as scalars). Passing them as vectors made
   // Bun 8-14% slower on fixed keys (docs/design.md, "Four lanes as scalars").
-  over5Params: 5,
+  over5Params: 0,
   stringColumnTypes: 8,
   // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
   publicNames: 253,
