@@ -1,5 +1,5 @@
-// What every layer needs, defined once, below everything (even errors.ts): two facts of Java and
-// the one way a share is written as a percentage.
+// What every layer needs, defined once, below everything (even errors.ts): two facts of Java,
+// the one way a share is written as a percentage, and one item-by-item array comparison.
 
 /** Java's Integer.MAX_VALUE: the most partitions a topic can have, and the bound of most counts we read. */
 export const INT32_MAX = 2147483647;
@@ -8,6 +8,13 @@ export const INT32_MIN = -2147483648;
 
 /** Java's String.compareTo: by UTF-16 code units, which is what JavaScript's `<` compares. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether two arrays hold the same items (===), index for index. */
+export function sameItems<T>(a: ArrayLike<T>, b: ArrayLike<T>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * A share as a percentage, for every message and report that states one: whole percents bare

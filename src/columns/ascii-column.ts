@@ -4,7 +4,7 @@
 // makes its task names so. (No Node imports: the planner runs in browsers too; a Node Buffer is
 // used for its faster decoding when the bytes are one.)
 import { plainJsonUnit, type Texts } from './texts.js';
-import { INT32_MAX } from '../basics.js';
+import { INT32_MAX, sameItems } from '../basics.js';
 
 const ascii = new TextDecoder();
 
@@ -101,9 +101,7 @@ export class AsciiColumn implements Texts {
   /** Whether this column holds exactly the rows of `o` (one comparison of the bytes). */
   sameAs(o: AsciiColumn): boolean {
     if (o === this) return true;
-    if (o.length !== this.length || o.bytes.length !== this.bytes.length || !sameBytes(this.bytes, o.bytes)) return false;
-    for (let i = 0; i < this.off.length; i++) if (this.off[i] !== o.off[i]) return false;
-    return true;
+    return o.length === this.length && sameBytes(this.bytes, o.bytes) && sameItems(this.off, o.off);
   }
 
   /** Whether row i is row j of `o`, byte for byte. */
@@ -148,7 +146,5 @@ export class AsciiColumn implements Texts {
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (typeof Buffer === 'function' && Buffer.isBuffer(a)) return a.equals(b);
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return typeof Buffer === 'function' && Buffer.isBuffer(a) ? a.equals(b) : sameItems(a, b);
 }

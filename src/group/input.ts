@@ -3,7 +3,7 @@
 // no client library.
 import { AssignorError, describe, requireInt } from '../errors.js';
 import { topicIdProblem } from './topic-id.js';
-import { byCodeUnits, INT32_MAX } from '../basics.js';
+import { byCodeUnits, INT32_MAX, sameItems } from '../basics.js';
 
 /** A topic as the metadata reports it. */
 export interface GroupTopicSpec {
@@ -249,15 +249,9 @@ export function positionsOf(list: readonly string[], cache: Map<readonly string[
   return at;
 }
 
-function sameList(a: readonly unknown[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** The distinct topics of a subscription; `last` when they are the same list (the common case, without a Set). */
 function readTopics(list: readonly unknown[], path: string, last: string[] | null): string[] {
-  if (last !== null && sameList(list, last)) return last;
+  if (last !== null && sameItems<unknown>(list, last)) return last;
   return [...new Set(list.map((t, i) => requireString(t, 'a subscribed topic', `${path}[${i}]`)))];
 }
 

@@ -8,6 +8,7 @@ import { isAscii } from 'node:buffer';
 import { fail } from '../errors.js';
 import { AsciiColumn } from '../columns/ascii-column.js';
 import type { SspRows, SystemStream } from '../coordinator-stream/columns.js';
+import { sameItems } from '../basics.js';
 
 export const SECTION_MESSAGES = 1;
 export const SECTION_FIELDS = 2;
@@ -387,13 +388,6 @@ export interface KeyTableMemo {
   table: Sink | undefined;
 }
 
-/** Whether two columns hold the same strings, row for row. */
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * Records of one type whose value is { [field]: string }, keys[i] -> values[i] (null: tombstone);
  * meta: per-row meta ids, or null for meta 0; fresh: no key repeats one stored before.
@@ -415,7 +409,7 @@ export function writeFields(out: Sink, rows: FieldRows, memo?: KeyTableMemo): Se
   p.text(field);
   p.u32(keys.length);
   let table = memo?.table;
-  if (table === undefined || !sameStrings(memo!.keys, keys)) {
+  if (table === undefined || !sameItems(memo!.keys, keys)) {
     table = new Sink();
     writeStrings(table, keys);
     if (memo !== undefined) {

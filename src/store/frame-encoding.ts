@@ -2,7 +2,7 @@
 // docs/store.md describes. The file store appends it; the memory store applies it as a reopened
 // file store would read it back.
 import { fail } from '../errors.js';
-import { encodeBody, MAX_BODY, sameStrings, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type KeyTableMemo, type Section, type SspColumns } from './body.js';
+import { encodeBody, MAX_BODY, Sink, writeFields, writeMessages, writeSsps, type Body, type EncodedBody, type KeyTableMemo, type Section, type SspColumns } from './body.js';
 import { SSP_TYPE } from './state.js';
 import { encodeEnvelope, encodeKey, envelopeHead, singleField, type EnvelopeMeta } from '../coordinator-stream/messages.js';
 import { markDistinct } from './key-repeats.js';
@@ -10,6 +10,7 @@ import { StringIndex } from '../columns/string-index.js';
 import { canonicalSspKey } from '../coordinator-stream/ssp-key.js';
 import { checkNames } from './replayed-state.js';
 import type { SspRows, StoreRecord } from './backend.js';
+import { sameItems } from '../basics.js';
 
 /**
  * Encodes records in order as sections: runs of single-field values of one type and field become
@@ -32,7 +33,7 @@ function encodeRecords(out: Sink, records: ReadonlyArray<StoreRecord>, meta: Env
   let distinct: readonly string[] = [];
   const keyTable: KeyTableMemo = { keys: [], table: undefined };
   const noRepeats = (k: readonly string[]): boolean => {
-    if (sameStrings(k, distinct)) return true;
+    if (sameItems(k, distinct)) return true;
     // (A typed-array index: a Set of a million names costs seconds of hashing and garbage.)
     if (new StringIndex(k, k.length).repeated >= 0) return false;
     distinct = k;

@@ -6,12 +6,13 @@
 import { decodeEnvelope, decodeKey, joinEnvelope, MessageType, splitEnvelope, type Envelope } from '../coordinator-stream/messages.js';
 import { sspAssignmentOf, SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
-import { columnStrings, Malformed, sameStrings, type Body, type Column, type SspColumns } from './body.js';
+import { columnStrings, Malformed, type Body, type Column, type SspColumns } from './body.js';
 import { StringIndex } from '../columns/string-index.js';
 import { AsciiColumn } from '../columns/ascii-column.js';
 import { ArrayTexts, StringColumn, type Texts } from '../columns/texts.js';
 import { repeatsAKey } from './key-repeats.js';
 import type { SspAssignment, TaskTable } from './backend.js';
+import { sameItems } from '../basics.js';
 
 const DEAD = -2;
 const ENVELOPE = -1;
@@ -74,7 +75,7 @@ export class KeyedTable {
     if (this.n !== o.n) return false;
     const a = this.keyCol.bytes;
     const b = o.keyCol.bytes;
-    return (a !== undefined && b !== undefined && a.sameAs(b)) || sameStrings(this.keys, o.keys);
+    return (a !== undefined && b !== undefined && a.sameAs(b)) || sameItems(this.keys, o.keys);
   }
 
   /** Indexes the appended rows, with a JS Map's semantics should a key repeat (first row kept, later value). */
