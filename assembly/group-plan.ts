@@ -19,8 +19,8 @@ const H_CO_SETS: usize = 12;
 const H_INFER_GROWTH: usize = 16;
 const H_COUNTS: usize = 20;
 const H_FROM: usize = 24;
-const H_SUB_START: usize = 28;
-const H_SUBS: usize = 32;
+const H_LIST_START: usize = 28;
+const H_LIST_MEMBERS: usize = 32;
 const H_OWNER: usize = 36;
 const H_MEMBER_RACK: usize = 40;
 const H_RACK_START: usize = 44;
@@ -33,14 +33,18 @@ const H_OUT_GROWTH_COUNT: usize = 68;
 const H_OUT_FROM: usize = 72;
 const H_OUT_CO_STATUS: usize = 76;
 const H_GROWTH_SKEW: usize = 80;
+const H_TOPIC_LIST: usize = 88;
+const H_LISTS: usize = 92;
 
 // The problem, read from the header. Index spaces: t topic, m member, i flat partition.
 let pM: i32 = 0;
 let pT: i32 = 0;
 let pRackCount: i32 = 0;
 let pCounts: usize = 0; // t
-let pSubStart: usize = 0; // t (T + 1)
-let pSubs: usize = 0;
+let pL: i32 = 0; // subscriber lists
+let pListStart: usize = 0; // l (L + 1): list l is pListMembers[pListStart[l] .. pListStart[l + 1])
+let pListMembers: usize = 0;
+let pTopicList: usize = 0; // t: its subscriber list
 let pOwner: usize = 0; // i
 let pMemberRack: usize = 0; // m
 let pRackStart: usize = 0; // i (N + 1)
@@ -128,8 +132,10 @@ function readHeader(h: usize): void {
   pT = load<i32>(h, H_TOPICS);
   pRackCount = load<i32>(h, H_RACK_COUNT);
   pCounts = load<u32>(h, H_COUNTS);
-  pSubStart = load<u32>(h, H_SUB_START);
-  pSubs = load<u32>(h, H_SUBS);
+  pL = load<i32>(h, H_LISTS);
+  pListStart = load<u32>(h, H_LIST_START);
+  pListMembers = load<u32>(h, H_LIST_MEMBERS);
+  pTopicList = load<u32>(h, H_TOPIC_LIST);
   pOwner = load<u32>(h, H_OWNER);
   pMemberRack = load<u32>(h, H_MEMBER_RACK);
   pRackStart = load<u32>(h, H_RACK_START);
@@ -172,7 +178,7 @@ function honoredSets(G: i32, coStart: usize, coTopics: usize, coStatus: usize): 
     for (let i = a; i < b && code == 0; i++) {
       const t = ld(coTopics, i);
       if (ld(pCounts, t) != ld(pCounts, t0)) code = 2;
-      else if (!sameList(pSubStart, pSubs, t, t0)) code = 3;
+      else if (!sameList(pListStart, pListMembers, ld(pTopicList, t), ld(pTopicList, t0))) code = 3;
       if (code != 0) at = t;
     }
     st(coStatus, 2 * g, code);
@@ -260,7 +266,7 @@ function kernelTopics(): void {
 function foldGrowth(a: i32, b: i32, B: i32): bool {
   const t = ld(wReal, a);
   const C = ld(pCounts, t);
-  const S = ld(pSubStart, t + 1) - ld(pSubStart, t);
+  const S = subscriberCount(t);
   let code = 2;
   let value = 0;
   const parent = wParents + (<usize>wParentsUsed << 2);
@@ -309,18 +315,20 @@ function kernelProblem(): void {
   let anyFrom = false;
   for (let k = 0; k < wK; k++) {
     const t0 = ld(wReal, ld(wRealStart, k));
-    st(kSubStart, k + 1, ld(kSubStart, k) + ld(pSubStart, t0 + 1) - ld(pSubStart, t0));
+    st(kSubStart, k + 1, ld(kSubStart, k) + subscriberCount(t0));
     st(kItemStart, k + 1, ld(kItemStart, k) + ld(wBase, k));
     st(kWeight, k, ld(wRealStart, k + 1) - ld(wRealStart, k));
     if (ld(wKFrom, k) > 0) anyFrom = true;
   }
-  // Kernel topic k is topic k when nothing was folded or joined: subscribers and owners are shared.
+  // Kernel topic k is topic k when nothing was folded or joined: owners are shared, and so are
+  // subscribers when list t is topic t's. Else each kernel topic gets a copy of its list.
   wDirect = wK == pT && wSets == 0;
-  kSubs = wDirect ? pSubs : scratch(ld(kSubStart, wK), 0);
-  for (let k = 0; k < wK && !wDirect; k++) {
-    const t0 = ld(wReal, ld(wRealStart, k));
-    const s = ld(pSubStart, t0);
-    memory.copy(kSubs + (<usize>ld(kSubStart, k) << 2), pSubs + (<usize>s << 2), <usize>(ld(pSubStart, t0 + 1) - s) << 2);
+  const shared = wDirect && listPerTopic();
+  kSubs = shared ? pListMembers : scratch(ld(kSubStart, wK), 0);
+  for (let k = 0; k < wK && !shared; k++) {
+    const l = ld(pTopicList, ld(wReal, ld(wRealStart, k)));
+    const s = ld(pListStart, l);
+    memory.copy(kSubs + (<usize>ld(kSubStart, k) << 2), pListMembers + (<usize>s << 2), <usize>(ld(pListStart, l + 1) - s) << 2);
   }
   const N = ld(kItemStart, wK);
   kPrev = wDirect ? pOwner : unfilled(N); // every item written by itemsOf
@@ -338,8 +346,38 @@ function kernelProblem(): void {
     kRacks = scratch(ld(pRackStart, ld(wTopicStart, pT)), 0);
   }
   for (let k = 0; k < wK; k++) itemsOf(k);
-  kSubList = subscriberListIds(kSubStart, kSubs, wK);
+  kSubList = kernelListIds();
   kClass = balancedClasses();
+}
+
+/** Topic t's subscriber count. */
+function subscriberCount(t: i32): i32 {
+  const l = ld(pTopicList, t);
+  return ld(pListStart, l + 1) - ld(pListStart, l);
+}
+
+/** True when list t is topic t's, for every topic: the lists are laid out as the kernel's. */
+function listPerTopic(): bool {
+  if (pL != pT) return false;
+  for (let t = 0; t < pT; t++) if (ld(pTopicList, t) != t) return false;
+  return true;
+}
+
+/**
+ * Per kernel topic: the first kernel topic with the same subscriber list (its list id). Equal lists
+ * are found over the problem's lists, each compared once, not over every kernel topic's copy: a
+ * homogeneous group's one list serves all its topics.
+ */
+function kernelListIds(): usize {
+  const sameAs = subscriberListIds(pListStart, pListMembers, pL); // l: the first list equal to it
+  const firstTopic = scratch(pL, -1); // l (first of its equals): the first kernel topic with it
+  const ids = scratch(wK, 0);
+  for (let k = 0; k < wK; k++) {
+    const l = ld(sameAs, ld(pTopicList, ld(wReal, ld(wRealStart, k))));
+    if (ld(firstTopic, l) < 0) st(firstTopic, l, k);
+    st(ids, k, ld(firstTopic, l));
+  }
+  return ids;
 }
 
 /** Kernel topic k's items: previous owner, soft owner after a growth, common racks. */

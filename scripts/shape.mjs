@@ -28,7 +28,7 @@ export const LIMITS = Object.freeze({
   stringColumnTypes: 8,
   // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
   publicNames: 253,
-  srcLines: 30_800,
+  srcLines: 30_798,
 });
 
 /**

@@ -402,9 +402,14 @@ export interface GroupPlanProblem {
   inferGrowth: boolean;
   /** A member may hold up to growthSkew x its fair share of a grown topic to keep every key. */
   growthSkew: number;
-  /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
-  subStart: Int32Array;
-  subs: Int32Array;
+  /**
+   * Subscriber lists, each written once however many topics have it: list l is
+   * listMembers[listStart[l] .. listStart[l+1]), ascending member indices. Lists may repeat.
+   */
+  listStart: Int32Array;
+  listMembers: Int32Array;
+  /** Per topic: the list of its subscribers (an index into listStart). */
+  topicList: Int32Array;
   /** Per partition (flat): its current owner, or -1. */
   owner: Int32Array;
   /** Distinct racks; 0 when racks are not in use (memberRack, rackStart and racks are then not read). */
@@ -459,8 +464,8 @@ export const PLAN_HEADER = {
   inferGrowth: 16,
   counts: 20,
   from: 24,
-  subStart: 28,
-  subs: 32,
+  listStart: 28,
+  listMembers: 32,
   owner: 36,
   memberRack: 40,
   rackStart: 44,
@@ -473,8 +478,10 @@ export const PLAN_HEADER = {
   outFrom: 72,
   outCoStatus: 76,
   growthSkew: 80,
+  topicList: 88,
+  lists: 92,
 } as const;
-export const PLAN_HEADER_BYTES = 88;
+export const PLAN_HEADER_BYTES = 96;
 
 export interface GroupKernels {
   /** The next owners of a sticky group; throws when the balancing flow is infeasible (a bug). */

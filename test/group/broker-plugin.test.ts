@@ -270,6 +270,21 @@ describe('the broker plugin (assignor-sticky in the 4.4.0 coordinator)', () => {
     for (let i = 0; i < 10; i++) expect(again[seconds.length + i]!.assignment).toEqual(again[i]!.assignment);
   });
 
+  it('members on disjoint topic sets (one subscriber list per set, shared by its topics) get what Node\'s preview gives', () => {
+    // The plugin writes one list per subscription when no topic is in two of them; here three.
+    const group: GroupSpec = {
+      topics: [
+        { name: 'a-1', partitions: 5 }, { name: 'b-1', partitions: 3 }, { name: 'a-2', partitions: 4 },
+        { name: 'c-1', partitions: 2 }, { name: 'b-2', partitions: 6 },
+      ],
+      members: [{ id: 'm-b', topics: ['b-1', 'b-2'] }, { id: 'm-a', topics: ['a-1', 'a-2'] }, { id: 'm-c', topics: ['c-1'] }],
+    };
+    const [out] = run([caseOf(group, 'kernel')]);
+    expect(out!.fallbacks).toBe(0);
+    expect(nonEmpty(out!.assignment!)).toEqual(nodeSticky(group));
+    expect(Object.keys(out!.assignment!['m-a']!).sort()).toEqual([id('a-1'), id('a-2')].sort());
+  });
+
   it('answers what Node\'s preview answers (assignGroup, protocol consumer, strategy sticky), from nothing and after a leave', () => {
     const groups = Array.from({ length: 60 }, (_, i) => randomGroup(random(424242 + i * 31)));
     const firsts = run(groups.map((g) => caseOf(g, 'kernel')));

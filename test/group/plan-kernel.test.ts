@@ -44,22 +44,30 @@ const planSpec = (maxMembers: number, maxTopics: number, maxCount: number) =>
     sets: fc.array(fc.array(fc.nat(), { maxLength: 4 }), { maxLength: 3 }),
     inferGrowth: fc.boolean(),
     growthSkew: fc.constantFrom(1, 1.5, 2, 3, 100),
+    shareLists: fc.boolean(),
   });
 
 function build(spec: ReturnType<typeof planSpec> extends fc.Arbitrary<infer S> ? S : never): GroupPlanProblem {
   const M = spec.members;
   const T = spec.topics.length;
   const counts = Int32Array.from(spec.topics, (t) => t.count);
-  const subStart = new Int32Array(T + 1);
+  // shareLists: a topic that keeps the subscribers of the topic before it shares its list (as the
+  // broker plugin writes them); else one list per topic, laid out as the kernel's own.
+  const listStart: number[] = [0];
   const subs: number[] = [];
+  const topicList = new Int32Array(T);
   const owner: number[] = [];
   const rackStart: number[] = [0];
   const racks: number[] = [];
   let flags: boolean[] = Array.from({ length: M }, () => true);
   spec.topics.forEach((t, i) => {
+    const shared = spec.shareLists && i > 0 && t.subscribed === null;
     if (t.subscribed !== null) flags = t.subscribed;
-    for (let m = 0; m < M; m++) if (flags[m]) subs.push(m);
-    subStart[i + 1] = subs.length;
+    if (!shared) {
+      for (let m = 0; m < M; m++) if (flags[m]) subs.push(m);
+      listStart.push(subs.length);
+    }
+    topicList[i] = listStart.length - 2;
     t.owners.forEach((o, p) => owner.push(M === 0 || o < 0 || (t.prefix >= 0 && p >= t.prefix) ? -1 : o % M));
     for (const list of t.racks) {
       for (const r of new Set(list)) if (r < spec.rackCount) racks.push(r);
@@ -77,8 +85,9 @@ function build(spec: ReturnType<typeof planSpec> extends fc.Arbitrary<infer S> ?
     from: Int32Array.from(spec.topics, (t) => t.from),
     inferGrowth: spec.inferGrowth,
     growthSkew: spec.growthSkew,
-    subStart,
-    subs: Int32Array.from(subs),
+    listStart: Int32Array.from(listStart),
+    listMembers: Int32Array.from(subs),
+    topicList,
     owner: Int32Array.from(owner),
     rackCount: spec.rackCount,
     memberRack: Int32Array.from(spec.memberRack.slice(0, M), (r) => (r < spec.rackCount ? r : -1)),
@@ -115,27 +124,33 @@ describe.each(wasms.map((k) => [k.name, k] as const))('group planner: %s = refer
   });
 
   it('edge cases: no members, no topics, one partition, a lone member', () => {
-    const none = build({ members: 0, topics: [], rackCount: 0, memberRack: [], sets: [], inferGrowth: true, growthSkew: 2 });
-    const one = build({ members: 1, topics: [{ count: 1, subscribed: null, owners: [-1], prefix: -1, from: 0, racks: [[]] }], rackCount: 0, memberRack: [-1], sets: [[0]], inferGrowth: false, growthSkew: 2 });
-    for (const p of [none, one, { ...one, members: 0, subs: new Int32Array(0), subStart: new Int32Array([0, 0]) }]) {
+    const none = build({ members: 0, topics: [], rackCount: 0, memberRack: [], sets: [], inferGrowth: true, growthSkew: 2, shareLists: false });
+    const one = build({ members: 1, topics: [{ count: 1, subscribed: null, owners: [-1], prefix: -1, from: 0, racks: [[]] }], rackCount: 0, memberRack: [-1], sets: [[0]], inferGrowth: false, growthSkew: 2, shareLists: false });
+    for (const p of [none, one, { ...one, members: 0, listMembers: new Int32Array(0), listStart: new Int32Array([0, 0]) }]) {
       expect(plain(k.groupPlan(p))).toEqual(plain(ref!.groupPlan(p)));
     }
     expect([...k.groupPlan(one).owner]).toEqual([0]);
   });
 
-  it('subscriber lists that differ only in their last or in one paired slot are different lists; equal ones apart share an id', () => {
+  it.each([
+    ['one list per topic', [0, 1, 2, 3, 4, 5, 6, 7]],
+    ['topics sharing lists, some equal lists apart', [0, 0, 1, 2, 2, 3, 4, 5]],
+  ])('subscriber lists that differ only in their last or in one paired slot are different lists; equal ones apart share an id (%s)', (_how, topicOf) => {
     // The kernel compares lists two slots at a time, then the odd one out, and finds a list seen
     // before (not just the one before) by its hash. Members 3 and 5 own partitions of topics they
     // do not subscribe, so a wrong list id would count them as holders.
-    const lists = [[0, 1, 2, 3, 4], [0, 1, 2, 3, 4], [0, 1, 2, 3, 5], [0, 1, 2, 4, 5], [0, 1, 2, 4, 5], [1, 2, 3, 4], [0, 1, 2, 3, 5], [0, 1, 2, 3, 4]];
-    const subStart = Int32Array.from([0, ...lists.map((_, t) => lists.slice(0, t + 1).flat().length)]);
+    const perTopic = [[0, 1, 2, 3, 4], [0, 1, 2, 3, 4], [0, 1, 2, 3, 5], [0, 1, 2, 4, 5], [0, 1, 2, 4, 5], [1, 2, 3, 4], [0, 1, 2, 3, 5], [0, 1, 2, 3, 4]];
+    const topicList = Int32Array.from(topicOf);
+    const given = perTopic.filter((_, t) => t === 0 || topicOf[t] !== topicOf[t - 1]);
+    const listStart = Int32Array.from([0, ...given.map((_, l) => given.slice(0, l + 1).flat().length)]);
+    const lists = perTopic;
     const count = 10;
     for (let seed = 1; seed <= 40; seed++) {
       let x = seed;
       const owner = Int32Array.from({ length: count * lists.length }, () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) % 7) - 1);
       const p: GroupPlanProblem = {
         members: 6, counts: Int32Array.from(lists, () => count), from: new Int32Array(lists.length), inferGrowth: false, growthSkew: 2,
-        subStart, subs: Int32Array.from(lists.flat()), owner,
+        listStart, listMembers: Int32Array.from(given.flat()), topicList, owner,
         rackCount: 0, memberRack: new Int32Array(6), rackStart: new Int32Array(1), racks: new Int32Array(0),
         coStart: new Int32Array(1), coTopics: new Int32Array(0),
       };
@@ -162,7 +177,7 @@ describe('group planner decisions', () => {
     const owner = Int32Array.from({ length: 16 }, (_, p) => (p < 8 ? p % 3 : -1));
     const p: GroupPlanProblem = {
       members: 3, counts: new Int32Array([16]), from: new Int32Array(1), inferGrowth: true, growthSkew: 2,
-      subStart: new Int32Array([0, 3]), subs: new Int32Array([0, 1, 2]), owner, rackCount: 0, memberRack: new Int32Array(3).fill(-1),
+      listStart: new Int32Array([0, 3]), listMembers: new Int32Array([0, 1, 2]), topicList: new Int32Array(1), owner, rackCount: 0, memberRack: new Int32Array(3).fill(-1),
       rackStart: new Int32Array(0), racks: new Int32Array(0), coStart: new Int32Array([0]), coTopics: new Int32Array(0),
     };
     for (const k of engines()) {
@@ -178,7 +193,7 @@ describe('group planner decisions', () => {
     const owner = Int32Array.from({ length: 1_000_000 }, (_, i) => (i * 7) % members);
     const p: GroupPlanProblem = {
       members, counts: new Int32Array([1_000_000]), from: new Int32Array(1), inferGrowth: true, growthSkew: 2,
-      subStart: new Int32Array([0, members]), subs: Int32Array.from({ length: members }, (_, m) => m), owner, rackCount: 0, memberRack: new Int32Array(members).fill(-1),
+      listStart: new Int32Array([0, members]), listMembers: Int32Array.from({ length: members }, (_, m) => m), topicList: new Int32Array(1), owner, rackCount: 0, memberRack: new Int32Array(members).fill(-1),
       rackStart: new Int32Array(0), racks: new Int32Array(0), coStart: new Int32Array([0]), coTopics: new Int32Array(0),
     };
     expect(wasms[0]!.groupPlan(p).owner).toEqual(owner);

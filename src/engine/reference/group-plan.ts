@@ -74,7 +74,7 @@ function honoredSets(p: GroupPlanProblem, coStatus: Int32Array): number[][] {
     for (let i = a; i < b && code === CO_HONORED; i++) {
       const t = p.coTopics[i]!;
       if (p.counts[t] !== p.counts[t0]) code = CO_COUNTS_DIFFER;
-      else if (!sameList(p.subStart, p.subs, t, t0)) code = CO_SUBSCRIBERS_DIFFER;
+      else if (!sameList(p.listStart, p.listMembers, p.topicList[t]!, p.topicList[t0]!)) code = CO_SUBSCRIBERS_DIFFER;
       if (code !== CO_HONORED) at = t;
     }
     coStatus[2 * g] = code;
@@ -132,7 +132,7 @@ function kernelTopics(w: Planner): void {
 function foldGrowth(w: Planner, real: readonly number[], B: number): boolean {
   const t = real[0]!;
   const C = w.p.counts[t]!;
-  const S = w.p.subStart[t + 1]! - w.p.subStart[t]!;
+  const S = subscribersOf(w.p, t).length;
   let code = GROWTH_NOT_FOLDABLE;
   let value = 0;
   const parent = new Int32Array(B);
@@ -157,6 +157,12 @@ function foldGrowth(w: Planner, real: readonly number[], B: number): boolean {
   return code === GROWTH_FOLDED;
 }
 
+/** Topic t's subscribers (its list). */
+function subscribersOf(p: GroupPlanProblem, t: number): Int32Array {
+  const l = p.topicList[t]!;
+  return p.listMembers.subarray(p.listStart[l]!, p.listStart[l + 1]!);
+}
+
 /** The balancing kernel's problem: kernel topics, their items, previous and soft owners, racks, classes. */
 function kernelProblem(w: Planner): GroupProblem {
   const { p, kts } = w;
@@ -166,15 +172,12 @@ function kernelProblem(w: Planner): GroupProblem {
   const topicWeight = new Int32Array(K);
   for (let k = 0; k < K; k++) {
     const t0 = kts[k]!.real[0]!;
-    subStart[k + 1] = subStart[k]! + p.subStart[t0 + 1]! - p.subStart[t0]!;
+    subStart[k + 1] = subStart[k]! + subscribersOf(p, t0).length;
     itemStart[k + 1] = itemStart[k]! + kts[k]!.base;
     topicWeight[k] = kts[k]!.real.length;
   }
   const subs = new Int32Array(subStart[K]!);
-  for (let k = 0; k < K; k++) {
-    const t0 = kts[k]!.real[0]!;
-    subs.set(p.subs.subarray(p.subStart[t0]!, p.subStart[t0 + 1]!), subStart[k]!);
-  }
+  for (let k = 0; k < K; k++) subs.set(subscribersOf(p, kts[k]!.real[0]!), subStart[k]!);
   const N = itemStart[K]!;
   const prevOwner = new Int32Array(N);
   const softOwner = kts.some((kt) => kt.from > 0) ? new Int32Array(N).fill(-1) : new Int32Array(0);

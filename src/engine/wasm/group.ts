@@ -21,7 +21,8 @@ export function wasmGroup(core: WasmCore): GroupKernels {
       const slots: [number, number][] = [
         [H.members, p.members], [H.topics, T], [H.rackCount, p.rackCount], [H.coSets, G], [H.inferGrowth, p.inferGrowth ? 1 : 0],
         [H.counts, core.put(p.counts)], [H.from, p.inferGrowth ? 0 : core.put(p.from)],
-        [H.subStart, core.put(p.subStart)], [H.subs, core.put(p.subs)], [H.owner, core.put(p.owner)],
+        [H.lists, p.listStart.length - 1], [H.listStart, core.put(p.listStart)], [H.listMembers, core.put(p.listMembers)],
+        [H.topicList, core.put(p.topicList)], [H.owner, core.put(p.owner)],
         [H.memberRack, racks ? core.put(p.memberRack) : 0], [H.rackStart, racks ? core.put(p.rackStart) : 0], [H.racks, racks ? core.put(p.racks) : 0],
         [H.coStart, core.put(p.coStart)], [H.coTopics, core.put(p.coTopics)],
         [H.outOwner, core.alloc(N * 4)], [H.outGrowth, core.alloc(T * 12)], [H.outFrom, core.alloc(T * 4)], [H.outCoStatus, core.alloc(G * 8)],

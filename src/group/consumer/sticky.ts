@@ -9,9 +9,10 @@
 //  - racks when a member has one: member racks interned in name order, each partition's replica
 //    racks that some member is in, ascending.
 import { loadKernels } from '../../engine/kernels.js';
+import type { GroupPlanProblem } from '../../engine/abi.js';
 import type { Group } from '../input.js';
 import { formatTopicId, type TopicId } from '../topic-id.js';
-import { byCodeUnits } from '../../basics.js';
+import { byCodeUnits, sameItems } from '../../basics.js';
 
 /** The plugin's growthSkew: a member may hold twice its share of a grown topic to keep every key. */
 const BROKER_GROWTH_SKEW = 2;
@@ -25,12 +26,12 @@ export function assignConsumerSticky(group: Group, ids: readonly TopicId[], curr
   const texts = ids.map(formatTopicId);
   const topicOrder = Int32Array.from(group.assigned.keys()).sort((a, b) => byCodeUnits(texts[a]!, texts[b]!));
   const counts = Int32Array.from(topicOrder, (t) => group.topics.get(group.assigned[t]!)!.partitions);
-  const { subStart, subs } = subscribers(group, byId, topicOrder);
+  const lists = subscriberLists(group, byId, topicOrder);
   const owner = new Int32Array(counts.reduce((a, b) => a + b, 0));
   let at = 0;
   for (const t of topicOrder) for (const o of current[t]!) owner[at++] = o < 0 ? -1 : pos[o]!;
   const racks = rackTables(group, byId, topicOrder);
-  const result = loadKernels().groupPlan({ members: M, counts, from: new Int32Array(counts.length), inferGrowth: true, growthSkew: BROKER_GROWTH_SKEW, subStart, subs, owner, ...racks, coStart: new Int32Array(1), coTopics: new Int32Array(0) });
+  const result = loadKernels().groupPlan({ members: M, counts, from: new Int32Array(counts.length), inferGrowth: true, growthSkew: BROKER_GROWTH_SKEW, ...lists, owner, ...racks, coStart: new Int32Array(1), coTopics: new Int32Array(0) });
   const out: Int32Array[] = new Array<Int32Array>(group.assigned.length);
   at = 0;
   topicOrder.forEach((t, i) => {
@@ -40,17 +41,25 @@ export function assignConsumerSticky(group: Group, ids: readonly TopicId[], curr
   return out;
 }
 
-/** Subscribers of each topic (in topicOrder), ascending positions in id order. */
-function subscribers(group: Group, byId: Int32Array, topicOrder: Int32Array): { subStart: Int32Array; subs: Int32Array } {
+/**
+ * Subscribers of each topic (in topicOrder), ascending positions in id order, as the planner's
+ * lists: a topic with the same subscribers as the topic before it shares its list.
+ */
+function subscriberLists(group: Group, byId: Int32Array, topicOrder: Int32Array): Pick<GroupPlanProblem, 'listStart' | 'listMembers' | 'topicList'> {
   const slot = new Map<string, number>();
   topicOrder.forEach((t, i) => slot.set(group.assigned[t]!, i));
-  const lists: number[][] = Array.from(topicOrder, () => []);
+  const perTopic: number[][] = Array.from(topicOrder, () => []);
   byId.forEach((m, s) => {
-    for (const name of group.members[m]!.topics) lists[slot.get(name) ?? -1]?.push(s);
+    for (const name of group.members[m]!.topics) perTopic[slot.get(name) ?? -1]?.push(s);
   });
-  const subStart = new Int32Array(lists.length + 1);
-  lists.forEach((l, i) => (subStart[i + 1] = subStart[i]! + l.length));
-  return { subStart, subs: Int32Array.from(lists.flat()) };
+  const lists: number[][] = [];
+  const topicList = Int32Array.from(perTopic, (l, i) => {
+    if (i === 0 || !sameItems(l, perTopic[i - 1]!)) lists.push(l);
+    return lists.length - 1;
+  });
+  const listStart = new Int32Array(lists.length + 1);
+  lists.forEach((l, i) => (listStart[i + 1] = listStart[i]! + l.length));
+  return { listStart, listMembers: Int32Array.from(lists.flat()), topicList };
 }
 
 /** Member racks and each partition's member racks (ascending); no racks when no member has one. */

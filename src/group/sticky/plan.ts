@@ -402,8 +402,10 @@ function rebalance(g: Group, options: PlanOptions, kernels: ReturnType<typeof lo
     from: ownership.from,
     inferGrowth: false,
     growthSkew: options.growthSkew,
-    subStart: subscriptions.start,
-    subs: subscriptions.subs,
+    // One list per topic: the planner's own tables are per topic too.
+    listStart: subscriptions.start,
+    listMembers: subscriptions.subs,
+    topicList: Int32Array.from(topics.counts, (_, t) => t),
     owner: ownership.flat,
     rackCount: g.racks.count,
     memberRack: g.racks.memberRack,

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,9 +40,8 @@ final class GroupTable {
     final int[] counts;
     final int[] topicStart;
     final Map<Uuid, Integer> topicIndex;
-    /** Subscribers of topic t: subs[subStart[t] .. subStart[t + 1]), ascending member numbers. */
-    final int[] subStart;
-    final int[] subs;
+    /** The subscribers of every topic, as the kernel's lists. */
+    final SubscriberLists lists;
     /** The cleaned current assignment: claims.owner[flat partition] is its owner (member number) or -1. */
     final Claims claims;
     /** Distinct member racks in code-unit order; partition i's replica racks that some member is in: racks[rackStart[i] .. rackStart[i + 1]). */
@@ -63,36 +63,66 @@ final class GroupTable {
         this.rackNames = rackNames;
         this.rackStart = rackStart;
         this.racks = racks;
-        this.subStart = new int[counts.length + 1];
-        for (int[] topics : memberTopics) for (int t : topics) subStart[t + 1]++;
-        for (int t = 0; t < counts.length; t++) subStart[t + 1] += subStart[t];
-        this.subs = subscribers(memberTopics, subStart);
+        this.lists = SubscriberLists.of(memberTopics, counts.length);
     }
 
     /**
-     * Per topic, its subscribers ascending. Members share one topic array per distinct subscription
-     * (read()); when no topic is in two of them (a homogeneous group, or disjoint subscriptions), each
-     * topic's list is one copy of the members of its array instead of a write per member and topic.
+     * The subscribers of every topic as lists (the planner's ABI): list l is
+     * listMembers[listStart[l] .. listStart[l + 1]), ascending member numbers; topic t's is list
+     * topicList[t]. Members share one topic array per distinct subscription (read()). When no topic
+     * is in two of them (a homogeneous group, or disjoint subscriptions), the members of each array
+     * are one list that all its topics share: 10,000 members on 1,000 topics write 10,000 entries,
+     * not 10 million. Else each topic has a list of its own.
      */
-    private static int[] subscribers(int[][] memberTopics, int[] subStart) {
-        int topics = subStart.length - 1;
-        int[] subs = new int[subStart[topics]];
-        Map<int[], List<Integer>> byArray = new IdentityHashMap<>();
-        for (int m = 0; m < memberTopics.length; m++) byArray.computeIfAbsent(memberTopics[m], k -> new ArrayList<>()).add(m);
-        int[] arrays = new int[topics];
-        for (int[] array : byArray.keySet()) for (int t : array) arrays[t]++;
-        boolean disjoint = true;
-        for (int c : arrays) disjoint &= c <= 1;
-        if (disjoint) {
-            for (Map.Entry<int[], List<Integer>> e : byArray.entrySet()) {
-                int[] members = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-                for (int t : e.getKey()) System.arraycopy(members, 0, subs, subStart[t], members.length);
-            }
-            return subs;
+    static final class SubscriberLists {
+        final int[] listStart;
+        final int[] listMembers;
+        final int[] topicList;
+
+        private SubscriberLists(int[] listStart, int[] listMembers, int[] topicList) {
+            this.listStart = listStart;
+            this.listMembers = listMembers;
+            this.topicList = topicList;
         }
-        int[] at = Arrays.copyOf(subStart, topics);
-        for (int m = 0; m < memberTopics.length; m++) for (int t : memberTopics[m]) subs[at[t]++] = m;
-        return subs;
+
+        static SubscriberLists of(int[][] memberTopics, int topics) {
+            Map<int[], List<Integer>> byArray = new LinkedHashMap<>(); // arrays hash by identity
+            for (int m = 0; m < memberTopics.length; m++) byArray.computeIfAbsent(memberTopics[m], k -> new ArrayList<>()).add(m);
+            int[] arrays = new int[topics];
+            for (int[] array : byArray.keySet()) for (int t : array) arrays[t]++;
+            boolean disjoint = true;
+            for (int c : arrays) disjoint &= c <= 1;
+            return disjoint ? shared(byArray, topics) : perTopic(memberTopics, topics);
+        }
+
+        /** One list per subscription array, in order of its first member. */
+        private static SubscriberLists shared(Map<int[], List<Integer>> byArray, int topics) {
+            int[] listStart = new int[byArray.size() + 1];
+            int[] topicList = new int[topics];
+            int[] listMembers = new int[byArray.values().stream().mapToInt(List::size).sum()];
+            int l = 0;
+            for (Map.Entry<int[], List<Integer>> e : byArray.entrySet()) {
+                int at = listStart[l];
+                for (int m : e.getValue()) listMembers[at++] = m;
+                listStart[l + 1] = at;
+                for (int t : e.getKey()) topicList[t] = l;
+                l++;
+            }
+            return new SubscriberLists(listStart, listMembers, topicList);
+        }
+
+        /** Topic t's subscribers are list t. */
+        private static SubscriberLists perTopic(int[][] memberTopics, int topics) {
+            int[] listStart = new int[topics + 1];
+            for (int[] ts : memberTopics) for (int t : ts) listStart[t + 1]++;
+            for (int t = 0; t < topics; t++) listStart[t + 1] += listStart[t];
+            int[] listMembers = new int[listStart[topics]];
+            int[] at = Arrays.copyOf(listStart, topics);
+            for (int m = 0; m < memberTopics.length; m++) for (int t : memberTopics[m]) listMembers[at[t]++] = m;
+            int[] topicList = new int[topics];
+            for (int t = 0; t < topics; t++) topicList[t] = t;
+            return new SubscriberLists(listStart, listMembers, topicList);
+        }
     }
 
     int members() { return memberIds.length; }

@@ -26,7 +26,7 @@ import com.dylibso.chicory.wasm.types.ValType;
  * linear memory lives exactly as long as the call (nothing is kept between calls, and calls from
  * several threads never share memory).
  *
- * A problem goes in as a header of src/engine/abi.ts: PLAN_HEADER (PLAN_HEADER_BYTES = 88) for the
+ * A problem goes in as a header of src/engine/abi.ts: PLAN_HEADER (PLAN_HEADER_BYTES = 96) for the
  * group planner, SPREAD_HEADER (36) for the streams spread kernel. i32 slots; pointers are byte
  * addresses of little-endian i32 arrays; the planner's growthSkew is an f64 at byte 80.
  */
@@ -37,11 +37,11 @@ final class Kernel {
 
     // PLAN_HEADER (src/engine/abi.ts): byte offsets of the header's slots.
     private static final int H_MEMBERS = 0, H_TOPICS = 4, H_RACK_COUNT = 8, H_CO_SETS = 12, H_INFER_GROWTH = 16;
-    private static final int H_COUNTS = 20, H_FROM = 24, H_SUB_START = 28, H_SUBS = 32, H_OWNER = 36;
+    private static final int H_COUNTS = 20, H_FROM = 24, H_LIST_START = 28, H_LIST_MEMBERS = 32, H_OWNER = 36;
     private static final int H_MEMBER_RACK = 40, H_RACK_START = 44, H_RACKS = 48, H_CO_START = 52, H_CO_TOPICS = 56;
     private static final int H_OUT_OWNER = 60, H_OUT_GROWTH = 64, H_OUT_GROWTH_COUNT = 68, H_OUT_FROM = 72, H_OUT_CO_STATUS = 76;
-    private static final int H_GROWTH_SKEW = 80;
-    private static final int HEADER_BYTES = 88;
+    private static final int H_GROWTH_SKEW = 80, H_TOPIC_LIST = 88, H_LISTS = 92;
+    private static final int HEADER_BYTES = 96;
 
     /** Loaded once: the parsed module and its compiled machine factory, or why they could not be had. */
     private static final class Loaded {
@@ -202,8 +202,9 @@ final class Kernel {
         int header = a.room(HEADER_BYTES / 4);
         int counts = a.put(g.counts);
         int from = a.put(new int[topics]);
-        int subStart = a.put(g.subStart);
-        int subs = a.put(g.subs);
+        int listStart = a.put(g.lists.listStart);
+        int listMembers = a.put(g.lists.listMembers);
+        int topicList = a.put(g.lists.topicList);
         int owner = a.put(g.claims.owner);
         boolean racks = g.rackNames.length > 0;
         int memberRack = a.put(racks ? g.memberRack : new int[0]);
@@ -224,8 +225,10 @@ final class Kernel {
         m.writeI32(header + H_INFER_GROWTH, 1);
         m.writeI32(header + H_COUNTS, counts);
         m.writeI32(header + H_FROM, from);
-        m.writeI32(header + H_SUB_START, subStart);
-        m.writeI32(header + H_SUBS, subs);
+        m.writeI32(header + H_LIST_START, listStart);
+        m.writeI32(header + H_LIST_MEMBERS, listMembers);
+        m.writeI32(header + H_TOPIC_LIST, topicList);
+        m.writeI32(header + H_LISTS, g.lists.listStart.length - 1);
         m.writeI32(header + H_OWNER, owner);
         m.writeI32(header + H_MEMBER_RACK, memberRack);
         m.writeI32(header + H_RACK_START, rackStart);
