@@ -8,11 +8,6 @@ import { INT32_MAX, INT32_MIN } from '../basics.js';
 export type KeyEncoding = 'utf8' | 'hex' | 'base64' | 'int32' | 'int64';
 export const KEY_ENCODINGS: readonly KeyEncoding[] = ['utf8', 'hex', 'base64', 'int32', 'int64'];
 
-export function parseKeyEncoding(value: string, where: string): KeyEncoding {
-  if ((KEY_ENCODINGS as readonly string[]).includes(value)) return value as KeyEncoding;
-  throw new AssignorError('E_KEY_ENCODING', `unknown key encoding ${JSON.stringify(value)}: expected one of ${KEY_ENCODINGS.join(', ')}`, where);
-}
-
 export function int32Bytes(value: number): Uint8Array {
   const out = new Uint8Array(4);
   new DataView(out.buffer).setInt32(0, value, false);
