@@ -7,7 +7,7 @@
 import { ld, st, inc, dec, scratch, unfilled } from './mem';
 import {
   groupAssign, B_MEMBERS, B_TOPICS, B_ITEMS, B_RACK_COUNT, B_MEMBER_RACK, B_TOPIC_CLASS, B_TOPIC_WEIGHT, B_SUB_START,
-  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SUB_LIST, B_SLOTS, subscriberListIds, sameList,
+  B_SUBS, B_ITEM_START, B_PREV_OWNER, B_SOFT_OWNER, B_HAS_SOFT, B_RACK_START, B_RACKS, B_OWNER, B_SUB_LIST, B_SUB_BASE, B_SLOTS, subscriberListIds, sameList,
 } from './group';
 
 // Header byte offsets: PLAN_HEADER in src/engine/abi.ts, which the TypeScript binding and the
@@ -72,8 +72,8 @@ let wGrowth: usize = 0; // triples (t, code, value)
 let wGrowthN: i32 = 0;
 
 // The balancing kernel's problem (k: kernel topic, j: item).
-let kSubStart: usize = 0;
-let kSubs: usize = 0;
+let kSubStart: usize = 0; // k (K + 1): the slots of kernel topic k, one per subscriber
+let kSubBase: usize = 0; // k: where its subscribers start in pListMembers (kernel topics share lists)
 let kItemStart: usize = 0;
 let kWeight: usize = 0;
 let kPrev: usize = 0;
@@ -115,7 +115,8 @@ function balancingProblem(N: i32, owner: usize): usize {
   st(b, B_TOPIC_CLASS, <i32>kClass);
   st(b, B_TOPIC_WEIGHT, <i32>kWeight);
   st(b, B_SUB_START, <i32>kSubStart);
-  st(b, B_SUBS, <i32>kSubs);
+  st(b, B_SUBS, <i32>pListMembers);
+  st(b, B_SUB_BASE, <i32>kSubBase);
   st(b, B_ITEM_START, <i32>kItemStart);
   st(b, B_PREV_OWNER, <i32>kPrev);
   st(b, B_SOFT_OWNER, <i32>kSoft);
@@ -310,26 +311,20 @@ function foldGrowth(a: i32, b: i32, B: i32): bool {
 /** The balancing kernel's problem: kernel topics, their items, previous and soft owners, racks, classes. */
 function kernelProblem(): void {
   kSubStart = scratch(wK + 1, 0);
+  kSubBase = scratch(wK, 0);
   kItemStart = scratch(wK + 1, 0);
   kWeight = scratch(wK, 0);
   let anyFrom = false;
   for (let k = 0; k < wK; k++) {
     const t0 = ld(wReal, ld(wRealStart, k));
     st(kSubStart, k + 1, ld(kSubStart, k) + subscriberCount(t0));
+    st(kSubBase, k, ld(pListStart, ld(pTopicList, t0)));
     st(kItemStart, k + 1, ld(kItemStart, k) + ld(wBase, k));
     st(kWeight, k, ld(wRealStart, k + 1) - ld(wRealStart, k));
     if (ld(wKFrom, k) > 0) anyFrom = true;
   }
-  // Kernel topic k is topic k when nothing was folded or joined: owners are shared, and so are
-  // subscribers when list t is topic t's. Else each kernel topic gets a copy of its list.
+  // Kernel topic k is topic k when nothing was folded or joined: owners are shared.
   wDirect = wK == pT && wSets == 0;
-  const shared = wDirect && listPerTopic();
-  kSubs = shared ? pListMembers : scratch(ld(kSubStart, wK), 0);
-  for (let k = 0; k < wK && !shared; k++) {
-    const l = ld(pTopicList, ld(wReal, ld(wRealStart, k)));
-    const s = ld(pListStart, l);
-    memory.copy(kSubs + (<usize>ld(kSubStart, k) << 2), pListMembers + (<usize>s << 2), <usize>(ld(pListStart, l + 1) - s) << 2);
-  }
   const N = ld(kItemStart, wK);
   kPrev = wDirect ? pOwner : unfilled(N); // every item written by itemsOf
   kNSoft = anyFrom ? 1 : 0;
@@ -354,13 +349,6 @@ function kernelProblem(): void {
 function subscriberCount(t: i32): i32 {
   const l = ld(pTopicList, t);
   return ld(pListStart, l + 1) - ld(pListStart, l);
-}
-
-/** True when list t is topic t's, for every topic: the lists are laid out as the kernel's. */
-function listPerTopic(): bool {
-  if (pL != pT) return false;
-  for (let t = 0; t < pT; t++) if (ld(pTopicList, t) != t) return false;
-  return true;
 }
 
 /**
@@ -428,8 +416,9 @@ function balancedClasses(): usize {
   let classes = 1;
   for (let k = 0; k < K; k++) {
     if (ld(kSubList, k) != k) continue; // an earlier topic had these subscribers: no new split
-    for (let i = ld(kSubStart, k); i < ld(kSubStart, k + 1); i++) {
-      const m = ld(kSubs, i);
+    const subs = pListMembers + (<usize>ld(kSubBase, k) << 2);
+    for (let i = 0; i < ld(kSubStart, k + 1) - ld(kSubStart, k); i++) {
+      const m = ld(subs, i);
       const c = ld(classOf, m);
       if (ld(stamp, c) != k) {
         st(stamp, c, k);
@@ -447,12 +436,12 @@ function balancedClasses(): usize {
   const exclusive = scratch(K, -1);
   const shared = scratch(classes, 0);
   for (let k = 0; k < K; k++) {
-    const a = ld(kSubStart, k);
-    const b = ld(kSubStart, k + 1);
-    if (b == a) continue;
-    const c = ld(classOf, ld(kSubs, a));
-    if (b - a == ld(size, c)) st(exclusive, k, c);
-    else for (let i = a; i < b; i++) st(shared, ld(classOf, ld(kSubs, i)), 1);
+    const S = ld(kSubStart, k + 1) - ld(kSubStart, k);
+    if (S == 0) continue;
+    const subs = pListMembers + (<usize>ld(kSubBase, k) << 2);
+    const c = ld(classOf, ld(subs, 0));
+    if (S == ld(size, c)) st(exclusive, k, c);
+    else for (let i = 0; i < S; i++) st(shared, ld(classOf, ld(subs, i)), 1);
   }
   const topicClass = scratch(K, -1);
   const renumber = scratch(classes, -1);

@@ -347,6 +347,7 @@ let gTopicClass: usize = 0;
 let gTopicWeight: usize = 0;
 let gSubStart: usize = 0;
 let gSubs: usize = 0;
+let gSubBase: usize = 0; // per topic: where its subscribers start in gSubs (topics may share a list)
 let gItemStart: usize = 0;
 let gPrevOwner: usize = 0;
 let gSoftOwner: usize = 0;
@@ -377,7 +378,7 @@ function hasRack(item: i32, rack: i32): bool {
   return false;
 }
 
-// The balancing problem: 17 i32 slots in linear memory, written by group-plan.ts (the fields of
+// The balancing problem: 18 i32 slots in linear memory, written by group-plan.ts (the fields of
 // GroupProblem in src/engine/abi.ts, plus N, nSoft and the owner output).
 export const B_MEMBERS = 0;
 export const B_TOPICS = 1;
@@ -396,7 +397,8 @@ export const B_RACK_START = 13;
 export const B_RACKS = 14;
 export const B_OWNER = 15;
 export const B_SUB_LIST = 16;
-export const B_SLOTS = 17;
+export const B_SUB_BASE = 17;
+export const B_SLOTS = 18;
 
 /**
  * Writes the owner (B_ITEMS i32): the member of every item, -1 for topics without subscribers.
@@ -411,6 +413,7 @@ export function groupAssign(b: usize): i32 {
   gTopicWeight = ld(b, B_TOPIC_WEIGHT);
   gSubStart = ld(b, B_SUB_START);
   gSubs = ld(b, B_SUBS);
+  gSubBase = ld(b, B_SUB_BASE);
   gItemStart = ld(b, B_ITEM_START);
   gPrevOwner = ld(b, B_PREV_OWNER);
   gSoftOwner = ld(b, B_SOFT_OWNER);
@@ -451,13 +454,17 @@ function indexSubscribers(t: i32): void {
   const list = ld(gSubList, t);
   if (qIndexed == list) return;
   qIndexed = list;
-  const subs = gSubs;
-  const s0 = ld(gSubStart, t);
-  const S = ld(gSubStart, t + 1) - s0;
+  const subs = subscribersOf(t);
+  const S = ld(gSubStart, t + 1) - ld(gSubStart, t);
   for (let j = 0; j < S; j++) {
-    st(qPosOf, ld(subs, s0 + j), j);
-    st(qPosTopic, ld(subs, s0 + j), list);
+    st(qPosOf, ld(subs, j), j);
+    st(qPosTopic, ld(subs, j), list);
   }
+}
+
+/** The address of topic t's subscribers, subStart[t + 1] - subStart[t] of them. */
+function subscribersOf(t: i32): usize {
+  return gSubs + (<usize>ld(gSubBase, t) << 2);
 }
 
 /**
@@ -583,16 +590,11 @@ function topicsByClass(): void {
   }
 }
 
+/** Whether the topics of class positions a..b have one subscriber list (equal lists have one id). */
 function sameSubscribers(a: i32, b: i32): bool {
-  const subStart = gSubStart;
-  const subs = gSubs;
   const t0 = ld(cByClass, a);
-  const S = ld(subStart, t0 + 1) - ld(subStart, t0);
-  if (S == 0) return false;
-  for (let k = a + 1; k < b; k++) {
-    const t = ld(cByClass, k);
-    if (ld(gSubList, t) != ld(gSubList, t0) && !sameList(subStart, subs, t, t0)) return false;
-  }
+  if (ld(gSubStart, t0 + 1) == ld(gSubStart, t0)) return false;
+  for (let k = a + 1; k < b; k++) if (ld(gSubList, ld(cByClass, k)) != ld(gSubList, t0)) return false;
   return true;
 }
 
@@ -886,7 +888,7 @@ function extrasOfOtherTopics(): void {
       if (ld(qGain, s0 + j) > 0) st(candUseful, nu++, j);
       else st(candOther, no++, j);
     }
-    const members = gSubs + (<usize>s0 << 2);
+    const members = subscribersOf(t);
     lKey = extrasSoFar;
     lMembers = members;
     lHist = hist;
@@ -905,7 +907,6 @@ function extrasOfOtherTopics(): void {
 /** 3. Keep, in topic t. */
 function keepHeld(t: i32): void {
   const itemStart = gItemStart;
-  const subs = gSubs;
   const owner = gOwner;
   const itemSlot = qItemSlot;
   const kept = qKept;
@@ -913,11 +914,12 @@ function keepHeld(t: i32): void {
   const memberRack = gMemberRack;
   const quota = ld(qFloor, t);
   const s0 = ld(gSubStart, t);
+  const subs = subscribersOf(t);
   for (let pass = gRackCount > 0 ? 0 : 1; pass < 2; pass++) {
     for (let i = ld(itemStart, t); i < ld(itemStart, t + 1); i++) {
       const slot = ld(itemSlot, i);
       if (slot < 0 || ld(owner, i) >= 0) continue;
-      const m = ld(subs, slot);
+      const m = ld(subs, slot - s0);
       if (pass == 0 && !hasRack(i, ld(memberRack, m))) continue;
       if (ld(kept, slot - s0) < quota + ld(extra, slot)) {
         st(owner, i, m);
@@ -1016,20 +1018,19 @@ function placeWithSoftOwners(t: i32): void {
 
 /** 4b, first half: members with room by rack. */
 function bucketRackMembers(t: i32): i32 {
-  const s0 = ld(gSubStart, t);
   const rackCount = gRackCount;
   const memberRack = gMemberRack;
-  const subs = gSubs;
+  const subs = subscribersOf(t);
   const roomy = wRoomy;
   const nr = wNr;
   let racked = 0;
   for (let k = 0; k < nr; k++) {
-    const rk = ld(memberRack, ld(subs, s0 + ld(roomy, k)));
+    const rk = ld(memberRack, ld(subs, ld(roomy, k)));
     if (rk >= 0 && rk < rackCount) st(wRackCnt, rk, 0);
   }
   for (let k = 0; k < nr; k++) {
     const j = ld(roomy, k);
-    const rk = ld(memberRack, ld(subs, s0 + j));
+    const rk = ld(memberRack, ld(subs, j));
     if (rk >= 0 && rk < rackCount && ld(qRoom, j) > 0) {
       inc(wRackCnt, rk);
       racked++;
@@ -1039,7 +1040,7 @@ function bucketRackMembers(t: i32): i32 {
   let at = 0;
   for (let k = 0; k < nr; k++) {
     const j = ld(roomy, k);
-    const rk = ld(memberRack, ld(subs, s0 + j));
+    const rk = ld(memberRack, ld(subs, j));
     if (rk >= 0 && rk < rackCount && ld(qRoom, j) > 0) {
       if (ld(wRackHead, rk) < 0) {
         st(wRackHead, rk, at);
@@ -1055,7 +1056,7 @@ function bucketRackMembers(t: i32): i32 {
 
 /** 4b. Racks. */
 function placeByRack(t: i32): void {
-  const s0 = ld(gSubStart, t);
+  const subs = subscribersOf(t);
   const rackCount = gRackCount;
   const rackStart = gRackStart;
   const racks = gRacks;
@@ -1070,14 +1071,14 @@ function placeByRack(t: i32): void {
       while (ld(rackHead, rk) < ld(rackEnd, rk) && ld(qRoom, ld(wRackMembers, ld(rackHead, rk))) == 0) inc(rackHead, rk);
       if (ld(rackHead, rk) < ld(rackEnd, rk)) {
         const j = ld(wRackMembers, ld(rackHead, rk));
-        st(gOwner, i, ld(gSubs, s0 + j));
+        st(gOwner, i, ld(subs, j));
         dec(qRoom, j);
         break;
       }
     }
   }
   for (let k = 0; k < wNr; k++) {
-    const rk = ld(gMemberRack, ld(gSubs, s0 + ld(wRoomy, k)));
+    const rk = ld(gMemberRack, ld(subs, ld(wRoomy, k)));
     if (rk >= 0 && rk < rackCount) st(rackHead, rk, -1);
   }
 }
@@ -1115,10 +1116,9 @@ function itemsByRackCandidates(): i32 {
 
 /** 4c. The rest. */
 function placeRest(t: i32): void {
-  const s0 = ld(gSubStart, t);
   const owner = gOwner;
   const room = qRoom;
-  const subs = gSubs;
+  const subs = subscribersOf(t);
   const roomy = wRoomy;
   let at = 0;
   for (let k = 0; k < wNf; k++) {
@@ -1126,7 +1126,7 @@ function placeRest(t: i32): void {
     if (ld(owner, i) >= 0) continue;
     while (ld(room, ld(roomy, at)) == 0) at++;
     const j = ld(roomy, at);
-    st(owner, i, ld(subs, s0 + j));
+    st(owner, i, ld(subs, j));
     dec(room, j);
   }
 }

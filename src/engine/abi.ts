@@ -365,12 +365,15 @@ export interface GroupProblem {
   topicClass: Int32Array;
   /** Per topic: partitions that keep their owner when one item keeps it (>= 1). */
   topicWeight: Int32Array;
-  /** Subscribers of topic t: subs[subStart[t] .. subStart[t+1]), ascending member indices. */
+  /** Slots of topic t, one per subscriber: subStart[t] .. subStart[t+1] (T + 1 entries). */
   subStart: Int32Array;
+  /** Subscribers of topic t, ascending: subStart[t+1] - subStart[t] of subs from subBase[t] (lists may be shared). */
   subs: Int32Array;
+  subBase: Int32Array;
   /**
    * Per topic: the first topic with the same subscriber list, its list id (subscriberListIds in
-   * reference/group.ts), so that work done for a list serves every topic that has it.
+   * reference/group.ts), so that work done for a list serves every topic that has it. Topics with
+   * equal lists must have equal ids.
    */
   subList: Int32Array;
   /** Items of topic t: itemStart[t] .. itemStart[t+1]. */

@@ -48,20 +48,30 @@ export function classesOf(members: number, subs: number[][]): Int32Array {
   return topicClass;
 }
 
+/** Topic t's subscribers in problem p. */
+export function subscribersOf(p: GroupProblem, t: number): number[] {
+  return Array.from(p.subs.subarray(p.subBase[t]!, p.subBase[t]! + p.subStart[t + 1]! - p.subStart[t]!));
+}
+
 export function buildProblem(spec: ProblemSpec): GroupProblem {
   const M = spec.members;
   const T = spec.subscribed.length;
   const subsPerTopic = spec.subscribed.map((flags) => flags.map((on, m) => (on ? m : -1)).filter((m) => m >= 0));
+  // Slots per topic; a list equal to an earlier topic's is not written again (its base is shared).
   const subStart = new Int32Array(T + 1);
+  const subBase = new Int32Array(T);
   const subs: number[] = [];
+  const baseOf = new Map<string, number>();
   const itemStart = new Int32Array(T + 1);
   const prevOwner: number[] = [];
   const softOwner: number[] = [];
   const rackStart: number[] = [0];
   const racks: number[] = [];
   for (let t = 0; t < T; t++) {
-    subs.push(...subsPerTopic[t]!);
-    subStart[t + 1] = subs.length;
+    const key = subsPerTopic[t]!.join(',');
+    if (!baseOf.has(key)) (baseOf.set(key, subs.length), subs.push(...subsPerTopic[t]!));
+    subBase[t] = baseOf.get(key)!;
+    subStart[t + 1] = subStart[t]! + subsPerTopic[t]!.length;
     for (let i = 0; i < spec.prev[t]!.length; i++) {
       prevOwner.push(spec.prev[t]![i]! < 0 ? -1 : spec.prev[t]![i]! % Math.max(M, 1));
       softOwner.push(spec.soft[t]![i]! < 0 ? -1 : spec.soft[t]![i]! % Math.max(M, 1));
@@ -88,7 +98,8 @@ export function buildProblem(spec: ProblemSpec): GroupProblem {
     topicWeight: Int32Array.from(spec.weight.slice(0, T)),
     subStart,
     subs: Int32Array.from(subs),
-    subList: subscriberListIds(subStart, Int32Array.from(subs)),
+    subBase,
+    subList: subscriberListIds(subStart, Int32Array.from(subsPerTopic.flat())),
     itemStart,
     prevOwner: Int32Array.from(prevOwner),
     softOwner: Int32Array.from(softOwner),
@@ -175,7 +186,7 @@ export function checkOwners(p: GroupProblem, owner: Int32Array): Check {
   let moves = 0;
   const totals = new Int32Array(M);
   for (let t = 0; t < T; t++) {
-    const subs = Array.from(p.subs.subarray(p.subStart[t]!, p.subStart[t + 1]!));
+    const subs = subscribersOf(p, t);
     const isSub = new Set(subs);
     const count = new Map<number, number>(subs.map((m) => [m, 0]));
     const n = p.itemStart[t + 1]! - p.itemStart[t]!;
@@ -199,7 +210,7 @@ export function checkOwners(p: GroupProblem, owner: Int32Array): Check {
   const byClass = new Map<number, number[]>();
   for (let t = 0; t < T; t++) if (p.topicClass[t]! >= 0 && p.topicClass[t]! < T) byClass.set(p.topicClass[t]!, [...(byClass.get(p.topicClass[t]!) ?? []), t]);
   for (const [c, ts] of byClass) {
-    const key = (t: number): string => Array.from(p.subs.subarray(p.subStart[t]!, p.subStart[t + 1]!)).join(',');
+    const key = (t: number): string => subscribersOf(p, t).join(',');
     if (ts.some((t) => key(t) !== key(ts[0]!)) || key(ts[0]!) === '') continue;
     const ms = key(ts[0]!).split(',').map(Number);
     const tot = ms.map((m) => ts.reduce((a, t) => a + countOf(p, owner, t, m), 0));
@@ -222,7 +233,7 @@ export function bruteForceMinMoves(p: GroupProblem): number {
   for (let t = 0; t < T; t++) for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) topicOf[i] = t;
   const choices = Array.from({ length: N }, (_, i) => {
     const t = topicOf[i]!;
-    const subs = Array.from(p.subs.subarray(p.subStart[t]!, p.subStart[t + 1]!));
+    const subs = subscribersOf(p, t);
     return subs.length === 0 ? [-1] : subs;
   });
   const owner = new Int32Array(N);

@@ -200,6 +200,7 @@ function kernelProblem(w: Planner): GroupProblem {
     topicWeight,
     subStart,
     subs,
+    subBase: subStart.subarray(0, K),
     subList,
     itemStart,
     prevOwner,

@@ -411,7 +411,7 @@ function quotas(p: GroupProblem): Quotas {
   const M = p.members;
   const T = p.topicClass.length;
   const N = p.prevOwner.length;
-  const P = p.subs.length;
+  const P = p.subStart[T]!;
   const maxS = widest(p.subStart, T);
   return {
     owner: new Int32Array(N).fill(-1),
@@ -433,12 +433,16 @@ function quotas(p: GroupProblem): Quotas {
 function indexSubscribers(p: GroupProblem, q: Quotas, t: number): void {
   if (q.indexed === p.subList[t]) return;
   q.indexed = p.subList[t]!;
-  const s0 = p.subStart[t]!;
-  const S = p.subStart[t + 1]! - s0;
-  for (let j = 0; j < S; j++) {
-    q.posOf[p.subs[s0 + j]!] = j;
-    q.posTopic[p.subs[s0 + j]!] = q.indexed;
+  const subs = subscribersOf(p, t);
+  for (let j = 0; j < subs.length; j++) {
+    q.posOf[subs[j]!] = j;
+    q.posTopic[subs[j]!] = q.indexed;
   }
+}
+
+/** Topic t's subscribers (topics may share a list). */
+function subscribersOf(p: GroupProblem, t: number): Int32Array {
+  return p.subs.subarray(p.subBase[t]!, p.subBase[t]! + p.subStart[t + 1]! - p.subStart[t]!);
 }
 
 /** 1. Held items per (topic, subscriber) slot; quotas and the gain of an extra. */
@@ -509,15 +513,11 @@ function topicsByClass(p: GroupProblem): { classStart: Int32Array; byClass: Int3
   return { classStart, byClass };
 }
 
-/** True when every topic of byClass[a .. b) has exactly the subscribers of the first (and it has some). */
+/** True when every topic of byClass[a .. b) has exactly the subscribers of the first (and it has some): one list id. */
 function sameSubscribers(p: GroupProblem, byClass: Int32Array, a: number, b: number): boolean {
   const t0 = byClass[a]!;
-  const S = p.subStart[t0 + 1]! - p.subStart[t0]!;
-  if (S === 0) return false;
-  for (let k = a + 1; k < b; k++) {
-    const t = byClass[k]!;
-    if (p.subList[t] !== p.subList[t0] && !sameList(p.subStart, p.subs, t, t0)) return false;
-  }
+  if (p.subStart[t0 + 1] === p.subStart[t0]) return false;
+  for (let k = a + 1; k < b; k++) if (p.subList[byClass[k]!] !== p.subList[t0]) return false;
   return true;
 }
 
@@ -792,7 +792,7 @@ function extrasOfOtherTopics(p: GroupProblem, q: Quotas, inFlow: Uint8Array): vo
       if (q.gain[s0 + j]! > 0) candUseful[nu++] = j;
       else candOther[no++] = j;
     }
-    const members = p.subs.subarray(s0, s0 + S);
+    const members = subscribersOf(p, t);
     const l: Lowest = { key: extrasSoFar, members, hist, out: chosen, len: 0 };
     takeLowest(l, candUseful, nu, q.rem[t]!);
     takeLowest(l, candOther, no, q.rem[t]! - l.len);
@@ -814,11 +814,12 @@ function widest(start: Int32Array, T: number): number {
 function keepHeld(p: GroupProblem, q: Quotas, t: number): void {
   const { owner, itemSlot, kept } = q;
   const s0 = p.subStart[t]!;
+  const subs = subscribersOf(p, t);
   for (let pass = p.rackCount > 0 ? 0 : 1; pass < 2; pass++) {
     for (let i = p.itemStart[t]!; i < p.itemStart[t + 1]!; i++) {
       const slot = itemSlot[i]!;
       if (slot < 0 || owner[i]! >= 0) continue;
-      const m = p.subs[slot]!;
+      const m = subs[slot - s0]!;
       if (pass === 0 && !hasRack(p, i, p.memberRack[m]!)) continue; // rack-matching items first
       if (kept[slot - s0]! < q.floor[t]! + q.extra[slot]!) {
         owner[i] = m;
@@ -913,15 +914,15 @@ function placeWithSoftOwners(p: GroupProblem, q: Quotas, w: Placement, t: number
 
 /** 4b, first half: topic t's members with room, bucketed by rack (rackHead / rackEnd). Returns how many. */
 function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number): number {
-  const s0 = p.subStart[t]!;
+  const subs = subscribersOf(p, t);
   const { rackHead, rackEnd, rackCnt, roomy } = w;
   let racked = 0;
   for (let k = 0; k < w.nr; k++) {
-    const rk = p.memberRack[p.subs[s0 + roomy[k]!]!]!;
+    const rk = p.memberRack[subs[roomy[k]!]!]!;
     if (rk >= 0 && rk < p.rackCount) rackCnt[rk] = 0;
   }
   for (let k = 0; k < w.nr; k++) {
-    const rk = p.memberRack[p.subs[s0 + roomy[k]!]!]!;
+    const rk = p.memberRack[subs[roomy[k]!]!]!;
     if (rk >= 0 && rk < p.rackCount && q.room[roomy[k]!]! > 0) {
       rackCnt[rk]!++;
       racked++;
@@ -931,7 +932,7 @@ function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number):
   let at = 0;
   for (let k = 0; k < w.nr; k++) {
     const j = roomy[k]!;
-    const rk = p.memberRack[p.subs[s0 + j]!]!;
+    const rk = p.memberRack[subs[j]!]!;
     if (rk >= 0 && rk < p.rackCount && q.room[j]! > 0) {
       if (rackHead[rk]! < 0) {
         rackHead[rk] = at;
@@ -949,7 +950,7 @@ function bucketRackMembers(p: GroupProblem, q: Quotas, w: Placement, t: number):
  * first member with room in the first of its racks that has one; then the buckets are cleared.
  */
 function placeByRack(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
-  const s0 = p.subStart[t]!;
+  const subs = subscribersOf(p, t);
   const { rackHead, rackEnd } = w;
   const nc = itemsByRackCandidates(p, q, w);
   for (let k = 0; k < nc; k++) {
@@ -960,14 +961,14 @@ function placeByRack(p: GroupProblem, q: Quotas, w: Placement, t: number): void 
       while (rackHead[rk]! < rackEnd[rk]! && q.room[w.rackMembers[rackHead[rk]!]!] === 0) rackHead[rk]!++;
       if (rackHead[rk]! < rackEnd[rk]!) {
         const j = w.rackMembers[rackHead[rk]!]!;
-        q.owner[i] = p.subs[s0 + j]!;
+        q.owner[i] = subs[j]!;
         q.room[j]!--;
         break;
       }
     }
   }
   for (let k = 0; k < w.nr; k++) {
-    const rk = p.memberRack[p.subs[s0 + w.roomy[k]!]!]!;
+    const rk = p.memberRack[subs[w.roomy[k]!]!]!;
     if (rk >= 0 && rk < p.rackCount) rackHead[rk] = -1;
   }
 }
@@ -1001,14 +1002,14 @@ function itemsByRackCandidates(p: GroupProblem, q: Quotas, w: Placement): number
 
 /** 4c. The rest, in item order, to members with room in member order. */
 function placeRest(p: GroupProblem, q: Quotas, w: Placement, t: number): void {
-  const s0 = p.subStart[t]!;
+  const subs = subscribersOf(p, t);
   let at = 0;
   for (let k = 0; k < w.nf; k++) {
     const i = w.free[k]!;
     if (q.owner[i]! >= 0) continue;
     while (q.room[w.roomy[at]!] === 0) at++;
     const j = w.roomy[at]!;
-    q.owner[i] = p.subs[s0 + j]!;
+    q.owner[i] = subs[j]!;
     q.room[j]!--;
   }
 }
