@@ -468,10 +468,10 @@ function subscribersOf(t: i32): usize {
 }
 
 /**
- * Per topic of subStart / subs (T topics): the first topic with the same subscriber list, so that
- * equal lists share one id wherever they stand (topics are numbered by id, which interleaves the
- * lists of a heterogeneous group). A topic equal to the one before takes its id; any other is
- * looked up by a hash of its list.
+ * Per list of subStart / subs (T lists; group-plan.ts passes the problem's subscriber lists): the
+ * first list equal to it, so that equal lists share one id wherever they stand (topics are numbered
+ * by id, which interleaves the lists of a heterogeneous group). A list equal to the one before
+ * takes its id; any other is looked up by a hash of its members.
  */
 export function subscriberListIds(subStart: usize, subs: usize, T: i32): usize {
   const first = scratch(T, 0);

@@ -69,10 +69,11 @@ final class GroupTable {
     /**
      * The subscribers of every topic as lists (the planner's ABI): list l is
      * listMembers[listStart[l] .. listStart[l + 1]), ascending member numbers; topic t's is list
-     * topicList[t]. Members share one topic array per distinct subscription (read()). When no topic
-     * is in two of them (a homogeneous group, or disjoint subscriptions), the members of each array
-     * are one list that all its topics share: 10,000 members on 1,000 topics write 10,000 entries,
-     * not 10 million. Else each topic has a list of its own.
+     * topicList[t]. Members with equal subscriptions mostly share one topic array (read(),
+     * shareEqualSets: best effort). When no topic is in two arrays (a homogeneous group, or
+     * disjoint subscriptions), the members of each array are one list that all its topics share:
+     * 10,000 members on 1,000 topics write 10,000 entries, not 10 million. Else each topic has a
+     * list of its own (the planner finds equal lists itself; only the saving is lost).
      */
     static final class SubscriberLists {
         final int[] listStart;
