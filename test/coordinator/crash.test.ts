@@ -2,8 +2,9 @@
 // persists, restarting it each time. Half the kills come at a random delay after the partition
 // count changed (before, during or after the write), half at a random delay after the first records
 // of the write reached the broker (a tail consumer, read_uncommitted, sees them), so most of those
-// land inside the transaction; the coordinator sends 100 records per request here to make writes
-// span several requests. Every committed transaction on the topic must leave exactly one
+// land inside the transaction; the coordinator sends 10 records per request here to make writes
+// span 50-150 requests (with 100 per request a local broker took a whole write in less time than
+// the tail takes to see its first records: 0 or 1 of 30 kills cut a write short). Every committed transaction on the topic must leave exactly one
 // of the job models the cycle computes (the previous one or the new one, never part of one), the
 // restarted coordinator resumes from the store, and the final state is the last model. Writes cut
 // short by a kill are aborted transactions: they are on the topic (read_uncommitted shows them) but
@@ -43,7 +44,7 @@ describe('kill -9 during persists (Kafka store)', () => {
     const job = join(tempDir(), 'job.json');
     const args = ['samza', 'watch', '--job', job, '--store', `kafka://${brokers()}/${coord}`, '--interval', '100ms', '--quiet'];
     writeFileSync(job, jobFileJson(config, { [STREAM]: countAt(0) }));
-    const env = { ASSIGNOR_KAFKA_CHUNK: '100' };
+    const env = { ASSIGNOR_KAFKA_CHUNK: '10' };
     let w: Running = startCli(args, env);
     let tail: Awaited<ReturnType<typeof tailTopic>> | undefined;
     let window = 0;

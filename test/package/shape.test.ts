@@ -127,6 +127,7 @@ describe('the shape counter', () => {
       '2 runtime imports up or across the layers of shared/architecture.md',
       '1 exported values no doc names',
       '1 functions over 150 lines',
+      '1 functions over 5 parameters',
     ]);
     expect(broken[4]).toContain('src/index.ts: hidden');
   });
