@@ -468,18 +468,18 @@ function subscribersOf(t: i32): usize {
 }
 
 /**
- * Per list of subStart / subs (T lists; group-plan.ts passes the problem's subscriber lists): the
+ * Per list of subStart / subs (L lists; group-plan.ts passes the problem's subscriber lists): the
  * first list equal to it, so that equal lists share one id wherever they stand (topics are numbered
  * by id, which interleaves the lists of a heterogeneous group). A list equal to the one before
  * takes its id; any other is looked up by a hash of its members.
  */
-export function subscriberListIds(subStart: usize, subs: usize, T: i32): usize {
-  const first = scratch(T, 0);
+export function subscriberListIds(subStart: usize, subs: usize, L: i32): usize {
+  const first = scratch(L, 0);
   let size = 2;
-  while (size < 2 * T) size <<= 1;
+  while (size < 2 * L) size <<= 1;
   const slots = scratch(size, -1); // open addressing: a topic whose list no earlier topic has
-  const hashes = scratch(T, 0);
-  for (let t = 0; t < T; t++) {
+  const hashes = scratch(L, 0);
+  for (let t = 0; t < L; t++) {
     st(first, t, t);
     if (t > 0 && sameList(subStart, subs, t - 1, t)) {
       st(first, t, ld(first, t - 1));

@@ -44,7 +44,10 @@ const M: u32 = 0x5bd1e995;
   return i32x4.sub(v128.load(o, 4), v128.load(o));
 }
 
-/** Whether some key at o has a tail (a length that is not a multiple of 4). */
+/**
+ * Whether some key at o has a tail (a length that is not a multiple of 4), from the offsets as
+ * scalars: v128.any_true over the lengths' low bits measured 2-3% slower on user ids in Bun.
+ */
 // @ts-ignore: decorator
 @inline function hasTails(o: usize): bool {
   const s0 = load<i32>(o), s1 = load<i32>(o, 4), s2 = load<i32>(o, 8), s3 = load<i32>(o, 12), s4 = load<i32>(o, 16);

@@ -271,18 +271,22 @@ describe('the broker plugin (assignor-sticky in the 4.4.0 coordinator)', () => {
   });
 
   it('members on disjoint topic sets (one subscriber list per set, shared by its topics) get what Node\'s preview gives', () => {
-    // The plugin writes one list per subscription when no topic is in two of them; here three.
+    // The plugin writes one list per subscription when no topic is in two of them: here three
+    // lists, two of them of two members (each member has its own set; equal sets are shared).
     const group: GroupSpec = {
       topics: [
         { name: 'a-1', partitions: 5 }, { name: 'b-1', partitions: 3 }, { name: 'a-2', partitions: 4 },
         { name: 'c-1', partitions: 2 }, { name: 'b-2', partitions: 6 },
       ],
-      members: [{ id: 'm-b', topics: ['b-1', 'b-2'] }, { id: 'm-a', topics: ['a-1', 'a-2'] }, { id: 'm-c', topics: ['c-1'] }],
+      members: [
+        { id: 'm-b2', topics: ['b-2', 'b-1'] }, { id: 'm-a1', topics: ['a-1', 'a-2'] }, { id: 'm-c', topics: ['c-1'] },
+        { id: 'm-b1', topics: ['b-1', 'b-2'] }, { id: 'm-a2', topics: ['a-2', 'a-1'] },
+      ],
     };
     const [out] = run([caseOf(group, 'kernel')]);
     expect(out!.fallbacks).toBe(0);
     expect(nonEmpty(out!.assignment!)).toEqual(nodeSticky(group));
-    expect(Object.keys(out!.assignment!['m-a']!).sort()).toEqual([id('a-1'), id('a-2')].sort());
+    for (const m of ['m-a1', 'm-a2']) expect(Object.keys(out!.assignment![m]!).sort()).toEqual([id('a-1'), id('a-2')].sort());
   });
 
   it('answers what Node\'s preview answers (assignGroup, protocol consumer, strategy sticky), from nothing and after a leave', () => {
