@@ -1,6 +1,5 @@
 // Whole calls at 1M tasks x 10k clients (issue 11, item 5): placeStandbys from
-// the JSON-shaped object, the columnar call on the same cluster, and the cold
-// CLI (a spawned node) on a 1M-task file writing its JSON report to disk.
+// the JSON-shaped object, and the cold CLI (a spawned node) on a 1M-task file writing its JSON report to disk.
 // The CLI row needs dist/ (npm run build). Called from standby.bench.ts;
 // standalone: npx tsx bench/standby-whole.ts (BENCH_TASKS, BENCH_CLIENTS, ROUNDS,
 // CLI_ROUNDS); npx tsx bench/standby-whole.ts --write FILE writes the cluster file.
@@ -8,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { columnarOf, normalizeCluster, placeStandbys, placeStandbysColumnar, type ClusterSpec } from '../src/standby/index.js';
+import { normalizeCluster, placeStandbys, type ClusterSpec } from '../src/standby/index.js';
 import { flatten } from '../src/standby/problem.js';
 import { javaHashMapOrderOf } from '../src/standby/hash-order.js';
 import { loadKernels } from '../src/engine/kernels.js';
@@ -61,24 +60,16 @@ function timed(fn: () => void): { wall: number; cpu: number } {
 }
 
 /**
- * The three whole-call rows at C clients x T tasks x 2 standbys (balanced, the default), `rounds`
- * rounds with the object and columnar calls interleaved (medians of wall and CPU time, each
- * against the 1 s target), then `cliRounds` cold CLI runs.
+ * The two whole-call rows at C clients x T tasks x 2 standbys (balanced, the default): `rounds`
+ * object calls (medians of wall and CPU time, against the 1 s target), then `cliRounds` cold CLI runs.
  */
 export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): WholeRow[] {
   const spec = benchSpec(C, T);
-  const col = columnarOf(normalizeCluster(spec));
   const obj: { wall: number; cpu: number }[] = [];
-  const colT: { wall: number; cpu: number }[] = [];
   const phases = { normalize: [] as number[], flatten: [] as number[], order: [] as number[], kernel: [] as number[], kafkaPhase: [] as number[] };
   const kernels = loadKernels({});
-  let check = true;
   for (let r = 0; r < rounds; r++) {
-    let objSlots: Int32Array = new Int32Array(0);
-    obj.push(timed(() => void (objSlots = placeStandbys(spec).slots)));
-    let slots: Int32Array = new Int32Array(0);
-    colT.push(timed(() => void (slots = placeStandbysColumnar(col).slots)));
-    check &&= objSlots.length === slots.length && objSlots.every((c, i) => c === slots[i]);
+    obj.push(timed(() => void placeStandbys(spec)));
     // Where the object call's time goes (CPU ms): normalizing, flattening (columns -> the kernel's
     // problem), the fallback's HashMap order, the balanced kernel itself and, inside it, Kafka's
     // placement that balanced starts from.
@@ -96,8 +87,6 @@ export function wholeRows(C: number, T: number, rounds = 5, cliRounds = 3): Whol
   const o = median(obj.map((x) => x.wall));
   const phase = `CPU: normalize ${median(phases.normalize).toFixed(0)} ms, flatten ${median(phases.flatten).toFixed(0)} ms, HashMap order ${median(phases.order).toFixed(0)} ms, balanced kernel (${kernels.name}) ${median(phases.kernel).toFixed(0)} ms (of which Kafka's placement, alone: ${median(phases.kafkaPhase).toFixed(0)} ms); the rest of the wall is garbage collection and copies; walls ${obj.map((x) => x.wall.toFixed(0)).join(' ')}`;
   rows.push({ case: `placeStandbys(JSON-shaped object), ${T} tasks x ${C} clients, balanced, whole call`, p50ms: o, cpuMs: median(obj.map((x) => x.cpu)), targetMs: 1000, met: o < 1000, note: phase });
-  const cm = median(colT.map((x) => x.wall));
-  rows.push({ case: `placeStandbysColumnar(typed arrays), same cluster`, p50ms: cm, cpuMs: median(colT.map((x) => x.cpu)), targetMs: 1000, met: cm < 1000, note: `${check ? 'same slots as the object call' : 'SLOTS DIFFER from the object call'}; object/columnar ${(o / cm).toFixed(2)}x; walls ${colT.map((x) => x.wall.toFixed(0)).join(' ')}` });
   rows.push(cliRow(spec, T, cliRounds));
   return rows;
 }
@@ -144,21 +133,19 @@ function cliRow(spec: ClusterSpec, T: number, rounds: number): WholeRow {
 
 /**
  * Where a cold run's time goes: the CLI's steps in a fresh node each round (dist/), CPU ms per step:
- * reading the file (the byte scanner, and for comparison JSON.parse + normalizeCluster, the way
- * every input the scanner gives up on takes), placing, and writing the report to a file.
+ * reading the file (JSON.parse, then normalizeCluster), placing, and writing the report to a file.
  */
 function cliPhases(input: string, out: string, rounds: number): string {
   const dist = new URL('../dist/', import.meta.url).href;
   const script = `
     import { readFileSync, openSync, writeSync, closeSync } from 'node:fs';
-    const { scanCluster } = await import('${dist}standby/read-input.js');
     const { normalizeCluster } = await import('${dist}standby/normalize.js');
     const { placeCluster } = await import('${dist}standby/place.js');
     const { reportJson } = await import('${dist}standby/report-json.js');
     const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
     const t0 = cpu();
     const bytes = readFileSync(${JSON.stringify(input)});
-    const cluster = process.argv[1] === 'general' ? normalizeCluster(JSON.parse(bytes.toString('utf8'))) : scanCluster(bytes);
+    const cluster = normalizeCluster(JSON.parse(bytes.toString('utf8')));
     const t1 = cpu();
     const pl = placeCluster(cluster, 'balanced');
     const t2 = cpu();
@@ -169,18 +156,13 @@ function cliPhases(input: string, out: string, rounds: number): string {
     const t3 = cpu();
     console.log(JSON.stringify({ read: t1 - t0, place: t2 - t1, report: t3 - t2, writing }));`;
   const runs: Record<string, number>[] = [];
-  const general: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const way of ['scan', 'general']) {
-      const res = spawnSync(process.execPath, ['--input-type=module', '-e', script, way], { encoding: 'utf8' });
-      if (res.status !== 0) return `phases failed: ${res.stderr.trim().split('\n').at(-1)}`;
-      const x = JSON.parse(res.stdout) as Record<string, number>;
-      if (way === 'scan') runs.push(x);
-      else general.push(x.read!);
-    }
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    if (res.status !== 0) return `phases failed: ${res.stderr.trim().split('\n').at(-1)}`;
+    runs.push(JSON.parse(res.stdout) as Record<string, number>);
   }
   const m = (k: string): string => median(runs.map((x) => x[k]!)).toFixed(0);
-  return `cold CPU by step (medians, one node a round): read ${m('read')} ms (byte scanner; JSON.parse + normalizeCluster ${median(general).toFixed(0)} ms), place ${m('place')} ms, report ${m('report')} ms (of which writing ${m('writing')} ms)`;
+  return `cold CPU by step (medians, one node a round): read ${m('read')} ms (JSON.parse, then normalizeCluster), place ${m('place')} ms, report ${m('report')} ms (of which writing ${m('writing')} ms)`;
 }
 
 export function wholeMarkdown(rows: WholeRow[]): string {

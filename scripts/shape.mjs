@@ -26,8 +26,8 @@ export const LIMITS = Object.freeze({
   over5Params: 0,
   stringColumnTypes: 8,
   // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
-  publicNames: 253,
-  srcLines: 30_798,
+  publicNames: 250,
+  srcLines: 29_988,
 });
 
 /**

@@ -5,7 +5,6 @@ import { fstatSync, write } from 'node:fs';
 import { AssignorError } from '../errors.js';
 import { placeCluster, type Mode } from '../standby/place.js';
 import { normalizeCluster } from '../standby/normalize.js';
-import { scanCluster } from '../standby/read-input.js';
 import { reportJson } from '../standby/report-json.js';
 import { explainLines } from '../standby/explain.js';
 import { htmlReport } from '../standby/html-report.js';
@@ -55,10 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   // placement is one synchronous step, so it moves while the report is written.
   const progress = startProgress('standby: placing, then writing the report', { unit: 'tasks', enabled: !values['no-progress'] && process.stdout.isTTY !== true });
   try {
-    // The plain shape is scanned straight from the bytes (read-input.ts); anything else, and every
-    // error, goes through JSON.parse and normalizeCluster.
-    const bytes = readInput(values.input, '--input');
-    const cluster = scanCluster(bytes) ?? normalizeCluster(parseJsonInput(bytes, values.input, '--input'));
+    const cluster = normalizeCluster(parseJsonInput(readInput(values.input, '--input'), values.input, '--input'));
     const placement = placeCluster(cluster, mode, { engine, zeroStandbyGuard: !values['no-zero-guard'] });
     // The count from the flat problem: cluster.tasks would make a TaskId object per task.
     progress.tick(0, placement.flat.problem.tasks);

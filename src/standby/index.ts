@@ -12,7 +12,6 @@ export { javaHashMapOrder } from './hash-order.js';
 export { type PlacementReport, type StandbyReport } from './report.js';
 export { explainText } from './explain.js';
 export { htmlReport } from './html-report.js';
-export { placeStandbysColumnar, columnarOf, type ColumnarCluster } from './columnar.js';
 
 // Deprecated since 0.2.0 (CHANGELOG.md): each stays for this release and leaves in the next.
 export {

@@ -78,7 +78,7 @@ class TaskObjects {
   }
 }
 
-/** A client's own fields, as the CLI's reader gives them. */
+/** A client's own fields, as readClient gives them. */
 interface OwnFields {
   id: string;
   key: ProcessKey;
@@ -299,12 +299,8 @@ function listsAreValid(cols: ClusterColumns, N: number): boolean {
   return true;
 }
 
-/**
- * A Cluster over columns read elsewhere (the CLI's byte scanner, read-input.ts, which has made
- * normalizeCluster's checks itself), registered as normalizeColumns registers its own.
- * `own`: the clients' own fields, in input order.
- */
-export function clusterOfColumns(own: readonly OwnFields[], cols: ClusterColumns, numStandbys: number, tagKeys: string[]): Cluster {
+/** A Cluster over checked columns, registered for clusterColumns. `own`: the clients' own fields, in input order. */
+function clusterOfColumns(own: readonly OwnFields[], cols: ClusterColumns, numStandbys: number, tagKeys: string[]): Cluster {
   const objects = new TaskObjects(cols);
   const clients: Client[] = own.map((c, i) => new ColumnClient(c, i, objects, cols));
   const cluster = new ColumnCluster(sortClients(clients), numStandbys, tagKeys, objects);

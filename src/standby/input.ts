@@ -61,7 +61,7 @@ export interface Cluster {
 }
 
 /** The most stream threads a client may declare. */
-export const MAX_CAPACITY = 1 << 20;
+const MAX_CAPACITY = 1 << 20;
 
 /** Task ids from normalizeCluster carry their index in `Cluster.tasks` (-1: not stateful). */
 export interface IndexedTask extends TaskId {

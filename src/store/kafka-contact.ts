@@ -124,6 +124,23 @@ export async function firstContact<T>(connect: () => Promise<T>, log: ContactLog
   throw new Error(`no answer from Kafka at ${brokers.join(',')} within ${seconds(timeoutMs)}: ${log.explain(brokers)} (contactTimeout ${timeoutMs} ms; ${CONTACT_TIMEOUT_ENV} for the CLI)`);
 }
 
+/**
+ * `work` within `timeoutMs`, else a plain Error saying what did not finish (for the caller to wrap).
+ * KafkaJS bounds each request, but its retries of a broker that is still loading after a restart
+ * (a transaction or group coordinator not ready yet) can go on without end; an abandoned `work`
+ * is left to settle on its own.
+ */
+export async function withinDeadline<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${seconds(timeoutMs)}`)), timeoutMs)));
+  work.catch(() => undefined); // once abandoned, nobody waits for it
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // Not awaited: KafkaJS's disconnect waits for the pending connect's lock.
 function giveUp(log: ContactLog, abort: () => Promise<unknown>): void {
   log.abandon();

@@ -12,7 +12,7 @@ import { StoreState, SSP_TYPE } from './state.js';
 import { checkSspRows, type StoreRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
 import { checkNames, ReplayedState } from './replayed-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
-import { ContactLog, contactTimeoutMs, firstContact } from './kafka-contact.js';
+import { ContactLog, contactTimeoutMs, firstContact, withinDeadline } from './kafka-contact.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
 import { REOPEN_SETTLE_MS, replayTopic, type RawRecord } from './kafka-replay.js';
 
@@ -29,7 +29,10 @@ export interface KafkaStoreOptions extends ClientOptions {
   transactionalId?: string;
   /** Transaction timeout in ms (default 600000; the broker caps it at transaction.max.timeout.ms, 900000 by default). */
   transactionTimeoutMs?: number;
-  /** A read that makes no progress for this long fails (ms, default 60000). */
+  /**
+   * A read that makes no progress for this long fails (ms, default 60000); so does each step of
+   * open before the read (checking the topic, fencing earlier writers).
+   */
   readStallTimeoutMs?: number;
   /** `host` and `username` in value envelopes (default os.hostname() and the user name), clock for `timestamp`. */
   host?: string;
@@ -42,6 +45,9 @@ const CHUNK_BYTES = 900 * 1024;
 // KafkaJS groups a send's messages by partition with an array spread per message (quadratic in
 // the count), so sends stay small in records too; measured best at about 1,000 on 2026-12 hardware.
 const CHUNK_RECORDS = Number(process.env.ASSIGNOR_KAFKA_CHUNK ?? 1000);
+/** The bound on each step of open before the read, unless readStallTimeoutMs says otherwise. */
+const DEFAULT_STEP_MS = 60_000;
+const DISCONNECT_MS = 5_000;
 
 /** What open found. */
 export interface KafkaOpenReport {
@@ -160,39 +166,56 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       this.kafka = undefined; // abandoned: the next reopen starts with a fresh client
       throw e;
     }
+    const stepMs = this.options.readStallTimeoutMs ?? DEFAULT_STEP_MS;
+    const creating = ensureCoordinatorTopic(admin, kafkajs, this.topic, !this.readOnly && this.options.create !== false, this.options.replicationFactor);
     try {
-      this.openReport.topicCreated = await ensureCoordinatorTopic(admin, kafkajs, this.topic, !this.readOnly && this.options.create !== false, this.options.replicationFactor);
-    } finally {
-      await admin.disconnect().catch(() => undefined);
+      this.openReport.topicCreated = await withinDeadline(creating, stepMs, `checking the topic ${this.topic}`);
+    } catch (e) {
+      void admin.disconnect().catch(() => undefined); // not awaited: it waits for a stuck request
+      this.dropClient(e);
     }
-    if (!this.readOnly) {
-      // Fence first, then read: once our producer id is initialised no older writer can commit,
-      // and its open transaction is aborted, so the replay below sees the final state.
-      const producer = this.kafka.producer({
-        transactionalId: this.transactionalId,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        transactionTimeout: this.options.transactionTimeoutMs ?? 600_000,
-        allowAutoTopicCreation: false,
-        // One partition: no key hashing per message (KafkaJS's default partitioner hashes every key).
-        createPartitioner: () => () => 0,
-      });
-      this.producer = producer;
-      await producer.connect();
-      try {
-        const tx = await producer.transaction(); // InitProducerId: bumps the epoch, fencing the others
-        await tx.abort(); // nothing was sent: no marker is written
-      } catch (e) {
-        if (isFenced(e)) this.fencedBy = fencedMessage(this.topic, this.transactionalId!, 'at open');
-        throw e;
-      }
-    }
+    await admin.disconnect().catch(() => undefined);
+    if (!this.readOnly) await withinDeadline(this.fence(), stepMs, `fencing earlier writers of ${this.topic}`).catch(this.dropClient);
     const started = Date.now();
     // (A topic this open created holds nothing but what a fenced writer could not commit: no first commit to wait for.)
     const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated, settleMs });
     this.openReport = { ...this.openReport, low: r.low, high: r.high, records: r.records, bytes: r.bytes, readMs: Date.now() - started };
     this.readUpTo = Math.max(this.readUpTo, r.high);
   }
+
+  /**
+   * Fences every earlier writer before the replay: once our producer id is initialised no older
+   * writer can commit, and its open transaction is aborted, so the replay sees the final state.
+   */
+  private async fence(): Promise<void> {
+    const producer = this.kafka!.producer({
+      transactionalId: this.transactionalId,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: this.options.transactionTimeoutMs ?? 600_000,
+      allowAutoTopicCreation: false,
+      // One partition: no key hashing per message (KafkaJS's default partitioner hashes every key).
+      createPartitioner: () => () => 0,
+    });
+    this.producer = producer;
+    await producer.connect();
+    try {
+      const tx = await producer.transaction(); // InitProducerId: bumps the epoch, fencing the others
+      await tx.abort(); // nothing was sent: no marker is written
+    } catch (e) {
+      if (isFenced(e)) this.fencedBy = fencedMessage(this.topic, this.transactionalId!, 'at open');
+      throw e;
+    }
+  }
+
+  /** After a step that failed or never finished: the next open starts with a fresh client. */
+  private readonly dropClient = (e: unknown): never => {
+    const p = this.producer;
+    this.producer = undefined;
+    this.kafka = undefined;
+    void p?.disconnect().catch(() => undefined); // not awaited: it waits for a stuck request
+    throw e;
+  };
 
   private applyRaw(batch: RawRecord[]): void {
     for (const m of batch) this.applyRecord(m.key === null ? '' : m.key.toString('utf8'), m.value === null ? null : m.value.toString('utf8'), `${this.topic}@${m.offset}`);
@@ -308,7 +331,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
   private async disconnect(): Promise<void> {
     const p = this.producer;
     this.producer = undefined;
-    if (p !== undefined) await p.disconnect().catch(() => undefined);
+    // Bounded: KafkaJS's disconnect waits for a request still stuck in a broker that restarted.
+    if (p !== undefined) await withinDeadline(p.disconnect(), DISCONNECT_MS, 'disconnecting').catch(() => undefined);
   }
 
   protected override checkOpen(): void {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { AssignorError } from '../../src/errors.js';
 import { KafkaPartitionCounts } from '../../src/coordinator/partition-counts.js';
 import { KafkaCoordinatorStore } from '../../src/store/kafka-store.js';
+import { withinDeadline } from '../../src/store/kafka-contact.js';
 import { cleanupTempDirs, jobFileJson, startCli, statefulConfig, tempDir } from './helpers.js';
 
 let silent: Server;
@@ -127,4 +128,18 @@ describe('a port that refuses connections', () => {
     expect(r.code).toBe(2);
     expect(r.err).toBe('assignor: ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS must be a positive whole number of milliseconds, got "soon" (at ASSIGNOR_KAFKA_CONTACT_TIMEOUT_MS)\n');
   }, 60_000);
+});
+
+describe('withinDeadline: the bound on each step of open after first contact', () => {
+  it('passes a result or an error through, and names the step that did not finish in time', async () => {
+    expect(await withinDeadline(Promise.resolve(7), 1000, 'a step')).toBe(7);
+    await expect(withinDeadline(Promise.reject(new Error('refused')), 1000, 'a step')).rejects.toThrow('refused');
+    const started = Date.now();
+    let settle!: (e: Error) => void;
+    const stuck = new Promise<number>((_, reject) => (settle = reject));
+    await expect(withinDeadline(stuck, 200, 'fencing earlier writers of t')).rejects.toThrow('fencing earlier writers of t did not finish within 0.2 s');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    settle(new Error('late')); // an abandoned step that fails later is no unhandled rejection
+    await new Promise((r) => setTimeout(r, 20));
+  });
 });

@@ -138,7 +138,7 @@ describe('assignor standby', () => {
     }
   }, 120_000);
 
-  it('bad input: the error line of the general way (JSON.parse, then normalizeCluster), also where the scanner reads the shape', () => {
+  it('bad input: the error line of JSON.parse, then normalizeCluster', () => {
     for (const [text, line] of [
       ['{"clients":[{"id":"a","active":["0_0","0_0"]}]}', 'assignor: task 0_0 is listed twice (at clients[0].active[1])'],
       ['{"clients":[{"id":"a","capacity":0}]}', 'assignor: clients[0].capacity must be an integer in [1, 1048576] (stream threads), got 0 (at clients[0].capacity)'],
