@@ -29,10 +29,7 @@ export interface KafkaStoreOptions extends ClientOptions {
   transactionalId?: string;
   /** Transaction timeout in ms (default 600000; the broker caps it at transaction.max.timeout.ms, 900000 by default). */
   transactionTimeoutMs?: number;
-  /**
-   * A read that makes no progress for this long fails (ms, default 60000); so does each step of
-   * open before the read (checking the topic, fencing earlier writers).
-   */
+  /** A read that makes no progress for this long fails (ms, default 60000). */
   readStallTimeoutMs?: number;
   /** `host` and `username` in value envelopes (default os.hostname() and the user name), clock for `timestamp`. */
   host?: string;
@@ -45,8 +42,11 @@ const CHUNK_BYTES = 900 * 1024;
 // KafkaJS groups a send's messages by partition with an array spread per message (quadratic in
 // the count), so sends stay small in records too; measured best at about 1,000 on 2026-12 hardware.
 const CHUNK_RECORDS = Number(process.env.ASSIGNOR_KAFKA_CHUNK ?? 1000);
-/** The bound on each step of open before the read, unless readStallTimeoutMs says otherwise. */
-const DEFAULT_STEP_MS = 60_000;
+/**
+ * The bound on each step of open before the read (checking the topic, fencing). Fixed and generous:
+ * it only turns a hang into an error the caller retries; KafkaJS's own retries give up sooner.
+ */
+const OPEN_STEP_MS = 60_000;
 const DISCONNECT_MS = 5_000;
 
 /** What open found. */
@@ -166,16 +166,15 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
       this.kafka = undefined; // abandoned: the next reopen starts with a fresh client
       throw e;
     }
-    const stepMs = this.options.readStallTimeoutMs ?? DEFAULT_STEP_MS;
     const creating = ensureCoordinatorTopic(admin, kafkajs, this.topic, !this.readOnly && this.options.create !== false, this.options.replicationFactor);
     try {
-      this.openReport.topicCreated = await withinDeadline(creating, stepMs, `checking the topic ${this.topic}`);
+      this.openReport.topicCreated = await withinDeadline(creating, OPEN_STEP_MS, `checking the topic ${this.topic}`);
     } catch (e) {
       void admin.disconnect().catch(() => undefined); // not awaited: it waits for a stuck request
       this.dropClient(e);
     }
     await admin.disconnect().catch(() => undefined);
-    if (!this.readOnly) await withinDeadline(this.fence(), stepMs, `fencing earlier writers of ${this.topic}`).catch(this.dropClient);
+    if (!this.readOnly) await withinDeadline(this.fence(), OPEN_STEP_MS, `fencing earlier writers of ${this.topic}`).catch(this.dropClient);
     const started = Date.now();
     // (A topic this open created holds nothing but what a fenced writer could not commit: no first commit to wait for.)
     const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated, settleMs });
