@@ -67,7 +67,7 @@ export function placeStandbys(input: ClusterSpec | Cluster, options: PlaceOption
 
 
 /** How runKernel runs: the mode, Kafka's tag-aware assignor or its default one, and whether to hand back Kafka's placement too. */
-export interface KernelRun {
+interface KernelRun {
   mode: Mode;
   tagAware: boolean;
   keepKafka: boolean;
@@ -78,7 +78,7 @@ export interface KernelRun {
  * `keepKafka`, balanced only). Both modes start from Kafka's placement (balanced then
  * improves on it), so both need its fallback order, from the tasks' ids.
  */
-export function runKernel(kernels: ReturnType<typeof loadKernels>, p: StandbyProblem, ids: Pick<FlatCluster, 'subtopologies' | 'partitions'>, run: KernelRun): { out: Int32Array; orderExact: boolean } {
+function runKernel(kernels: ReturnType<typeof loadKernels>, p: StandbyProblem, ids: Pick<FlatCluster, 'subtopologies' | 'partitions'>, run: KernelRun): { out: Int32Array; orderExact: boolean } {
   const { mode, tagAware, keepKafka } = run;
   let order: Int32Array = new Int32Array(0);
   let orderExact = true;

@@ -172,14 +172,14 @@ function taskObjects(cluster: Cluster, subs: Int32Array, parts: Int32Array): Tas
   return { load, active, holderStart, holders };
 }
 
-/** What flatten and the columnar input both know before the kernel's sizes are worked out. */
-export type ProblemParts = Omit<StandbyProblem, 'groups' | 'groupOf' | 'groupValues' | 'width' | 'need'>;
+/** What flatten knows before the kernel's sizes are worked out. */
+type ProblemParts = Omit<StandbyProblem, 'groups' | 'groupOf' | 'groupValues' | 'width' | 'need'>;
 
 /**
  * Adds the tag groups (clients with the same tuple of value ids, numbered by
  * first appearance), the slots per task and each task's count of standbys to place.
  */
-export function finishProblem(mode: Mode, zeroGuard: boolean, S: number, parts: ProblemParts): StandbyProblem {
+function finishProblem(mode: Mode, zeroGuard: boolean, S: number, parts: ProblemParts): StandbyProblem {
   const { clients: C, keys: K, tasks: T, clientValues, active, holderStart } = parts;
   const groupOf = new Int32Array(C);
   const groupIds = new Map<string, number>();
