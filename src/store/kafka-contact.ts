@@ -125,6 +125,14 @@ export async function firstContact<T>(connect: () => Promise<T>, log: ContactLog
 }
 
 /**
+ * The bound on each step that talks to the broker once it has answered (checking the topic,
+ * fencing, each request of a write, the offsets a read starts from). Fixed and generous: it only
+ * turns a hang into an error the caller retries (KafkaJS's own retries give up sooner), as a broker
+ * that restarted could cause one.
+ */
+export const STEP_MS = 60_000;
+
+/**
  * `work` within `timeoutMs`, else a plain Error saying what did not finish (for the caller to wrap).
  * KafkaJS bounds each request, but its retries of a broker that is still loading after a restart
  * (a transaction or group coordinator not ready yet) can go on without end; an abandoned `work`

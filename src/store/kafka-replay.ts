@@ -7,6 +7,7 @@
 import type { Admin, Consumer, Kafka } from 'kafkajs';
 import { fail } from '../errors.js';
 import { kafkaMessage } from './kafka-client.js';
+import { STEP_MS, withinDeadline } from './kafka-contact.js';
 
 /** How long a read waits for a just-committed transaction's marker (the last stable offset to catch up). */
 const SETTLE_MS = 2000;
@@ -55,11 +56,11 @@ export interface ReplayResult {
  */
 export async function replayTopic(kafka: Kafka, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions = {}): Promise<ReplayResult> {
   const admin = kafka.admin();
-  await admin.connect();
   try {
+    await withinDeadline(admin.connect(), STEP_MS, `connecting to read ${topic}`);
     return await replayWith(kafka, admin, topic, apply, options);
   } finally {
-    await admin.disconnect().catch(() => undefined);
+    await atMost(admin.disconnect(), CLEANUP_MS);
   }
 }
 
@@ -171,7 +172,8 @@ function watchStall(st: ReadState, stallMs: number): ReturnType<typeof setInterv
 
 async function replayWith(kafka: Kafka, admin: Admin, topic: string, apply: (batch: RawRecord[]) => void, options: ReplayOptions): Promise<ReplayResult> {
   const uncommitted = options.readUncommitted === true;
-  const { low, high: stable } = uncommitted || options.created === true ? await stableOffsets(admin, topic) : await startOffsets(admin, topic, options.settleMs);
+  const offsets = uncommitted || options.created === true ? stableOffsets(admin, topic) : startOffsets(admin, topic, options.settleMs);
+  const { low, high: stable } = await withinDeadline(offsets, STEP_MS + (options.settleMs ?? FIRST_SETTLE_MS), `finding the offsets of ${topic}`);
   const result: ReplayResult = { low, high: stable, records: 0, bytes: 0 };
   // (read_uncommitted: an open first transaction's records lie beyond a stable end at the oldest offset.)
   if (stable <= low && !uncommitted) return result;

@@ -12,7 +12,7 @@ import { StoreState, SSP_TYPE } from './state.js';
 import { checkSspRows, type StoreRecord, type CoordinatorStoreBackend, type SspRows, type StoreStats } from './backend.js';
 import { checkNames, ReplayedState } from './replayed-state.js';
 import { createKafka, ensureCoordinatorTopic, isFenced, kafkaMessage, loadKafkaJs } from './kafka-client.js';
-import { ContactLog, contactTimeoutMs, firstContact, withinDeadline } from './kafka-contact.js';
+import { ContactLog, contactTimeoutMs, firstContact, STEP_MS, withinDeadline } from './kafka-contact.js';
 import { checkTopicName, parseKafkaLocation, type ClientOptions } from './kafka-location.js';
 import { REOPEN_SETTLE_MS, replayTopic, type RawRecord } from './kafka-replay.js';
 
@@ -42,11 +42,6 @@ const CHUNK_BYTES = 900 * 1024;
 // KafkaJS groups a send's messages by partition with an array spread per message (quadratic in
 // the count), so sends stay small in records too; measured best at about 1,000 on 2026-12 hardware.
 const CHUNK_RECORDS = Number(process.env.ASSIGNOR_KAFKA_CHUNK ?? 1000);
-/**
- * The bound on each step of open before the read (checking the topic, fencing). Fixed and generous:
- * it only turns a hang into an error the caller retries; KafkaJS's own retries give up sooner.
- */
-const OPEN_STEP_MS = 60_000;
 const DISCONNECT_MS = 5_000;
 
 /** What open found. */
@@ -136,6 +131,8 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     if (this.fencedBy !== undefined) fail('E_STORE_FENCED', this.fencedBy, this.topic);
     const seen = this.readUpTo;
     await this.disconnect();
+    // A fresh client too: the old one's metadata and sockets may still point at a broker that restarted.
+    this.kafka = undefined;
     this.state = new StoreState();
     this.broken = undefined;
     try {
@@ -168,13 +165,13 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     }
     const creating = ensureCoordinatorTopic(admin, kafkajs, this.topic, !this.readOnly && this.options.create !== false, this.options.replicationFactor);
     try {
-      this.openReport.topicCreated = await withinDeadline(creating, OPEN_STEP_MS, `checking the topic ${this.topic}`);
+      this.openReport.topicCreated = await withinDeadline(creating, STEP_MS, `checking the topic ${this.topic}`);
     } catch (e) {
       void admin.disconnect().catch(() => undefined); // not awaited: it waits for a stuck request
       this.dropClient(e);
     }
     await admin.disconnect().catch(() => undefined);
-    if (!this.readOnly) await withinDeadline(this.fence(), OPEN_STEP_MS, `fencing earlier writers of ${this.topic}`).catch(this.dropClient);
+    if (!this.readOnly) await withinDeadline(this.fence(), STEP_MS, `fencing earlier writers of ${this.topic}`).catch(this.dropClient);
     const started = Date.now();
     // (A topic this open created holds nothing but what a fenced writer could not commit: no first commit to wait for.)
     const r = await replayTopic(this.kafka, this.topic, (batch) => this.applyRaw(batch), { stallTimeoutMs: this.options.readStallTimeoutMs, created: this.openReport.topicCreated, settleMs });
@@ -282,15 +279,15 @@ export class KafkaCoordinatorStore extends ReplayedState implements CoordinatorS
     let tx: Awaited<ReturnType<Producer['transaction']>> | undefined;
     this.committing = true;
     try {
-      tx = await producer.transaction();
+      tx = await withinDeadline(producer.transaction(), STEP_MS, 'starting the transaction');
       for (const chunk of chunks(encoded, ssps, rows, head)) {
-        await tx.send({ topic: this.topic, acks: -1, messages: chunk.messages });
+        await withinDeadline(tx.send({ topic: this.topic, acks: -1, messages: chunk.messages }), STEP_MS, `sending records ${sent}..${sent + chunk.messages.length}`);
         bytes += chunk.bytes;
         sent += chunk.messages.length;
       }
-      await tx.commit();
+      await withinDeadline(tx.commit(), STEP_MS, 'committing the transaction');
     } catch (e) {
-      if (tx?.isActive()) await tx.abort().catch(() => undefined);
+      if (tx?.isActive()) await withinDeadline(tx.abort(), DISCONNECT_MS, 'aborting').catch(() => undefined);
       if (isFenced(e)) {
         this.fencedBy = fencedMessage(this.topic, this.transactionalId!, 'while writing');
         fail('E_STORE_FENCED', this.fencedBy, this.topic);
