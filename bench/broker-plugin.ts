@@ -4,16 +4,13 @@
 // 1,000, 1,000 of 500), homogeneous and heterogeneous, full, one member joins, one member leaves.
 // The plugin runs its WebAssembly planner through Chicory, compiled to bytecode and (on the cells
 // of 1,000 members and 100,000 partitions only, where it finishes in reasonable time) interpreted.
-// Time: the first call in the JVM (cold), untimed warm-up calls for WARM_MS (at least WARMUPS of
-// them), the median of RUNS timed calls (the interpreter: 1 warm-up, 3 runs). A warm-up of a few
-// calls left the JIT halfway through Chicory's generated code (1k / 100k heterogeneous join: 42 ms
-// after 3 calls, 24 ms after 30); Kafka's own jmh benchmark of these assignors warms up for 5 x 10 s. Both sides are timed from a GroupSpec built outside the timing,
+// Time: the first call in the JVM (cold), WARMUPS untimed calls, the median of RUNS timed calls
+// (the interpreter: 1 warm-up, 3 runs). Both sides are timed from a GroupSpec built outside the timing,
 // in a JVM whose heap is committed and touched at start (see main).
 //
 //   npx tsx bench/broker-plugin.ts                          every cell
 //   BENCH_GRID_CELLS=10k/500k npx tsx bench/broker-plugin.ts
 //   BENCH_INTERPRETER=all|none                              interpreter on every cell / on none
-//   BENCH_WARM_MS=5000                                      warm-up time per assignor and cell
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +18,6 @@ import { classpath, runJava } from '../test/kafka/jvm.js';
 import { JAVA_HEAP, median, topicIdsText } from './group-consumer.js';
 
 const WARMUPS = 3;
-const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 5000);
 const RUNS = 5;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const JAR = `${ROOT}build/assignor-broker.jar`;
@@ -55,7 +51,7 @@ function main(): void {
   // The whole heap committed and touched at start, as a broker runs (Kafka's scripts set -Xms to
   // -Xmx): without it the first touches of fresh heap pages land in the timed calls, and a cell
   // moved 30-100% between runs on this machine (homogeneous full at 10k/500k: 585 and 272 ms).
-  process.env.JAVA_TOOL_OPTIONS = `-Xms${JAVA_HEAP} -XX:+AlwaysPreTouch -Dtiming.warmMs=${WARM_MS}`;
+  process.env.JAVA_TOOL_OPTIONS = `-Xms${JAVA_HEAP} -XX:+AlwaysPreTouch`;
   const pick = process.env.BENCH_GRID_CELLS?.split(',');
   const interpreter = process.env.BENCH_INTERPRETER ?? 'small';
   const rows: Row[] = [];

@@ -30,23 +30,14 @@ import org.apache.kafka.coordinator.group.modern.GroupSpecImpl;
 public class PluginTiming {
     record Timed(GroupAssignment result, String ms) {}
 
-    /**
-     * The first call (cold), then untimed warm-up calls: at least `warmups`, and for at least
-     * `warmMs` milliseconds of calls (system property timing.warmMs, default 0), as a JMH warm-up
-     * runs for a time rather than a count; then `runs` timed calls.
-     */
     static Timed time(ConsumerGroupPartitionAssignor assignor, GroupSpecImpl spec, ConsumerAssignorTiming.Metadata md, int warmups, int runs) {
-        long warmNs = Long.getLong("timing.warmMs", 0) * 1_000_000L;
         StringBuilder ms = new StringBuilder();
-        long t = System.nanoTime();
-        GroupAssignment result = assignor.assign(spec, md);
-        ms.append(String.format("%.3f", (System.nanoTime() - t) / 1e6));
-        long warmStart = System.nanoTime();
-        for (int w = 0; w < warmups || System.nanoTime() - warmStart < warmNs; w++) assignor.assign(spec, md);
-        for (int r = 0; r < runs; r++) {
-            t = System.nanoTime();
+        GroupAssignment result = null;
+        for (int r = 0; r < 1 + warmups + runs; r++) {
+            long t = System.nanoTime();
             result = assignor.assign(spec, md);
-            ms.append(String.format(",%.3f", (System.nanoTime() - t) / 1e6));
+            double took = (System.nanoTime() - t) / 1e6;
+            if (r == 0 || r > warmups) ms.append(r == 0 ? "" : ",").append(String.format("%.3f", took));
         }
         return new Timed(result, ms.toString());
     }
