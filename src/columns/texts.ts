@@ -15,8 +15,6 @@ export interface Texts {
   is(i: number, s: string): boolean;
   /** Row i's length in UTF-16 code units. */
   lengthOf(i: number): number;
-  /** Whether row i holds `s` at UTF-16 offset `at` (anything may follow). */
-  hasAt(i: number, at: number, s: string): boolean;
   /** UTF-16 code unit k of row i (k < lengthOf(i)). */
   codeAt(i: number, k: number): number;
   /** Row i as a non-negative decimal int written plainly (no sign, no leading zero, at most 2^31-1), else -1. */
@@ -25,7 +23,7 @@ export interface Texts {
   plainJsonAt(i: number, from: number, to: number): boolean;
   /** Whether row i is row j of `other` (compared where both lie: byte for byte when both are bytes). */
   equals(i: number, other: Texts, j: number): boolean;
-  /** Whether row i holds row j of `other` at UTF-16 offset `at` (anything may follow; `at` past the end stands at the end, as in hasAt). */
+  /** Whether row i holds row j of `other` at UTF-16 offset `at` (anything may follow; `at` past the end stands at the end, as String#startsWith reads it). */
   holdsAt(i: number, at: number, other: Texts, j: number): boolean;
   /** Every row as a string, in a fresh array (its owner may change it). */
   toArray(): string[];

@@ -23,7 +23,7 @@ function expectTexts(t: Texts, want: readonly string[]): void {
     const s = want[i]!;
     if (t.at(i) !== s || !t.is(i, s) || t.lengthOf(i) !== s.length || t.plainInt(i) !== plainIntOf(s)) expect([i, t.at(i), t.lengthOf(i), t.plainInt(i)]).toEqual([i, s, s.length, plainIntOf(s)]);
     expect(t.is(i, `${s}x`) || (s.length > 0 && t.is(i, s.slice(1)))).toBe(false);
-    if (s.length > 2) expect(t.hasAt(i, 1, s.slice(1, -1)) && t.codeAt(i, 1) === s.charCodeAt(1)).toBe(true);
+    if (s.length > 2) expect(t.holdsAt(i, 1, new ArrayTexts([s.slice(1, -1)]), 0) && t.codeAt(i, 1) === s.charCodeAt(1)).toBe(true);
   }
 }
 
