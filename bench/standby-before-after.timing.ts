@@ -1,6 +1,6 @@
 // The whole standby calls of this checkout against an older one, in one process,
-// interleaved: placeStandbys from the JSON-shaped object, balanced and in kafka mode, at 1M tasks x 10k clients (the benchmark's cluster,
-// bench/standby-whole.ts). Checks that both give the same slots. Not a test.
+// interleaved: placeStandbys from the JSON-shaped object, balanced and in kafka mode,
+// at 1M tasks x 10k clients (the benchmark's cluster, bench/standby-whole.ts). Checks that both give the same slots. Not a test.
 // Prepare the old checkout once (its generated WASM binaries included):
 //   git worktree add --detach /tmp/base <commit> && (cd /tmp/base && npm ci && npm run build:wasm)
 // Run: BASE=/tmp/base npx tsx bench/standby-before-after.timing.ts

@@ -205,7 +205,7 @@ export function readJsonInput(source: string, option: string): unknown {
 }
 
 /** The bytes of a file, or of stdin for `-` (readJsonInput's first half, with its errors). */
-export function readInput(source: string, option: string): Buffer {
+function readInput(source: string, option: string): Buffer {
   if (source === '') throw new AssignorError('E_USAGE', `${option} needs a file name, or - for stdin, got an empty string`, option);
   try {
     return source === '-' ? readStdin() : readFileSync(source);
@@ -216,7 +216,7 @@ export function readInput(source: string, option: string): Buffer {
 }
 
 /** Bytes read by readInput as JSON (readJsonInput's second half, with its errors): a UTF-8 BOM is skipped. */
-export function parseJsonInput(bytes: Buffer, source: string, option: string): unknown {
+function parseJsonInput(bytes: Buffer, source: string, option: string): unknown {
   const name = source === '-' ? 'stdin' : source;
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   if (bytes.length - start > bufferConstants.MAX_STRING_LENGTH) {

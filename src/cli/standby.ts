@@ -8,7 +8,7 @@ import { normalizeCluster } from '../standby/normalize.js';
 import { reportJson } from '../standby/report-json.js';
 import { explainLines } from '../standby/explain.js';
 import { htmlReport } from '../standby/html-report.js';
-import { choiceOption, docPath, engineOption, parse, parseJsonInput, readInput } from './args.js';
+import { choiceOption, docPath, engineOption, parse, readJsonInput } from './args.js';
 import { Output, writeHtmlFile } from './output.js';
 import { startProgress } from './progress.js';
 
@@ -54,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   // placement is one synchronous step, so it moves while the report is written.
   const progress = startProgress('standby: placing, then writing the report', { unit: 'tasks', enabled: !values['no-progress'] && process.stdout.isTTY !== true });
   try {
-    const cluster = normalizeCluster(parseJsonInput(readInput(values.input, '--input'), values.input, '--input'));
+    const cluster = normalizeCluster(readJsonInput(values.input, '--input'));
     const placement = placeCluster(cluster, mode, { engine, zeroStandbyGuard: !values['no-zero-guard'] });
     // The count from the flat problem: cluster.tasks would make a TaskId object per task.
     progress.tick(0, placement.flat.problem.tasks);
