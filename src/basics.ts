@@ -1,10 +1,17 @@
-// What every layer needs, defined once, below everything (even errors.ts): two facts of Java,
+// What every layer needs, defined once, below everything (even errors.ts): three facts of Java,
 // the one way a share is written as a percentage, and one item-by-item array comparison.
 
 /** Java's Integer.MAX_VALUE: the most partitions a topic can have, and the bound of most counts we read. */
 export const INT32_MAX = 2147483647;
 /** Java's Integer.MIN_VALUE. */
 export const INT32_MIN = -2147483648;
+
+/** Java's String.hashCode: the UTF-16 code units as a base-31 number, in 32 bits. */
+export function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
 
 /** Java's String.compareTo: by UTF-16 code units, which is what JavaScript's `<` compares. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

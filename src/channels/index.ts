@@ -23,8 +23,8 @@ export {
 // Deprecated since 0.2.0 (CHANGELOG.md): each stays for this release and leaves in the next.
 export {
   /** @deprecated since 0.2.0: internal to the flink strategy (Java's String.hashCode); planChannels applies it */
-  javaStringHashCode,
-} from './plan.js';
+  javaStringHash as javaStringHashCode,
+} from '../basics.js';
 export {
   /** @deprecated since 0.2.0: the CLI's writer of a validation report; JSON.stringify the report, or run `assignor channels validate` */
   reportJsonText,

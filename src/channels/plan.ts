@@ -1,6 +1,7 @@
 // Channel plans: which partitions each of W parallel consumer channels assigns.
 // A plan is held as typed arrays (channelOf per partition plus a grouping by
 // channel); per-partition objects only appear when a plan is emitted.
+import { javaStringHash } from '../basics.js';
 import { AssignorError, describe, requireInt } from '../errors.js';
 import { loadKernels, type EngineOptions } from '../engine/kernels.js';
 import { STRATEGY_CONTIGUOUS, STRATEGY_ROTATE } from '../engine/abi.js';
@@ -53,16 +54,9 @@ export interface TopicsPlanOptions extends EngineOptions {
   strategy?: Strategy;
 }
 
-/** Java's String.hashCode: h = 31 * h + c over UTF-16 code units, int32 wrapping. */
-export function javaStringHashCode(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
 /** Flink's start index: the channel that gets partition 0 of `topic` with `width` channels. */
 export function flinkStartIndex(topic: string, width: number): number {
-  return (Math.imul(javaStringHashCode(topic), 31) & 0x7fffffff) % width;
+  return (Math.imul(javaStringHash(topic), 31) & 0x7fffffff) % width;
 }
 
 /** The channel of one partition without building a plan: what each channel can evaluate alone. */

@@ -12,10 +12,10 @@
 // Every getChannel() form is compiled and evaluated for every channel (spl-eval.ts)
 // before it is printed; a form that cannot be given is replaced by a comment
 // saying why. Output comes in pieces so a 67-million-partition list streams.
-import { INT32_MAX } from '../basics.js';
+import { INT32_MAX, javaStringHash } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 import { CHUNK } from './json.js';
-import { channelPartitions, flinkStartIndex, javaStringHashCode, planChannels, type ChannelPlan, type Strategy } from './plan.js';
+import { channelPartitions, flinkStartIndex, planChannels, type ChannelPlan, type Strategy } from './plan.js';
 import { idsOf, joinedIds } from './ranges.js';
 import { compileSpl, type SplEnv } from './spl-eval.js';
 
@@ -529,7 +529,7 @@ export function submissionForm(plan: ChannelPlan, minWidth = plan.width, arity =
     const first = `${CH} * ${q} + (${CH} < ${r} ? ${CH} : ${r})`;
     base = Array.from({ length: kb }, (_, i) => (i === 0 ? first : `${first} + (${i} < ${q} + (${CH} < ${r} ? 1 : 0) ? ${i} : 0)`));
   } else {
-    const h = strategy === 'flink' ? Math.imul(javaStringHashCode(plan.topic!), 31) & 0x7fffffff : 0;
+    const h = strategy === 'flink' ? Math.imul(javaStringHash(plan.topic!), 31) & 0x7fffffff : 0;
     const f = strategy === 'flink' ? `((${CH} + $width - ${h} % $width) % $width)` : CH;
     base = Array.from({ length: kb }, (_, i) => (i === 0 ? f : `${f} + ((${f} + ${i} * $width) > ${nb} - 1 ? 0 : ${i} * $width)`));
   }

@@ -6,13 +6,6 @@
 // key's hashCode. Not reproduced: a bucket of more than 8 keys, which Java turns into a tree with
 // an order of its own (docs/group.md, "Which answers depend on order").
 
-/** String.hashCode: the UTF-16 code units as a base-31 number, modulo 2^32. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
 /** HashMap.tableSizeFor: the least power of two at least `n` (1 for n <= 1). */
 export function tableSizeFor(n: number): number {
   let cap = 1;

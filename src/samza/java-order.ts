@@ -1,6 +1,7 @@
 // Two Java library behaviours Samza's results depend on: String.split dropping
 // trailing empty strings, and the iteration order of a java.util.HashMap of
 // strings (Samza hands processor ids to groupers in that order).
+import { javaStringHash } from '../basics.js';
 
 /** Java's `s.split(sep)` for a one-character, non-regex separator: trailing empty strings are dropped. */
 export function javaSplit(s: string, sep: string): string[] {
@@ -9,13 +10,6 @@ export function javaSplit(s: string, sep: string): string[] {
   let end = parts.length;
   while (end > 0 && parts[end - 1] === '') end--;
   return parts.slice(0, end);
-}
-
-/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, in 32 bits. */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
 }
 
 /**

@@ -6,7 +6,7 @@
 //   then validateRackAwarenessConfiguration():
 //     more than 5 client.tag.* entries; a configured key without a client tag;
 //     a key longer than 20 or a value longer than 30 UTF-16 units.
-import { INT32_MAX, INT32_MIN } from '../basics.js';
+import { INT32_MAX, INT32_MIN, javaStringHash } from '../basics.js';
 import { AssignorError, describe } from '../errors.js';
 
 export const CLIENT_TAG_PREFIX = 'client.tag.';
@@ -83,13 +83,6 @@ function parseList(name: string, value: unknown): string[] {
   if (typeof value !== 'string') invalid(name, shown(value), 'Expected a comma separated list.');
   const t = value.trim();
   return t === '' ? [] : t.split(/\s*,\s*/);
-}
-
-/** Java String.hashCode() in int arithmetic. */
-function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
 }
 
 /**

@@ -3,7 +3,8 @@
 // put or by computeIfAbsent (group/java-order.ts has the hash and the table sizes), and the binary
 // heap of java.util.PriorityQueue. Used by ./broker-sticky.ts to answer exactly as that class.
 
-import { javaStringHash, tableSizeFor } from '../group/java-order.js';
+import { javaStringHash } from '../basics.js';
+import { tableSizeFor } from '../group/java-order.js';
 
 /**
  * Indices of `keys` (distinct, inserted in this order) in the iteration order of a HashMap made

@@ -1,6 +1,7 @@
 // Java library behaviour Samza's results depend on (checked against the JVM in samza-java.test.ts).
 import { describe, expect, it } from 'vitest';
-import { decimalStringOrder, javaHashMapKeyOrder, javaSplit, javaStringHash } from '../../src/samza/java-order.js';
+import { decimalStringOrder, javaHashMapKeyOrder, javaSplit } from '../../src/samza/java-order.js';
+import { javaStringHash } from '../../src/basics.js';
 import { calculateJobModel } from '../../src/samza/plan.js';
 import { createSspGrouper } from '../../src/samza/groupers.js';
 import { SamzaError } from '../../src/samza/errors.js';

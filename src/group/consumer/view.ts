@@ -6,7 +6,8 @@
 // filled with members by id and topics by name, as code units compare; Java's own hash tables
 // then order what they order, and java-order.ts reproduces that.
 import type { Group } from '../input.js';
-import { copiedCapacity, grownCapacity, iterationOrder, javaStringHash } from '../java-order.js';
+import { javaStringHash } from '../../basics.js';
+import { copiedCapacity, grownCapacity, iterationOrder } from '../java-order.js';
 import { topicIdHash, type TopicId } from '../topic-id.js';
 import { byCodeUnits } from '../../basics.js';
 
