@@ -141,7 +141,7 @@ export function toTaskGrouping(g: Grouping): TaskGrouping {
 }
 
 /** Rows in any order: row i is SSP (streams[stream[i]], partition[i], bucket[i], or -1 when null) in task rowTask[i]. */
-export interface TaskRows {
+export interface TaskSspRows {
   rowTask: Int32Array;
   stream: Int32Array;
   partition: Int32Array;
@@ -152,7 +152,7 @@ export interface TaskRows {
  * Builds the flat form from rows in any task order: a stable counting sort by
  * task, so rows that arrive in SSP order stay in SSP order within each task.
  */
-export function fromRows(streams: SystemStream[], tasks: string[] | Texts, rows: TaskRows, everyTask: SSP[] = []): Grouping {
+export function fromRows(streams: SystemStream[], tasks: string[] | Texts, rows: TaskSspRows, everyTask: SSP[] = []): Grouping {
   const { rowTask, stream, partition, bucket } = rows;
   const n = rowTask.length;
   const taskStart = new Int32Array(tasks.length + 1);

@@ -8,7 +8,7 @@ import { SamzaError, MSG } from './errors.js';
 import { KEYS, type JobSettings } from './config.js';
 import { allSspTaskName } from './groupers.js';
 import { groupFlat, groupRows, inputRows, type FlatGroupInput, type SlotRule } from './flat-grouping.js';
-import { fromRows, withNames, type Grouping, type TaskRows } from './grouping.js';
+import { fromRows, withNames, type Grouping, type TaskSspRows } from './grouping.js';
 import { ssp, systemStreamId } from './model.js';
 import type { PreviousRows } from './previous.js';
 import { byCodeUnits } from '../basics.js';
@@ -103,7 +103,7 @@ function proxyAllSsp(input: SamzaMapperInput, flat: FlatGroupInput): Grouping {
 }
 
 /** Runs the kernel and turns a failure into Samza's exception; returns each row's task. */
-function runProxy(input: SamzaMapperInput, tasks: readonly string[], rows: TaskRows, curCount: Int32Array): Int32Array {
+function runProxy(input: SamzaMapperInput, tasks: readonly string[], rows: TaskSspRows, curCount: Int32Array): Int32Array {
   const { settings, previous } = input;
   const S = settings.inputs.length;
   const F = settings.elasticityFactor;
