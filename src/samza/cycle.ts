@@ -30,7 +30,7 @@ import { type TaskMode } from './model.js';
 import type { CoordinatorStoreReader, SspRows, StoreRecord, SyncCoordinatorStore, TaskTable } from './store-types.js';
 import { SspTable } from '../coordinator-stream/ssp-table.js';
 import { canonicalSspKey, parseCanonical } from '../coordinator-stream/ssp-key.js';
-import { ArrayColumn, ColumnMap, TaskRows, type ValueColumn } from './task-columns.js';
+import { ColumnMap, TaskRows } from './task-columns.js';
 import { TASK_FIELD_LIST, TASK_FIELDS, taskRecord, type TaskField } from './task-fields.js';
 import type { Texts } from '../columns/texts.js';
 import { byCodeUnits } from '../basics.js';
@@ -117,9 +117,9 @@ function readTaskColumns(store: CoordinatorStoreReader): { rows: TaskRows; store
   return {
     rows,
     stored: [changelog, containers, modes].map((vals, i) => StoredType.ofTable(TASK_FIELD_LIST[i]!.field, rows, vals)),
-    changelog: new ColumnMap(rows, new ArrayColumn(changelogColumn(rows.keys, changelog))),
-    taskContainer: new ColumnMap(rows, containers, true),
-    taskModes: new ColumnMap(rows, modes as ValueColumn<TaskMode>, true),
+    changelog: new ColumnMap(rows, changelogColumn(rows.keys, changelog)),
+    taskContainer: new ColumnMap(rows, containers),
+    taskModes: new ColumnMap<TaskMode>(rows, modes),
   };
 }
 
@@ -529,7 +529,7 @@ function countActive(containers: ColumnMap<string>, modes: ColumnMap<TaskMode>):
   if (containers.rows === modes.rows) {
     // Same rows: compared row by row, no lookups (every row of a full column has a value).
     if (containers.size === containers.rows.n) return containers.size - modes.count('Standby');
-    for (let r = 0; r < containers.rows.n; r++) if (containers.hasRow(r) && !modes.vals.is(r, 'Standby')) n++;
+    for (let r = 0; r < containers.rows.n; r++) if (containers.hasRow(r) && !modes.isAt(r, 'Standby')) n++;
     return n;
   }
   for (const t of containers.keys()) if ((modes.get(t) ?? 'Active') === 'Active') n++;

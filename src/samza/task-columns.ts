@@ -6,31 +6,6 @@
 
 import { ArrayTexts, type Texts } from '../columns/texts.js';
 
-/** A column of values by row (undefined: no value), compared in place where it can be. */
-export interface ValueColumn<V> {
-  readonly length: number;
-  at(r: number): V | undefined;
-  /** Whether row r's value is v. */
-  is(r: number, v: V): boolean;
-}
-
-/** A ValueColumn over an array. */
-export class ArrayColumn<V> implements ValueColumn<V> {
-  constructor(readonly values: ReadonlyArray<V | undefined>) {}
-
-  get length(): number {
-    return this.values.length;
-  }
-
-  at(r: number): V | undefined {
-    return this.values[r];
-  }
-
-  is(r: number, v: V): boolean {
-    return this.values[r] === v;
-  }
-}
-
 /**
  * One key column and its index (key -> row, -1 when absent), shared by every column over it. Keys
  * never repeat (the store resolved a damaged log's repeats when it opened).
@@ -88,45 +63,59 @@ export class TaskRows {
 
 /**
  * A read-only Map over one value column (undefined: no record in that row). Its values were checked
- * when it was built, so the planner takes it as it is (see `CHECKED` in inputs.ts).
+ * when it was built, so the planner takes it as it is (see `CHECKED` in inputs.ts). The column is
+ * a store's Texts (strings that may still be bytes; a value in every row) or, for other values,
+ * an array.
  */
 export class ColumnMap<V> implements ReadonlyMap<string, V> {
   readonly size: number;
   /** Every row has a value: iteration needs no test. */
   private readonly full: boolean;
+  private readonly texts: Texts | undefined;
+  private readonly array: ReadonlyArray<V | undefined> | undefined;
 
-  /** `full`: every row has a value (not counted then). */
   constructor(
     readonly rows: TaskRows,
-    readonly vals: ValueColumn<V>,
-    full = false,
+    vals: (V extends string ? Texts : never) | ReadonlyArray<V | undefined>,
   ) {
+    if (Array.isArray(vals)) this.array = vals as ReadonlyArray<V | undefined>;
+    else this.texts = vals as Texts;
     let size = rows.n;
-    if (!full) {
+    if (this.array !== undefined) {
       size = 0;
-      for (let r = 0; r < rows.n; r++) if (vals.at(r) !== undefined) size++;
+      for (let r = 0; r < rows.n; r++) if (this.array[r] !== undefined) size++;
     }
     this.size = size;
     this.full = size === rows.n;
+  }
+
+  /** Row r's value. */
+  at(r: number): V | undefined {
+    return this.array !== undefined ? this.array[r] : (this.texts!.at(r) as V);
+  }
+
+  /** Whether row r's value is `v` (compared in place when the column is bytes). */
+  isAt(r: number, v: V): boolean {
+    return this.array !== undefined ? this.array[r] === v : this.texts!.is(r, v as string);
   }
 
   /** The same Map as columns: rows in its order, looked up through an index of its keys. */
   static of<V>(map: ReadonlyMap<string, V>): ColumnMap<V> {
     const keys = [...map.keys()];
     const index = new Map(keys.map((k, r) => [k, r]));
-    return new ColumnMap(new TaskRows(new ArrayTexts(keys), (k) => index.get(k) ?? -1), new ArrayColumn([...map.values()]), true);
+    return new ColumnMap(new TaskRows(new ArrayTexts(keys), (k) => index.get(k) ?? -1), [...map.values()]);
   }
 
   /** The value of `names` row j, trying row `hint` first (see TaskRows.rowOfName). */
   getNamed(names: Texts, j: number, hint: number): V | undefined {
     const r = this.rows.rowOfName(names, j, hint);
-    return r < 0 ? undefined : this.vals.at(r);
+    return r < 0 ? undefined : this.at(r);
   }
 
   /** The value of `key`, trying row `hint` first; `aligned`: `hint` is `key`'s row (TaskRows.verify said so). */
   getAt(key: string, hint: number, aligned = false): V | undefined {
     const r = aligned ? hint : this.rows.rowOf(key, hint);
-    return r < 0 ? undefined : this.vals.at(r);
+    return r < 0 ? undefined : this.at(r);
   }
 
   /** Whether `key` has a value and it is not `v` (see getAt), without making the value. */
@@ -136,12 +125,12 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
 
   /** Whether row r (-1: none) has a value and it is not `v`. */
   differsAtRow(r: number, v: V): boolean {
-    return r >= 0 && (this.full || this.vals.at(r) !== undefined) && !this.vals.is(r, v);
+    return r >= 0 && (this.full || this.at(r) !== undefined) && !this.isAt(r, v);
   }
 
   /** Whether row r has a value. */
   hasRow(r: number): boolean {
-    return this.full || this.vals.at(r) !== undefined;
+    return this.full || this.at(r) !== undefined;
   }
 
   /** Rows found holding a value, by value (keysOf: the map is read-only, so each is looked for once). */
@@ -151,7 +140,7 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
     let rows = this.found.get(v);
     if (rows === undefined) {
       const out: number[] = [];
-      for (let r = 0; r < this.rows.n; r++) if (this.vals.is(r, v)) out.push(r);
+      for (let r = 0; r < this.rows.n; r++) if (this.isAt(r, v)) out.push(r);
       this.found.set(v, (rows = Int32Array.from(out)));
     }
     return rows;
@@ -182,31 +171,31 @@ export class ColumnMap<V> implements ReadonlyMap<string, V> {
 
   forEach(cb: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals.at(r);
+      const v = this.at(r);
       if (v !== undefined) cb.call(thisArg, v, this.rows.keys.at(r), this);
     }
   }
 
   *entries(): MapIterator<[string, V]> {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals.at(r);
+      const v = this.at(r);
       if (v !== undefined) yield [this.rows.keys.at(r), v];
     }
   }
 
   *keys(): MapIterator<string> {
-    for (let r = 0; r < this.rows.n; r++) if (this.full || this.vals.at(r) !== undefined) yield this.rows.keys.at(r);
+    for (let r = 0; r < this.rows.n; r++) if (this.full || this.at(r) !== undefined) yield this.rows.keys.at(r);
   }
 
   values(): MapIterator<V> {
     // A full array column is its own iterator (a generator's yield per row costs more than the loop over it).
-    if (this.full && this.vals instanceof ArrayColumn) return (this.vals.values as readonly V[]).values() as MapIterator<V>;
+    if (this.full && this.array !== undefined) return (this.array as readonly V[]).values() as MapIterator<V>;
     return this.liveValues();
   }
 
   private *liveValues(): MapIterator<V> {
     for (let r = 0; r < this.rows.n; r++) {
-      const v = this.vals.at(r);
+      const v = this.at(r);
       if (v !== undefined) yield v;
     }
   }
