@@ -24,10 +24,10 @@ export const LIMITS = Object.freeze({
   // Functions over 5 parameters: 58 then, 0 now (the SIMD lane helpers last: docs/design.md,
   // "Four lanes, five parameters").
   over5Params: 0,
-  stringColumnTypes: 8,
+  stringColumnTypes: 6,
   // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
   publicNames: 250,
-  srcLines: 29_992,
+  srcLines: 29_954,
 });
 
 /**

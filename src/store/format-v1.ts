@@ -4,7 +4,7 @@
 // Pure functions over Buffers; no file I/O here. docs/store.md is the normative description.
 import { crc32 } from './crc32.js';
 import { fail } from '../errors.js';
-import { HEADER_SIZE } from './format.js';
+import { HEADER_SIZE, type Tail } from './format.js';
 
 /** bodyLength(u32) + crc(u32). */
 export const FRAME_HEADER_SIZE = 8;
@@ -119,16 +119,6 @@ export interface Frame {
   offset: number;
   entries: RawEntry[];
 }
-
-export type Tail =
-  /** The file ends exactly after the last good frame. */
-  | { kind: 'clean' }
-  /** Bytes after the last good frame contain no valid frame: a torn (interrupted) append. */
-  | { kind: 'torn'; offset: number }
-  /** A bad frame at `offset` is followed by a valid frame at `resumesAt`: damage, not a crash. */
-  | { kind: 'corrupt'; offset: number; resumesAt: number }
-  /** A frame whose CRC matches but whose body does not parse. */
-  | { kind: 'malformed'; offset: number; reason: string };
 
 export interface Scan {
   frames: Frame[];
