@@ -27,7 +27,7 @@ export const LIMITS = Object.freeze({
   stringColumnTypes: 6,
   // Issue 32's goals are 180 names and 23,393 lines; these hold what 2026-12-07 reached.
   publicNames: 250,
-  srcLines: 29_954,
+  srcLines: 29_914,
 });
 
 /**

@@ -2,8 +2,7 @@
 // (task, SSP) membership in typed arrays, so 10 million SSPs cost four
 // Int32Arrays rather than 10 million objects. Both mapper modes end here.
 import { ArrayTexts, type Texts } from '../columns/texts.js';
-import { compareSystemStream, ssp, SspSet, systemStreamId, type SSP, type SystemStream, type TaskGrouping } from './model.js';
-import { byCodeUnits } from '../basics.js';
+import { ssp, SspSet, type SSP, type SystemStream } from './model.js';
 
 export interface Grouping {
   /** Streams referenced by the rows, sorted by (system, stream): row stream index = position. */
@@ -99,45 +98,6 @@ export function taskSsps(g: Grouping, t: number): SSP[] {
   for (let i = g.taskStart[t]!; i < g.taskStart[t + 1]!; i++) out.push(rowSsp(g, i));
   if (g.everyTask.length === 0) return out;
   return SspSet.of([...out, ...g.everyTask]).sorted();
-}
-
-/** Converts a Map-based grouping (the exact-semantics path) to the flat form. */
-export function fromTaskGrouping(grouping: TaskGrouping): Grouping {
-  const streamMap = new Map<string, SystemStream>();
-  for (const set of grouping.values()) for (const s of set) streamMap.set(systemStreamId(s), { system: s.system, stream: s.stream });
-  const streams = [...streamMap.values()].sort(compareSystemStream);
-  const streamIndex = new Map<string, number>();
-  streams.forEach((s, i) => streamIndex.set(systemStreamId(s), i));
-  const tasks = [...grouping.keys()].sort(byCodeUnits);
-  let n = 0;
-  for (const set of grouping.values()) n += set.size;
-  const taskStart = new Int32Array(tasks.length + 1);
-  const stream = new Int32Array(n);
-  const partition = new Int32Array(n);
-  const bucket = new Int32Array(n);
-  let any = false;
-  let i = 0;
-  tasks.forEach((t, ti) => {
-    taskStart[ti] = i;
-    for (const s of grouping.get(t)!.sorted()) {
-      stream[i] = streamIndex.get(systemStreamId(s))!;
-      partition[i] = s.partition;
-      bucket[i] = s.keyBucket;
-      if (s.keyBucket !== -1) any = true;
-      i++;
-    }
-  });
-  taskStart[tasks.length] = i;
-  const order = new Int32Array(n);
-  for (let k = 0; k < n; k++) order[k] = k;
-  return withNames({ streams, taskStart, order, stream, partition, bucket: any ? bucket : null, everyTask: [] }, tasks);
-}
-
-/** The Map-based view of a flat grouping (every-task SSPs included). */
-export function toTaskGrouping(g: Grouping): TaskGrouping {
-  const out: TaskGrouping = new Map();
-  g.tasks.forEach((t, ti) => out.set(t, SspSet.of(taskSsps(g, ti))));
-  return out;
 }
 
 /** Rows in any order: row i is SSP (streams[stream[i]], partition[i], bucket[i], or -1 when null) in task rowTask[i]. */

@@ -5,7 +5,8 @@
 import { readSettings, KEYS, type SamzaConfig } from '../../src/samza/config.js';
 import { createSspGrouper } from '../../src/samza/groupers.js';
 import { sspGrouperProxy } from '../../src/samza/samza-proxy.js';
-import { fromTaskGrouping, type Grouping } from '../../src/samza/grouping.js';
+import type { Grouping } from '../../src/samza/grouping.js';
+import { fromTaskGrouping } from '../support/groupings.js';
 import { ssp, type SSP } from '../../src/samza/model.js';
 
 export interface OracleJob {

@@ -19,7 +19,7 @@ import { createSspGrouper } from '../../src/samza/groupers.js';
 import { hashMapperPreviousSsp, sspGrouperProxy } from '../../src/samza/samza-proxy.js';
 import { samzaGrouping } from '../../src/samza/samza-mapper.js';
 import { previousRows } from '../../src/samza/previous.js';
-import { toTaskGrouping } from '../../src/samza/grouping.js';
+import { toTaskGrouping } from '../support/groupings.js';
 import { javaHashMapKeyOrder, javaSplit } from '../../src/samza/java-order.js';
 import {
   balanceByContainerCount,
