@@ -1,6 +1,6 @@
 // Shared helpers for the coordinator tests: jobs, temp dirs, store snapshots, a store wrapper that
 // fails on demand, waiting for events, and running the built CLI as a long-lived child.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -172,9 +172,40 @@ export interface Running {
   stderrMatch(re: RegExp, ms: number): Promise<void>;
 }
 
+/** Where children write their diagnostic reports (one directory per test process). */
+const REPORTS = join(tmpdir(), `assignor-reports-${process.pid}`);
+mkdirSync(REPORTS, { recursive: true });
+
+/**
+ * What a child that went silent is doing: Node writes a diagnostic report on SIGUSR2 (the child
+ * starts with --report-on-signal), and this gives its JavaScript stack and its open libuv handles
+ * (timers, sockets), or why there is none. A watch once printed nothing for 7 minutes in CI and
+ * never locally; the next time, the failure says where it was.
+ */
+async function childReport(child: ChildProcess): Promise<string> {
+  if (child.exitCode !== null || !child.kill('SIGUSR2')) return 'no report: the child has exited';
+  for (let waited = 0; waited < 5000; waited += 100) {
+    const file = readdirSync(REPORTS).find((f) => f.includes(`.${child.pid}.`) && f.endsWith('.json'));
+    if (file !== undefined) {
+      try {
+        const r = JSON.parse(readFileSync(join(REPORTS, file), 'utf8')) as { javascriptStack?: { message?: string; stack?: string[] }; libuv?: Array<Record<string, unknown>> };
+        // (When the loop is idle the stack is empty; when it spins, it says where.)
+        const handles = (r.libuv ?? []).filter((h) => h.is_active === true && !['async', 'check', 'prepare', 'signal'].includes(h.type as string));
+        const shown = handles.map((h) => `${String(h.type)}${h.remoteEndpoint !== undefined ? ` to ${JSON.stringify(h.remoteEndpoint)}` : ''}${h.firesInMsFromNow !== undefined ? ` fires in ${String(h.firesInMsFromNow)} ms` : ''}${h.loopIdleTimeSeconds !== undefined ? ` idle ${String(h.loopIdleTimeSeconds)} s` : ''}`);
+        return `JS stack: ${r.javascriptStack?.message ?? ''} ${(r.javascriptStack?.stack ?? []).slice(0, 12).join(' | ')}; active handles: ${shown.join(', ')}`;
+      } catch {
+        // still being written
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return 'no report within 5 s (the event loop may be blocked)';
+}
+
 /** Starts the built CLI (`node dist/cli/main.js ...`) as a child process. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const diagnose = process.versions.bun === undefined && process.versions.deno === undefined ? ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${REPORTS}`] : [];
+  const child = spawn(process.execPath, [...diagnose, CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: string[] = [];
   let partial = '';
   let err = '';
@@ -196,7 +227,11 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Running {
     err: () => err,
     exited,
     async lines(n, ms) {
-      await until(() => out.length >= n || child.exitCode !== null, ms, `${n} stdout lines from assignor ${args.join(' ')} (stderr: ${err.slice(-3000)})`);
+      try {
+        await until(() => out.length >= n || child.exitCode !== null, ms, `${n} stdout lines from assignor ${args.join(' ')}`);
+      } catch (e) {
+        throw new Error(`${(e as Error).message} (stderr: ${err.slice(-3000)}) (${await childReport(child)})`);
+      }
       if (out.length < n) throw new Error(`assignor ${args.join(' ')} exited (${child.exitCode}) after ${out.length} lines: ${err.slice(-600)}`);
       return out;
     },
