@@ -24,7 +24,7 @@ watch: keep the job model up to date as input topics grow (Samza's partition-cou
                           kafka://HOST:PORT alone uses __samza_coordinator_<job.name>_<job.id>)
   --brokers LIST          read partition counts from Kafka's metadata (topic = the stream name);
                           without it they are re-read from the job file on every poll
-  --interval T            poll interval: 5s (default), 500ms, 1m, or seconds
+  --interval T            poll interval: 5s (default), 500ms, 1m, 1h, or seconds
   --mapper base|samza     partition-expansion mapper; overrides the job file (default base)
   --allow-key-movement    base mapper: accept a partition count that is not a multiple of the base
   --engine E              wasm (default), wasm-simd, wasm-scalar or reference
@@ -43,11 +43,13 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** `5s`, `500ms`, `1m`, or a plain number of seconds -> milliseconds. */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `5s`, `500ms`, `1m`, `1h`, or a plain number of seconds -> milliseconds. */
 export function parseInterval(text: string, name = '--interval'): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
-  const ms = m === null ? NaN : Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000);
-  if (!(ms >= 10 && ms <= 86_400_000)) throw new AssignorError('E_USAGE', `${name} must be a duration from 10ms to 24h such as 5s, 500ms or 1m, got ${JSON.stringify(text)}`, name);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  const ms = m === null ? NaN : Number(m[1]) * UNIT_MS[m[2] ?? 's']!;
+  if (!(ms >= 10 && ms <= 86_400_000)) throw new AssignorError('E_USAGE', `${name} must be a duration from 10ms to 24h such as 5s, 500ms, 1m or 1h, got ${JSON.stringify(text)}`, name);
   return Math.round(ms);
 }
 

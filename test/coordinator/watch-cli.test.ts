@@ -6,6 +6,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, ROOT } from '../helpers.js';
+import { parseInterval } from '../../src/cli/samza-watch.js';
 import { cleanupTempDirs, jobFileJson, startCli, statefulConfig, tempDir, until } from './helpers.js';
 import { itUnlessDeno, moduleEvalArgs, scriptPrefix } from '../support/runtime.js';
 
@@ -74,6 +75,11 @@ describe('assignor samza watch (file store)', () => {
       w.child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('--interval takes ms, s, m, h or bare seconds, from 10 ms up to the 24 h its message names', () => {
+    expect([parseInterval('10ms'), parseInterval('5s'), parseInterval('2'), parseInterval('1m'), parseInterval('1.5h'), parseInterval('24h')]).toEqual([10, 5000, 2000, 60_000, 5_400_000, 86_400_000]);
+    for (const bad of ['9ms', '25h', '1d', '-1s', '']) expect(() => parseInterval(bad)).toThrow('--interval must be a duration from 10ms to 24h');
+  });
 
   it('usage errors: one line on stderr, exit 2', () => {
     const job = join(tempDir(), 'job.json');
