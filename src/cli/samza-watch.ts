@@ -43,12 +43,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
 /** `5s`, `500ms`, `1m`, `1h`, or a plain number of seconds -> milliseconds. */
 export function parseInterval(text: string, name = '--interval'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  const ms = m === null ? NaN : Number(m[1]) * UNIT_MS[m[2] ?? 's']!;
+  const ms = m === null ? NaN : Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
   if (!(ms >= 10 && ms <= 86_400_000)) throw new AssignorError('E_USAGE', `${name} must be a duration from 10ms to 24h such as 5s, 500ms, 1m or 1h, got ${JSON.stringify(text)}`, name);
   return Math.round(ms);
 }
